@@ -1,0 +1,121 @@
+# The one entry point of the suite. `make help` lists the targets.
+BUILD    := build
+CXX      ?= g++
+CXXFLAGS := -std=c++17 -O2 -Wall -Wextra -fopenmp -MMD -MP
+NVCC     ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+
+# Native code for the GPU that is visible; without one, PTX for one baseline arch, which builds
+# fast and which the driver compiles for whatever newer GPU later runs it.
+GPU_VISIBLE := $(shell nvidia-smi -L >/dev/null 2>&1 && echo yes)
+ifeq ($(origin CUDA_ARCH),undefined)
+  CUDA_ARCH := $(if $(GPU_VISIBLE),native,compute_75)
+endif
+ifneq ($(filter compute_%,$(CUDA_ARCH)),)
+  ARCH_FLAGS := -gencode arch=$(CUDA_ARCH),code=$(CUDA_ARCH)
+else
+  ARCH_FLAGS := -arch=$(CUDA_ARCH)
+endif
+NVCCFLAGS := -std=c++17 -O2 $(ARCH_FLAGS) -Xcompiler -fopenmp,-Wall,-Wextra -MMD -MP
+NVLIBS    := -lcusparse -lgomp
+
+CPU_SOURCES := $(sort $(wildcard ch21_csr/[0-9]*.cpp ch14_spmv/[0-9]*.cpp))
+GPU_SOURCES := $(sort $(wildcard ch21_csr/[0-9]*.cu ch14_spmv/[0-9]*.cu))
+CPU_PROGRAMS := $(notdir $(basename $(CPU_SOURCES)))
+GPU_PROGRAMS := $(notdir $(basename $(GPU_SOURCES)))
+ifeq ($(NVCC),)
+  BUILT_PROGRAMS := $(CPU_PROGRAMS)
+else
+  BUILT_PROGRAMS := $(CPU_PROGRAMS) $(GPU_PROGRAMS)
+endif
+# Programs run in the order of their numbers.
+RUN_ORDER := $(sort $(BUILT_PROGRAMS))
+
+TEST_CPP := $(wildcard tests/test_*.cpp)
+TEST_CU  := $(wildcard tests/test_*.cu)
+ifeq ($(NVCC),)
+  TEST_OBJECTS := $(TEST_CPP:%.cpp=$(BUILD)/%.o) $(BUILD)/tests/gpu_probe_without_cuda.o
+  TEST_LINK    := $(CXX) -fopenmp
+else
+  TEST_OBJECTS := $(TEST_CPP:%.cpp=$(BUILD)/%.o) $(TEST_CU:%.cu=$(BUILD)/%.o) $(BUILD)/tests/gpu_probe.o
+  TEST_LINK    := $(NVCC) $(ARCH_FLAGS)
+endif
+TEST_OBJECTS += $(BUILD)/tests/catch_main.o
+
+.PHONY: all run test help clean cuda-note $(CPU_PROGRAMS) $(GPU_PROGRAMS)
+
+all: cuda-note $(addprefix $(BUILD)/,$(BUILT_PROGRAMS))
+
+cuda-note:
+ifeq ($(NVCC),)
+	@echo "note: nvcc was not found, so only the CPU programs are built; the CUDA programs ($(words $(GPU_PROGRAMS))) need the CUDA Toolkit."
+else
+	@echo "CUDA_ARCH=$(CUDA_ARCH) ($(if $(GPU_VISIBLE),a GPU is visible,no GPU visible: portable PTX)); override with make CUDA_ARCH=sm_90 or CUDA_ARCH=all"
+endif
+
+# The binaries depend on the flags, so that a new CUDA_ARCH rebuilds them.
+$(BUILD)/nvcc-flags: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(NVCCFLAGS)' | cmp -s - $@ || echo '$(NVCCFLAGS)' > $@
+FORCE:
+
+$(BUILD)/%: ch21_csr/%.cpp
+	@mkdir -p $(BUILD)
+	$(CXX) $(CXXFLAGS) $< -o $@
+
+$(BUILD)/%: ch14_spmv/%.cpp
+	@mkdir -p $(BUILD)
+	$(CXX) $(CXXFLAGS) $< -o $@
+
+$(BUILD)/%: ch21_csr/%.cu $(BUILD)/nvcc-flags
+	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVLIBS)
+
+$(BUILD)/%: ch14_spmv/%.cu $(BUILD)/nvcc-flags
+	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVLIBS)
+
+$(CPU_PROGRAMS) $(GPU_PROGRAMS): %: $(BUILD)/%
+
+run: all
+	@passed=0; failed=0; \
+	for p in $(RUN_ORDER); do \
+	  echo; echo "---- $(BUILD)/$$p"; \
+	  if $(BUILD)/$$p; then passed=$$((passed + 1)); else failed=$$((failed + 1)); echo "---- $$p FAILED"; fi; \
+	done; \
+	echo; \
+	$(if $(NVCC),,echo "note: the CUDA programs were not built (no nvcc), so they did not run.";) \
+	echo "programs: $$passed passed, $$failed failed"; \
+	test $$failed -eq 0
+
+$(BUILD)/tests/%.o: tests/%.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -c $< -o $@
+
+$(BUILD)/tests/catch_main.o: tests/catch_main.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -c $< -o $@
+
+$(BUILD)/tests/%.o: tests/%.cu $(BUILD)/nvcc-flags
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+$(BUILD)/run_tests: $(TEST_OBJECTS)
+	$(TEST_LINK) $^ -o $@ $(if $(NVCC),$(NVLIBS),)
+
+test: cuda-note $(BUILD)/run_tests
+	@$(if $(NVCC),,echo "note: nvcc was not found: only the tests of CPU code were built.";)
+	$(BUILD)/run_tests
+
+help:
+	@echo "make              build every program (CUDA ones only where nvcc exists)"
+	@echo "make run          run every program in order, then print 'programs: N passed, M failed'"
+	@echo "make test         build and run the Catch2 tests ([gpu] tests only where a GPU is)"
+	@echo "make NAME         build one program, e.g. make 115_csr_concurrent_construction_kernel"
+	@echo "make clean        remove $(BUILD)/"
+	@echo "CUDA_ARCH=...     native (default with a GPU), compute_75 (default without), sm_90, all"
+	@echo "programs:"
+	@for p in $(sort $(CPU_PROGRAMS) $(GPU_PROGRAMS)); do echo "  $$p"; done
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d)

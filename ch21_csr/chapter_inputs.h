@@ -1,0 +1,36 @@
+// The inputs that chapter 21's programs share: the book's 6-vertex, 9-edge example with the
+// numbers of its sample output, and the --scale R-MAT graph.
+#pragma once
+#include <cstdio>
+#include <vector>
+#include "../common/graph_generators.h"
+#include "../common/options.h"
+#include "../common/sparse_host.h"
+
+// The example's edges (src, dst, weight) in the order they arrive: not grouped by source.
+inline HostCoo book_example_edges() {
+    HostCoo g;
+    g.num_rows = g.num_cols = 6;
+    g.rows = {2, 0, 3, 1, 0, 4, 2, 3, 1};
+    g.cols = {3, 1, 4, 2, 2, 5, 4, 5, 3};
+    g.values = {8, 4, 2, 2, 1, 3, 10, 6, 5};
+    return g;
+}
+
+// The sample output's numbers for the example.
+const std::vector<int> kBookDegree = {2, 2, 2, 2, 1, 0};
+const std::vector<int> kBookRowOffsets = {0, 2, 4, 6, 8, 9, 9};
+const std::vector<int> kBookColIdx = {1, 2, 2, 3, 3, 4, 4, 5, 5};
+const std::vector<float> kBookWeights = {4, 1, 2, 5, 8, 10, 2, 6, 3};
+const std::vector<long long> kBookNeighborSums = {3, 5, 7, 9, 5, 0};
+constexpr double kBookTotalWeight = 41;
+
+constexpr uint64_t kGraphSeed = 21;
+
+// The book's example, or with --scale S an R-MAT graph of 2^S vertices and 16 * 2^S edges.
+inline HostCoo chapter_input(const ProgramOptions& opt) {
+    if (opt.scale == 0) return book_example_edges();
+    std::printf("input: R-MAT graph, scale %d (%d vertices, %d edges), skew a = %.2f\n", opt.scale,
+                1 << opt.scale, kEdgeFactor << opt.scale, opt.skew);
+    return make_rmat(opt.scale, kEdgeFactor, opt.skew, kGraphSeed);
+}

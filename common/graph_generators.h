@@ -1,0 +1,101 @@
+// Deterministic graph generators: the same seed gives the same graph on every machine.
+// Edges come out in no particular order, as raw edge lists do. Weights are small integers
+// (stored as float), so that sums of them are exact and can be compared exactly.
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include "random.h"
+#include "sparse_host.h"
+
+constexpr int kMaxWeight = 16;
+
+inline float random_weight(SplitMix64& g) { return static_cast<float>(1 + g.below(kMaxWeight)); }
+
+// Every edge picks its endpoints uniformly: degrees are nearly even.
+inline HostCoo make_uniform_random(int num_vertices, size_t num_edges, uint64_t seed) {
+    if (num_vertices <= 0 && num_edges > 0)
+        throw std::invalid_argument("a graph with edges needs at least one vertex");
+    HostCoo g;
+    g.num_rows = g.num_cols = num_vertices;
+    g.rows.resize(num_edges);
+    g.cols.resize(num_edges);
+    g.values.resize(num_edges);
+    SplitMix64 rng(seed);
+    for (size_t e = 0; e < num_edges; ++e) {
+        g.rows[e] = static_cast<int>(rng.below(num_vertices));
+        g.cols[e] = static_cast<int>(rng.below(num_vertices));
+        g.values[e] = random_weight(rng);
+    }
+    return g;
+}
+
+// A bijection on [0, 2^scale): odd multipliers and xor-shifts are each invertible modulo 2^scale.
+// It spreads R-MAT's hubs, which would otherwise all sit at the low vertex ids.
+inline uint32_t scramble_vertex_id(uint32_t v, int scale, uint64_t seed) {
+    const uint64_t mask = (scale >= 32) ? 0xFFFFFFFFull : ((1ull << scale) - 1);
+    const uint64_t m1 = (mix_seed(seed, 1) | 1) & mask, m2 = (mix_seed(seed, 2) | 1) & mask;
+    const int shift = scale / 2 + 1;
+    uint64_t x = v;
+    x = (x * m1) & mask;
+    x ^= x >> shift;
+    x = (x * m2) & mask;
+    x ^= x >> shift;
+    return static_cast<uint32_t>(x);
+}
+
+// R-MAT (Chakrabarti, Zhan and Faloutsos): each edge descends `scale` levels of the adjacency
+// matrix, picking the top-left quadrant with probability `a` and each other quadrant with
+// (1 - a) / 3. a = 0.25 is uniform; larger a concentrates edges on a few hub vertices.
+inline HostCoo make_rmat(int scale, int edge_factor, double a, uint64_t seed) {
+    if (scale < 1 || scale > 30) throw std::invalid_argument("R-MAT scale must be in [1, 30]");
+    if (a < 0.25 || a >= 1.0) throw std::invalid_argument("R-MAT skew must be in [0.25, 1)");
+    const size_t num_vertices = size_t{1} << scale;
+    const size_t num_edges = num_vertices * static_cast<size_t>(edge_factor);
+    const double rest = (1.0 - a) / 3.0;
+    const uint64_t t0 = static_cast<uint64_t>(a * 4294967296.0);
+    const uint64_t t1 = static_cast<uint64_t>((a + rest) * 4294967296.0);
+    const uint64_t t2 = static_cast<uint64_t>((a + 2 * rest) * 4294967296.0);
+
+    HostCoo g;
+    g.num_rows = g.num_cols = static_cast<int>(num_vertices);
+    g.rows.resize(num_edges);
+    g.cols.resize(num_edges);
+    g.values.resize(num_edges);
+    // Fixed-size chunks, each with its own stream, keep the graph independent of thread count.
+    const size_t chunk = size_t{1} << 16;
+    const long long num_chunks = static_cast<long long>((num_edges + chunk - 1) / chunk);
+#pragma omp parallel for schedule(static)
+    for (long long c = 0; c < num_chunks; ++c) {
+        SplitMix64 rng(mix_seed(seed, static_cast<uint64_t>(c)));
+        const size_t end = std::min(num_edges, static_cast<size_t>(c + 1) * chunk);
+        for (size_t e = static_cast<size_t>(c) * chunk; e < end; ++e) {
+            uint32_t src = 0, dst = 0;
+            for (int level = 0; level < scale; ++level) {
+                const uint64_t r = rng.next() >> 32;
+                const uint32_t down = (r >= t1) ? 1u : 0u;
+                const uint32_t right = (r >= t0 && r < t1) || r >= t2 ? 1u : 0u;
+                src = (src << 1) | down;
+                dst = (dst << 1) | right;
+            }
+            g.rows[e] = static_cast<int>(scramble_vertex_id(src, scale, seed));
+            g.cols[e] = static_cast<int>(scramble_vertex_id(dst, scale, seed));
+            g.values[e] = random_weight(rng);
+        }
+    }
+    return g;
+}
+
+// One hub with an edge to every other vertex: the most skewed graph there is.
+inline HostCoo make_star(int num_vertices, int hub, uint64_t seed) {
+    if (hub < 0 || hub >= num_vertices) throw std::invalid_argument("the hub must be a vertex");
+    HostCoo g;
+    g.num_rows = g.num_cols = num_vertices;
+    SplitMix64 rng(seed);
+    for (int v = 0; v < num_vertices; ++v) {
+        if (v == hub) continue;
+        g.rows.push_back(hub);
+        g.cols.push_back(v);
+        g.values.push_back(random_weight(rng));
+    }
+    return g;
+}

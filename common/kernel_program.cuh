@@ -1,0 +1,30 @@
+// The opening of every kernel program: parse the flags, find out whether a GPU can run the
+// kernels, and print the title and the line that says where the kernels run.
+#pragma once
+#include <cstdio>
+#include <string>
+#include <vector>
+#include "cuda_support.cuh"
+#include "emulator.cuh"
+#include "options.h"
+
+struct KernelProgram {
+    ProgramOptions options;
+    Backend backend;
+    uint64_t seed = 0;  // the emulator's shuffle seed
+
+    bool on_gpu() const { return backend.gpu; }
+    ThreadOrder shuffled_order() const { return ThreadOrder::shuffled(seed); }
+};
+
+inline KernelProgram start_kernel_program(int argc, char** argv, const std::string& title,
+                                          const std::vector<std::string>& extra_switches = {}) {
+    KernelProgram p;
+    p.options = parse_options(argc, argv, true, extra_switches);
+    p.seed = p.options.seed_given ? p.options.seed : fresh_emulation_seed();
+    p.backend = detect_backend();
+    std::printf("=== %s ===\n", title.c_str());
+    print_where_kernels_run(p.backend, p.seed);
+    std::printf("\n");
+    return p;
+}

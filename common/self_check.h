@@ -1,0 +1,34 @@
+// The one verification header. A program states each claim it makes through claim();
+// the tally at the end turns the claims into the exit code (0 only if all hold).
+#pragma once
+#include <cstdio>
+#include <string>
+
+class SelfCheck {
+public:
+    bool claim(const std::string& what, bool holds) {
+        std::printf("self-check: %s: %s\n", what.c_str(), holds ? "confirmed" : "MISMATCH");
+        ++(holds ? confirmed_ : mismatched_);
+        return holds;
+    }
+
+    // For claims that this machine cannot test; a skipped claim is not a failure.
+    void skip(const std::string& what, const std::string& why = "needs a GPU") {
+        std::printf("self-check: %s: skipped (%s)\n", what.c_str(), why.c_str());
+        ++skipped_;
+    }
+
+    int mismatches() const { return mismatched_; }
+
+    // Prints the tally and returns the program's exit code.
+    int finish() const {
+        std::printf("\nself-check tally: %d confirmed, %d MISMATCH, %d skipped\n", confirmed_,
+                    mismatched_, skipped_);
+        return mismatched_ == 0 ? 0 : 1;
+    }
+
+private:
+    int confirmed_ = 0;
+    int mismatched_ = 0;
+    int skipped_ = 0;
+};

@@ -1,0 +1,134 @@
+// Host-side COO and CSR containers, the book-style printing of their arrays, and the checks
+// that every program uses to compare a result with its baseline.
+#pragma once
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+// Coordinate format: entry k is (rows[k], cols[k], values[k]). For a graph, rows are edge
+// sources, cols are destinations, values are weights.
+struct HostCoo {
+    int num_rows = 0;
+    int num_cols = 0;
+    std::vector<int> rows;
+    std::vector<int> cols;
+    std::vector<float> values;
+    size_t nnz() const { return rows.size(); }
+};
+
+// Compressed sparse row: row r owns the entries [row_offsets[r], row_offsets[r + 1]).
+struct HostCsr {
+    int num_rows = 0;
+    int num_cols = 0;
+    std::vector<int> row_offsets;
+    std::vector<int> col_idx;
+    std::vector<float> values;
+    size_t nnz() const { return col_idx.size(); }
+};
+
+// Arrays longer than this are summarized instead of printed in full.
+constexpr size_t kPrintLimit = 40;
+
+template <class T>
+void print_array(const std::string& name, const std::vector<T>& a, int name_width = 0) {
+    std::printf("  %-*s = ", name_width, name.c_str());
+    if (a.size() > kPrintLimit) {
+        std::printf("(%zu entries, too many to print)\n", a.size());
+        return;
+    }
+    std::printf("[ ");
+    for (const T& x : a) {
+        if constexpr (std::is_floating_point_v<T>)
+            std::printf("%g ", static_cast<double>(x));
+        else
+            std::printf("%lld ", static_cast<long long>(x));
+    }
+    std::printf("]\n");
+}
+
+using Entry = std::tuple<int, int, float>;  // (row, col, value)
+
+inline std::vector<Entry> sorted_entries(const HostCoo& a) {
+    std::vector<Entry> e(a.nnz());
+    for (size_t k = 0; k < a.nnz(); ++k) e[k] = {a.rows[k], a.cols[k], a.values[k]};
+    std::sort(e.begin(), e.end());
+    return e;
+}
+
+// The row of each entry is read off row_offsets, so a wrong offset shows up as a wrong row.
+inline std::vector<Entry> sorted_entries(const HostCsr& a) {
+    std::vector<Entry> e;
+    e.reserve(a.nnz());
+    for (int r = 0; r < a.num_rows; ++r)
+        for (int k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k)
+            e.emplace_back(r, a.col_idx[k], a.values[k]);
+    std::sort(e.begin(), e.end());
+    return e;
+}
+
+// Structural sanity: offsets start at 0, never decrease, end at nnz; every column in range.
+inline bool is_well_formed(const HostCsr& a) {
+    if (a.row_offsets.size() != static_cast<size_t>(a.num_rows) + 1) return false;
+    if (a.values.size() != a.col_idx.size() || a.row_offsets.front() != 0) return false;
+    if (static_cast<size_t>(a.row_offsets.back()) != a.nnz()) return false;
+    for (int r = 0; r < a.num_rows; ++r)
+        if (a.row_offsets[r] > a.row_offsets[r + 1]) return false;
+    for (int c : a.col_idx)
+        if (c < 0 || c >= a.num_cols) return false;
+    return true;
+}
+
+// Order within a row is not part of CSR's contract: two CSRs (or a CSR and the COO it came
+// from) agree when every row holds the same multiset of (column, value) pairs.
+inline bool same_row_multisets(const HostCsr& got, const HostCoo& expected) {
+    return is_well_formed(got) && got.num_rows == expected.num_rows &&
+           got.num_cols == expected.num_cols && sorted_entries(got) == sorted_entries(expected);
+}
+
+inline bool same_row_multisets(const HostCsr& got, const HostCsr& expected) {
+    return is_well_formed(got) && got.num_rows == expected.num_rows &&
+           got.num_cols == expected.num_cols && got.row_offsets == expected.row_offsets &&
+           sorted_entries(got) == sorted_entries(expected);
+}
+
+// The same entries, with the roles of rows and columns swapped: a graph's reverse edges.
+inline HostCoo transposed(const HostCoo& a) {
+    HostCoo t;
+    t.num_rows = a.num_cols;
+    t.num_cols = a.num_rows;
+    t.rows = a.cols;
+    t.cols = a.rows;
+    t.values = a.values;
+    return t;
+}
+
+// Input preparation, not a lesson: a CSR whose rows keep the COO's entry order, made by a
+// stable sort of entry indices on the row. The chapter builds CSR by count, scan and scatter
+// (114, 115); this independent route is what the programs that start from CSR use, and what
+// tests compare those lessons with.
+inline HostCsr csr_from_coo_by_stable_sort(const HostCoo& a) {
+    std::vector<size_t> order(a.nnz());
+    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t x, size_t y) { return a.rows[x] < a.rows[y]; });
+    HostCsr c;
+    c.num_rows = a.num_rows;
+    c.num_cols = a.num_cols;
+    c.row_offsets.assign(static_cast<size_t>(a.num_rows) + 1, 0);
+    c.col_idx.resize(a.nnz());
+    c.values.resize(a.nnz());
+    for (size_t k = 0; k < order.size(); ++k) {
+        c.col_idx[k] = a.cols[order[k]];
+        c.values[k] = a.values[order[k]];
+    }
+    // Row r starts after every entry of a smaller row: one pass over the sorted rows.
+    size_t k = 0;
+    for (int r = 0; r <= a.num_rows; ++r) {
+        while (k < order.size() && a.rows[order[k]] < r) ++k;
+        c.row_offsets[r] = static_cast<int>(k);
+    }
+    return c;
+}

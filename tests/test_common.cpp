@@ -1,0 +1,159 @@
+// Unit tests of common/'s host-only helpers: self-checks, options, generators, sparse types.
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <set>
+#include "../common/graph_generators.h"
+#include "../common/options.h"
+#include "../common/self_check.h"
+#include "../common/sparse_host.h"
+#include "../ch21_csr/chapter_inputs.h"
+
+namespace {
+ProgramOptions parse(std::vector<std::string> args, bool allow_scale = true,
+                     const std::vector<std::string>& switches = {}) {
+    args.insert(args.begin(), "prog");
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    return parse_options_or_throw(static_cast<int>(argv.size()), argv.data(), allow_scale, switches);
+}
+}  // namespace
+
+TEST_CASE("SelfCheck turns claims into an exit code", "[common]") {
+    SelfCheck all_hold;
+    all_hold.claim("one", true);
+    all_hold.skip("two");
+    CHECK(all_hold.finish() == 0);
+    SelfCheck one_fails;
+    one_fails.claim("one", true);
+    one_fails.claim("two", false);
+    CHECK(one_fails.mismatches() == 1);
+    CHECK(one_fails.finish() == 1);
+}
+
+TEST_CASE("options: accepted values", "[common][options]") {
+    const ProgramOptions none = parse({});
+    CHECK(none.scale == 0);
+    const ProgramOptions o = parse({"--scale", "12", "--skew", "0.7", "--seed", "99", "--sorted-rows"},
+                                   true, {"--sorted-rows"});
+    CHECK(o.scale == 12);
+    CHECK(o.skew == Approx(0.7));
+    CHECK(o.seed_given);
+    CHECK(o.seed == 99);
+    CHECK(o.has("--sorted-rows"));
+}
+
+TEST_CASE("options: every bad usage is refused with a reason", "[common][options]") {
+    CHECK_THROWS_WITH(parse({"--bogus"}), Catch::Contains("unknown argument '--bogus'"));
+    CHECK_THROWS_WITH(parse({"--scale"}), Catch::Contains("needs a value"));
+    CHECK_THROWS_WITH(parse({"--scale", "0"}), Catch::Contains("expected a number"));
+    CHECK_THROWS_WITH(parse({"--scale", "25"}), Catch::Contains("expected a number"));
+    CHECK_THROWS_WITH(parse({"--scale", "3.5"}), Catch::Contains("whole number"));
+    CHECK_THROWS_WITH(parse({"--scale", "ten"}), Catch::Contains("expected a number"));
+    CHECK_THROWS_WITH(parse({"--scale", "10", "--skew", "1.5"}), Catch::Contains("expected a number"));
+    CHECK_THROWS_WITH(parse({"--skew", "0.6"}), Catch::Contains("give --scale too"));
+    CHECK_THROWS_WITH(parse({"--seed", "-4"}), Catch::Contains("non-negative"));
+    CHECK_THROWS_WITH(parse({"--scale", "10"}, false), Catch::Contains("unknown argument"));
+    CHECK_THROWS_WITH(parse({"--sorted-rows"}), Catch::Contains("unknown argument"));
+}
+
+TEST_CASE("generators are deterministic and in range", "[common][generators]") {
+    const HostCoo a = make_rmat(10, 16, 0.57, 7), b = make_rmat(10, 16, 0.57, 7);
+    CHECK(a.rows == b.rows);
+    CHECK(a.cols == b.cols);
+    CHECK(a.values == b.values);
+    CHECK(a.nnz() == 16u * 1024u);
+    CHECK(a.num_rows == 1024);
+    for (size_t e = 0; e < a.nnz(); ++e) {
+        REQUIRE(a.rows[e] >= 0);
+        REQUIRE(a.rows[e] < 1024);
+        REQUIRE(a.cols[e] >= 0);
+        REQUIRE(a.cols[e] < 1024);
+        REQUIRE(a.values[e] >= 1);
+        REQUIRE(a.values[e] <= kMaxWeight);
+    }
+    const HostCoo c = make_rmat(10, 16, 0.57, 8);
+    CHECK(c.rows != a.rows);
+}
+
+TEST_CASE("the vertex scramble is a bijection", "[common][generators]") {
+    for (int scale : {1, 2, 5, 11, 16}) {
+        std::vector<char> hit(size_t{1} << scale, 0);
+        for (uint32_t v = 0; v < (1u << scale); ++v) {
+            const uint32_t s = scramble_vertex_id(v, scale, 21);
+            REQUIRE(s < (1u << scale));
+            REQUIRE(!hit[s]);
+            hit[s] = 1;
+        }
+    }
+}
+
+TEST_CASE("R-MAT skew concentrates edges on hubs", "[common][generators]") {
+    auto max_degree = [](const HostCoo& g) {
+        std::vector<int> degree(g.num_rows, 0);
+        for (int r : g.rows) ++degree[r];
+        return *std::max_element(degree.begin(), degree.end());
+    };
+    const int uniform = max_degree(make_rmat(14, 16, 0.25, 3));
+    const int skewed = max_degree(make_rmat(14, 16, 0.8, 3));
+    CHECK(uniform < 60);  // a Poisson(16) maximum over 16384 vertices stays near 35
+    CHECK(skewed > 10 * uniform);
+}
+
+TEST_CASE("uniform and star generators", "[common][generators]") {
+    const HostCoo u = make_uniform_random(50, 400, 1);
+    CHECK(u.nnz() == 400);
+    CHECK(*std::max_element(u.rows.begin(), u.rows.end()) < 50);
+    const HostCoo s = make_star(100001, 0, 1);
+    CHECK(s.nnz() == 100000);
+    CHECK(std::all_of(s.rows.begin(), s.rows.end(), [](int r) { return r == 0; }));
+    CHECK(std::set<int>(s.cols.begin(), s.cols.end()).size() == 100000);
+    CHECK(make_uniform_random(0, 0, 1).nnz() == 0);
+}
+
+TEST_CASE("stable-sort CSR reproduces the book's arrays", "[common][sparse]") {
+    const HostCsr c = csr_from_coo_by_stable_sort(book_example_edges());
+    CHECK(c.row_offsets == kBookRowOffsets);
+    CHECK(c.col_idx == kBookColIdx);
+    CHECK(c.values == kBookWeights);
+    CHECK(is_well_formed(c));
+    CHECK(same_row_multisets(c, book_example_edges()));
+}
+
+TEST_CASE("row multiset comparison accepts reordering and catches real differences", "[common][sparse]") {
+    const HostCoo coo = book_example_edges();
+    HostCsr c = csr_from_coo_by_stable_sort(coo);
+    HostCsr within_row = c;
+    std::swap(within_row.col_idx[0], within_row.col_idx[1]);
+    std::swap(within_row.values[0], within_row.values[1]);
+    CHECK(same_row_multisets(within_row, coo));
+    CHECK(same_row_multisets(within_row, c));
+
+    HostCsr across_rows = c;  // an entry moved to the neighbouring row
+    std::swap(across_rows.col_idx[1], across_rows.col_idx[2]);
+    std::swap(across_rows.values[1], across_rows.values[2]);
+    CHECK_FALSE(same_row_multisets(across_rows, coo));
+
+    HostCsr weight_detached = c;  // same columns, a weight paired with the wrong neighbour
+    std::swap(weight_detached.values[0], weight_detached.values[1]);
+    CHECK_FALSE(same_row_multisets(weight_detached, coo));
+
+    HostCsr shifted_boundary = c;  // still monotone, but an entry lands in the wrong row
+    shifted_boundary.row_offsets[3] = 7;
+    CHECK(is_well_formed(shifted_boundary));
+    CHECK_FALSE(same_row_multisets(shifted_boundary, coo));
+
+    HostCsr decreasing = c;
+    decreasing.row_offsets[3] = 3;
+    CHECK_FALSE(is_well_formed(decreasing));
+
+    HostCsr bad_column = c;
+    bad_column.col_idx[4] = 6;
+    CHECK_FALSE(is_well_formed(bad_column));
+}
+
+TEST_CASE("transposing twice is the identity", "[common][sparse]") {
+    const HostCoo coo = make_uniform_random(30, 200, 5);
+    const HostCoo back = transposed(transposed(coo));
+    CHECK(sorted_entries(back) == sorted_entries(coo));
+    CHECK(transposed(coo).rows == coo.cols);
+}

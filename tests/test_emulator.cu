@@ -1,0 +1,91 @@
+// Unit tests of the host emulator, the atomic shim and the CUDA helpers.
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <numeric>
+#include "../common/cuda_support.cuh"
+#include "../common/emulator.cuh"
+
+TEST_CASE("shuffled orders are permutations, repeatable from their seed", "[common][emulator]") {
+    for (size_t n : {0u, 1u, 2u, 7u, 1000u}) {
+        const std::vector<int> a = ThreadOrder::shuffled(5).sequence(n);
+        std::vector<int> sorted = a;
+        std::sort(sorted.begin(), sorted.end());
+        std::vector<int> identity(n);
+        std::iota(identity.begin(), identity.end(), 0);
+        CHECK(sorted == identity);
+        CHECK(ThreadOrder::shuffled(5).sequence(n) == a);
+    }
+    CHECK(ThreadOrder::shuffled(5).sequence(1000) != ThreadOrder::shuffled(6).sequence(1000));
+    std::vector<int> identity(1000);
+    std::iota(identity.begin(), identity.end(), 0);
+    CHECK(ThreadOrder::shuffled(5).sequence(1000) != identity);
+}
+
+TEST_CASE("given orders are replayed exactly and checked", "[common][emulator]") {
+    std::vector<int> visited;
+    emulate_threads(4, ThreadOrder::given({2, 0, 3, 1}), [&](int t) { visited.push_back(t); });
+    CHECK(visited == std::vector<int>{2, 0, 3, 1});
+    CHECK_THROWS(ThreadOrder::given({0, 1}).sequence(3));
+    CHECK_THROWS(ThreadOrder::given({0, 0, 1}).sequence(3));
+    CHECK_THROWS(ThreadOrder::given({0, 1, 3}).sequence(3));
+    CHECK_THROWS(ThreadOrder::given({}).sequence(1));
+}
+
+TEST_CASE("the atomic shim returns the old value, as atomicAdd does", "[common][emulator]") {
+    int counter = 5;
+    CHECK(atomic_add_shim(&counter, 3) == 5);
+    CHECK(counter == 8);
+    double total = 0.5;
+    CHECK(atomic_add_shim(&total, 0.25) == 0.5);
+    CHECK(total == 0.75);
+}
+
+TEST_CASE("blocks_for covers every item", "[common][cuda]") {
+    CHECK(blocks_for(0) == 0);
+    CHECK(blocks_for(1) == 1);
+    CHECK(blocks_for(256) == 1);
+    CHECK(blocks_for(257) == 2);
+    CHECK(blocks_for(1000, 100) == 10);
+}
+
+TEST_CASE("detect_backend gives a reason whenever it finds no GPU", "[common][cuda]") {
+    const Backend b = detect_backend();
+    if (b.gpu) {
+        CHECK(!b.device_name.empty());
+        CHECK(b.sm >= 50);
+    } else {
+        CHECK(!b.reason.empty());
+    }
+}
+
+namespace {
+__global__ void add_one(int n, int* data) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomic_add_shim(&data[i], 1);
+}
+}  // namespace
+
+TEST_CASE("device buffers round-trip and kernels see them", "[gpu][common]") {
+    std::vector<int> host(1000);
+    std::iota(host.begin(), host.end(), 0);
+    DeviceBuffer<int> d(host);
+    add_one<<<blocks_for(host.size()), kThreadsPerBlock>>>(1000, d.data());
+    CUDA_CHECK_LAUNCH();
+    const std::vector<int> back = d.download();
+    for (int i = 0; i < 1000; ++i) REQUIRE(back[i] == i + 1);
+    DeviceBuffer<int> empty(0);
+    CHECK(empty.download().empty());
+    DeviceBuffer<int> moved = std::move(d);
+    CHECK(moved.size() == 1000);
+    CHECK(d.size() == 0);
+}
+
+TEST_CASE("the event timer returns a positive median", "[gpu][common]") {
+    DeviceBuffer<int> d(1 << 20);
+    const double ms = median_gpu_ms([&] {
+        add_one<<<blocks_for(d.size()), kThreadsPerBlock>>>(static_cast<int>(d.size()), d.data());
+        CUDA_CHECK_LAUNCH();
+    });
+    CHECK(ms > 0);
+    CHECK(measure_copy_gbs(size_t{1} << 26) > 10);
+}
