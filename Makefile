@@ -18,6 +18,8 @@ else
 endif
 NVCCFLAGS := -std=c++17 -O2 $(ARCH_FLAGS) -Xcompiler -fopenmp,-Wall,-Wextra -MMD -MP
 NVLIBS    := -lcusparse -lgomp
+# Where catch2/catch.hpp is not on the default include path: make test CATCH2_INCLUDE=-I/some/dir
+CATCH2_INCLUDE ?=
 
 CPU_SOURCES := $(sort $(wildcard ch21_csr/[0-9]*.cpp ch14_spmv/[0-9]*.cpp))
 GPU_SOURCES := $(sort $(wildcard ch21_csr/[0-9]*.cu ch14_spmv/[0-9]*.cu))
@@ -42,7 +44,11 @@ else
 endif
 TEST_OBJECTS += $(BUILD)/tests/catch_main.o
 
-.PHONY: all run test help clean cuda-note $(CPU_PROGRAMS) $(GPU_PROGRAMS)
+SANITIZER ?= $(or $(shell command -v compute-sanitizer 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/compute-sanitizer))
+SANITIZE_PROGRAMS ?= $(GPU_PROGRAMS)
+SANITIZE_ARGS ?=
+
+.PHONY: all run test sanitize help clean cuda-note $(CPU_PROGRAMS) $(GPU_PROGRAMS)
 
 all: cuda-note $(addprefix $(BUILD)/,$(BUILT_PROGRAMS))
 
@@ -88,15 +94,11 @@ run: all
 
 $(BUILD)/tests/%.o: tests/%.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) -c $< -o $@
-
-$(BUILD)/tests/catch_main.o: tests/catch_main.cpp
-	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) -c $< -o $@
+	$(CXX) $(CXXFLAGS) $(CATCH2_INCLUDE) -c $< -o $@
 
 $(BUILD)/tests/%.o: tests/%.cu $(BUILD)/nvcc-flags
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) $(CATCH2_INCLUDE) -c $< -o $@
 
 $(BUILD)/run_tests: $(TEST_OBJECTS)
 	$(TEST_LINK) $^ -o $@ $(if $(NVCC),$(NVLIBS),)
@@ -105,13 +107,30 @@ test: cuda-note $(BUILD)/run_tests
 	@$(if $(NVCC),,echo "note: nvcc was not found: only the tests of CPU code were built.";)
 	$(BUILD)/run_tests
 
+# compute-sanitizer's memcheck and racecheck on each kernel program; GPU only.
+sanitize: all
+	@test -n "$(SANITIZER)" || { echo "compute-sanitizer not found"; exit 2; }
+	@passed=0; failed=0; \
+	for p in $(SANITIZE_PROGRAMS); do \
+	  for tool in memcheck racecheck; do \
+	    if $(SANITIZER) --tool $$tool --error-exitcode 99 $(BUILD)/$$p $(SANITIZE_ARGS) > $(BUILD)/$$p.$$tool.log 2>&1; \
+	    then passed=$$((passed + 1)); r=ok; else failed=$$((failed + 1)); r=FAILED; fi; \
+	    echo "$$tool $$p $(SANITIZE_ARGS): $$r: $$(grep -h 'ERROR SUMMARY\|RACECHECK SUMMARY' $(BUILD)/$$p.$$tool.log | tail -n 1)"; \
+	  done; \
+	done; \
+	echo "sanitize: $$passed passed, $$failed failed"; \
+	test $$failed -eq 0
+
 help:
 	@echo "make              build every program (CUDA ones only where nvcc exists)"
 	@echo "make run          run every program in order, then print 'programs: N passed, M failed'"
 	@echo "make test         build and run the Catch2 tests ([gpu] tests only where a GPU is)"
 	@echo "make NAME         build one program, e.g. make 115_csr_concurrent_construction_kernel"
+	@echo "make sanitize     compute-sanitizer memcheck and racecheck on every kernel program (GPU only;"
+	@echo "                  SANITIZE_PROGRAMS=... and SANITIZE_ARGS='--scale 12' narrow or widen it)"
 	@echo "make clean        remove $(BUILD)/"
 	@echo "CUDA_ARCH=...     native (default with a GPU), compute_75 (default without), sm_90, all"
+	@echo "CATCH2_INCLUDE=-I/dir   where catch2/catch.hpp is not on the default include path"
 	@echo "programs:"
 	@for p in $(sort $(CPU_PROGRAMS) $(GPU_PROGRAMS)); do echo "  $$p"; done
 
