@@ -10,6 +10,7 @@
 // which slice: the slices are right as multisets, in whatever order the atomics resolved.
 #pragma once
 #include <cub/device/device_scan.cuh>
+#include <algorithm>
 #include <numeric>
 #include <vector>
 #include "../common/cuda_support.cuh"
@@ -28,12 +29,14 @@ __host__ __device__ inline void scatter_by_key_thread(int e, const int* key, con
     out_weight[slot] = weight[e];
 }
 
-__global__ void count_key_kernel(int num_edges, const int* key, int* counts) {
+// static: every program and test file that includes this header gets its own copy of the
+// kernels, so that several of them can be linked into one test binary.
+static __global__ void count_key_kernel(int num_edges, const int* key, int* counts) {
     const int e = blockIdx.x * blockDim.x + threadIdx.x;
     if (e < num_edges) count_key_thread(e, key, counts);
 }
 
-__global__ void scatter_by_key_kernel(int num_edges, const int* key, const int* partner,
+static __global__ void scatter_by_key_kernel(int num_edges, const int* key, const int* partner,
                                       const float* weight, int* cursor, int* out_partner,
                                       float* out_weight) {
     const int e = blockIdx.x * blockDim.x + threadIdx.x;
@@ -61,7 +64,8 @@ public:
         size_t bytes = 0;
         CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, counts.data(), offsets.data(),
                                                  num_keys + 1));
-        scan_scratch = DeviceBuffer<unsigned char>(bytes);
+        // A null scratch pointer asks CUB for the size only, so never hand it an empty buffer.
+        scan_scratch = DeviceBuffer<unsigned char>(std::max<size_t>(bytes, 1));
     }
 
     void count(const int* key, int num_edges) {

@@ -29,13 +29,15 @@ inline HostCoo make_uniform_random(int num_vertices, size_t num_edges, uint64_t 
     return g;
 }
 
-// A bijection on [0, 2^scale): odd multipliers and xor-shifts are each invertible modulo 2^scale.
+// A bijection on [0, 2^scale): an xor with a constant, odd multipliers and xor-shifts are each
+// invertible modulo 2^scale.
 // It spreads R-MAT's hubs, which would otherwise all sit at the low vertex ids.
 inline uint32_t scramble_vertex_id(uint32_t v, int scale, uint64_t seed) {
     const uint64_t mask = (scale >= 32) ? 0xFFFFFFFFull : ((1ull << scale) - 1);
     const uint64_t m1 = (mix_seed(seed, 1) | 1) & mask, m2 = (mix_seed(seed, 2) | 1) & mask;
     const int shift = scale / 2 + 1;
-    uint64_t x = v;
+    const uint64_t offset = mix_seed(seed, 3) & mask;  // without it, 0 would map to 0
+    uint64_t x = v ^ offset;
     x = (x * m1) & mask;
     x ^= x >> shift;
     x = (x * m2) & mask;
