@@ -1,0 +1,96 @@
+// Tests of 113: one thread per vertex sums its CSR slice, in emulation and on the GPU, against a
+// sum taken straight from the edge list and against cuSPARSE.
+#include <catch2/catch.hpp>
+#include <vector>
+#define SUITE_NO_MAIN
+#include "../ch21_csr/113_csr_neighbor_sum_kernel.cu"
+
+namespace {
+
+constexpr uint64_t kSeed113 = 113113;
+
+// Graph number i of a family that covers no vertices, no edges, an isolated last vertex, forced
+// self-loops and duplicate edges.
+HostCoo random_test_graph(int i, uint64_t seed) {
+    SplitMix64 rng(mix_seed(seed, static_cast<uint64_t>(i)));
+    if (i % 50 == 0) return make_uniform_random(0, 0, seed);
+    const int num_vertices = 1 + static_cast<int>(rng.below(60));
+    const size_t num_edges = (i % 50 == 1) ? 0 : rng.below(300);
+    const bool isolate_last = num_vertices > 1 && i % 3 == 0;
+    HostCoo g = make_uniform_random(isolate_last ? num_vertices - 1 : num_vertices, num_edges,
+                                    mix_seed(seed, i + 1000000));
+    g.num_rows = g.num_cols = num_vertices;
+    if (i % 4 == 0 && g.nnz() > 0) {
+        const int v = g.rows[0];
+        g.rows.push_back(v);
+        g.cols.push_back(v);
+        g.values.push_back(3);
+        g.rows.push_back(g.rows[1 % g.nnz()]);
+        g.cols.push_back(g.cols[1 % g.nnz()]);
+        g.values.push_back(g.values[1 % g.nnz()]);
+    }
+    return g;
+}
+
+// Independent of CSR: every edge adds its destination to its source's sum.
+std::vector<long long> neighbor_sums_from_coo(const HostCoo& g) {
+    std::vector<long long> sums(g.num_rows, 0);
+    for (size_t e = 0; e < g.nnz(); ++e) sums[g.rows[e]] += g.cols[e];
+    return sums;
+}
+
+}  // namespace
+
+TEST_CASE("113: emulated sums of the book's example are the book's", "[113][emulation]") {
+    const HostCsr g = csr_from_coo_by_stable_sort(book_example_edges());
+    for (uint64_t seed : {1u, 2u, 3u, 113u}) {
+        CAPTURE(seed);
+        CHECK(neighbor_sums_emulated(g, ThreadOrder::shuffled(seed)) == kBookNeighborSums);
+    }
+}
+
+TEST_CASE("113: emulated sums equal the edge list's on 1,000 random graphs", "[113][emulation]") {
+    INFO("seed " << kSeed113);
+    for (int i = 0; i < 1000; ++i) {
+        const HostCoo coo = random_test_graph(i, kSeed113);
+        CAPTURE(i, coo.num_rows, coo.nnz());
+        const HostCsr g = csr_from_coo_by_stable_sort(coo);
+        REQUIRE(neighbor_sums_emulated(g, ThreadOrder::shuffled(mix_seed(kSeed113, i))) ==
+                neighbor_sums_from_coo(coo));
+    }
+}
+
+TEST_CASE("113: the hub's sum covers all 10^5 neighbours", "[113][emulation][hub]") {
+    const HostCoo star = make_star(100001, 0, 4);
+    const std::vector<long long> sums =
+        neighbor_sums_emulated(csr_from_coo_by_stable_sort(star), ThreadOrder::shuffled(8));
+    CHECK(sums == neighbor_sums_from_coo(star));
+    CHECK(sums[0] == 100000LL * 100001LL / 2);  // 1 + 2 + ... + 100000
+}
+
+TEST_CASE("113: GPU sums of the book's example", "[113][gpu]") {
+    CHECK(neighbor_sums_gpu(csr_from_coo_by_stable_sort(book_example_edges())) == kBookNeighborSums);
+}
+
+TEST_CASE("113: GPU sums on 200 random graphs, 0 vertices and the hub", "[113][gpu]") {
+    INFO("seed " << kSeed113);
+    for (int i = 0; i < 200; ++i) {
+        const HostCoo coo = random_test_graph(i, kSeed113);
+        CAPTURE(i, coo.num_rows, coo.nnz());
+        REQUIRE(neighbor_sums_gpu(csr_from_coo_by_stable_sort(coo)) == neighbor_sums_from_coo(coo));
+    }
+    CHECK(neighbor_sums_gpu(csr_from_coo_by_stable_sort(make_uniform_random(0, 0, 1))).empty());
+    const HostCoo star = make_star(100001, 0, 4);
+    CHECK(neighbor_sums_gpu(csr_from_coo_by_stable_sort(star)) == neighbor_sums_from_coo(star));
+}
+
+TEST_CASE("113: cuSPARSE's SpMV with x = vertex ids agrees", "[113][gpu]") {
+    const HostCoo coo = make_uniform_random(1000, 20000, kSeed113);
+    DeviceCsr d(csr_from_coo_by_stable_sort(coo));
+    CusparseNeighborSums library(d);
+    library.run();
+    const std::vector<double> got = library.y.download();
+    const std::vector<long long> expected = neighbor_sums_from_coo(coo);
+    REQUIRE(got.size() == expected.size());
+    for (size_t v = 0; v < got.size(); ++v) REQUIRE(got[v] == static_cast<double>(expected[v]));
+}

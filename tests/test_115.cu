@@ -1,0 +1,208 @@
+// Tests of 115: CSR built concurrently by count, scan, scatter, in emulation and on the GPU.
+#include <catch2/catch.hpp>
+#include <numeric>
+#include <set>
+#include <utility>
+#define SUITE_NO_MAIN
+#include "../ch21_csr/115_csr_concurrent_construction_kernel.cu"
+
+namespace {
+constexpr uint64_t kSweepSeed = 115;
+constexpr int kSweepGraphs = 1200;
+constexpr int kGpuSweepGraphs = 200;
+
+// Graph i of the randomized sweep. Sizes vary from graph to graph, and the sweep is arranged to
+// include the inputs that trip CSR builders: no vertices, vertices but no edges, a last vertex
+// that no edge touches, self-loops, and duplicate edges, some of them with a different weight.
+HostCoo sweep_graph(int i, uint64_t seed) {
+    SplitMix64 rng(mix_seed(seed, static_cast<uint64_t>(i)));
+    if (i % 50 == 0) return make_uniform_random(0, 0, rng.next());
+    const int num_vertices = 1 + static_cast<int>(rng.below(40));
+    const size_t num_edges = i % 50 == 1 ? 0 : rng.below(4 * num_vertices + 10);
+    const bool isolated_last = i % 2 == 0 && num_vertices > 1;
+    const int touched = isolated_last ? num_vertices - 1 : num_vertices;
+    HostCoo g = make_uniform_random(touched, num_edges, rng.next());
+    g.num_rows = g.num_cols = num_vertices;
+    if (i % 3 == 0)
+        for (int k = 0; k < 3; ++k) {
+            const int v = static_cast<int>(rng.below(touched));
+            g.rows.push_back(v);
+            g.cols.push_back(v);
+            g.values.push_back(random_weight(rng));
+        }
+    if (i % 4 == 0 && g.nnz() > 0)
+        for (int k = 0; k < 3; ++k) {
+            const size_t e = rng.below(static_cast<uint32_t>(g.nnz()));
+            g.rows.push_back(g.rows[e]);
+            g.cols.push_back(g.cols[e]);
+            g.values.push_back(k == 0 ? random_weight(rng) : g.values[e]);
+        }
+    return g;
+}
+
+ThreadOrder input_order(size_t num_edges) {
+    std::vector<int> order(num_edges);
+    std::iota(order.begin(), order.end(), 0);
+    return ThreadOrder::given(order);
+}
+
+// What every correct build must satisfy, whatever order its atomics resolved in.
+void require_correct_build(const CsrBuild& built, const HostCoo& g) {
+    const HostCsr baseline = csr_from_coo_by_stable_sort(g);
+    REQUIRE(built.degree == degrees_of(baseline));
+    REQUIRE(built.csr.row_offsets == baseline.row_offsets);
+    REQUIRE(same_row_multisets(built.csr, g));
+}
+}  // namespace
+
+TEST_CASE("115: the book's orders A and B give the book's two layouts", "[115]") {
+    const HostCoo edges = book_example_edges();
+    const uint64_t seed = 3;
+    CAPTURE(seed);
+    const CsrBuild a =
+        build_csr_emulated(edges, ThreadOrder::shuffled(seed), input_order(edges.nnz()));
+    const CsrBuild b = build_csr_emulated(edges, ThreadOrder::shuffled(seed + 1),
+                                          ThreadOrder::given(kBookOrderB));
+    CHECK(a.degree == kBookDegree);
+    CHECK(b.degree == kBookDegree);
+    CHECK(a.csr.row_offsets == kBookRowOffsets);
+    CHECK(b.csr.row_offsets == kBookRowOffsets);
+    CHECK(a.csr.col_idx == kBookColIdx);
+    CHECK(a.csr.values == kBookWeights);
+    CHECK(b.csr.col_idx == std::vector<int>{2, 1, 3, 2, 3, 4, 5, 4, 5});
+    CHECK(b.csr.values == std::vector<float>{1, 4, 5, 2, 8, 10, 6, 2, 3});
+    CHECK(same_row_multisets(b.csr, edges));
+}
+
+TEST_CASE("115: emulated builds in shuffled orders are right row by row", "[115]") {
+    CAPTURE(kSweepSeed);
+    for (int i = 0; i < kSweepGraphs; ++i) {
+        INFO("graph " << i);
+        const HostCoo g = sweep_graph(i, kSweepSeed);
+        const uint64_t order_seed = mix_seed(kSweepSeed, 1000 + i);
+        const CsrBuild built = build_csr_emulated(g, ThreadOrder::shuffled(order_seed),
+                                                  ThreadOrder::shuffled(order_seed + 1));
+        require_correct_build(built, g);
+    }
+}
+
+TEST_CASE("115: the sweep covers every edge case", "[115]") {
+    int no_vertices = 0, no_edges = 0, isolated_last = 0, self_loops = 0, duplicates = 0;
+    for (int i = 0; i < kSweepGraphs; ++i) {
+        const HostCoo g = sweep_graph(i, kSweepSeed);
+        no_vertices += g.num_rows == 0;
+        no_edges += g.num_rows > 0 && g.nnz() == 0;
+        bool last_touched = false, loop = false, duplicate = false;
+        std::set<std::pair<int, int>> seen;
+        for (size_t e = 0; e < g.nnz(); ++e) {
+            const int last = g.num_rows - 1;
+            last_touched = last_touched || g.rows[e] == last || g.cols[e] == last;
+            loop = loop || g.rows[e] == g.cols[e];
+            duplicate = duplicate || !seen.insert({g.rows[e], g.cols[e]}).second;
+        }
+        isolated_last += g.num_rows > 1 && g.nnz() > 0 && !last_touched;
+        self_loops += loop;
+        duplicates += duplicate;
+    }
+    CHECK(no_vertices > 0);
+    CHECK(no_edges > 0);
+    CHECK(isolated_last > 0);
+    CHECK(self_loops > 0);
+    CHECK(duplicates > 0);
+}
+
+TEST_CASE("115: an emulated hub with 10^5 edges", "[115]") {
+    const uint64_t seed = 7;
+    CAPTURE(seed);
+    const HostCoo star = make_star(100001, 0, seed);
+    const CsrBuild built =
+        build_csr_emulated(star, ThreadOrder::shuffled(seed), ThreadOrder::shuffled(seed + 1));
+    CHECK(built.degree[0] == 100000);
+    require_correct_build(built, star);
+}
+
+TEST_CASE("115: the host row sort sorts rows and keeps their multisets", "[115]") {
+    const HostCoo edges = book_example_edges();
+    HostCsr layout_b = build_csr_emulated(edges, ThreadOrder::shuffled(1),
+                                          ThreadOrder::given(kBookOrderB)).csr;
+    CHECK_FALSE(rows_sorted_by_column(layout_b));
+    sort_rows_by_column_host(layout_b);
+    CHECK(rows_sorted_by_column(layout_b));
+    CHECK(layout_b.col_idx == kBookColIdx);
+    CHECK(layout_b.values == kBookWeights);
+
+    CAPTURE(kSweepSeed);
+    for (int i = 0; i < kSweepGraphs; ++i) {
+        INFO("graph " << i);
+        const HostCoo g = sweep_graph(i, kSweepSeed);
+        HostCsr csr =
+            build_csr_emulated(g, ThreadOrder::shuffled(i), ThreadOrder::shuffled(i + 1)).csr;
+        sort_rows_by_column_host(csr);
+        REQUIRE(rows_sorted_by_column(csr));
+        REQUIRE(same_row_multisets(csr, g));
+    }
+}
+
+TEST_CASE("115 on the GPU: the book's example", "[115][gpu]") {
+    const HostCoo edges = book_example_edges();
+    const CsrBuild built = build_csr_gpu(edges);
+    CHECK(built.degree == kBookDegree);
+    CHECK(built.csr.row_offsets == kBookRowOffsets);
+    CHECK(same_row_multisets(built.csr, edges));
+    const HostCsr by_sort = build_csr_by_sort_gpu(edges);
+    CHECK(by_sort.row_offsets == kBookRowOffsets);
+    CHECK(by_sort.col_idx == kBookColIdx);
+    CHECK(by_sort.values == kBookWeights);
+}
+
+TEST_CASE("115 on the GPU: random graphs", "[115][gpu]") {
+    CAPTURE(kSweepSeed);
+    for (int i = 0; i < kGpuSweepGraphs; ++i) {
+        INFO("graph " << i);
+        const HostCoo g = sweep_graph(i, kSweepSeed);
+        require_correct_build(build_csr_gpu(g), g);
+        const HostCsr baseline = csr_from_coo_by_stable_sort(g);
+        const HostCsr by_sort = build_csr_by_sort_gpu(g);
+        REQUIRE(by_sort.row_offsets == baseline.row_offsets);
+        REQUIRE(by_sort.col_idx == baseline.col_idx);
+        REQUIRE(by_sort.values == baseline.values);
+    }
+}
+
+TEST_CASE("115 on the GPU: a hub with 10^5 edges", "[115][gpu]") {
+    const uint64_t seed = 7;
+    CAPTURE(seed);
+    const HostCoo star = make_star(100001, 0, seed);
+    require_correct_build(build_csr_gpu(star), star);
+    const HostCsr baseline = csr_from_coo_by_stable_sort(star);
+    const HostCsr by_sort = build_csr_by_sort_gpu(star);
+    CHECK(by_sort.row_offsets == baseline.row_offsets);
+    CHECK(by_sort.col_idx == baseline.col_idx);
+    CHECK(by_sort.values == baseline.values);
+}
+
+TEST_CASE("115 on the GPU: the segmented row sort", "[115][gpu]") {
+    const HostCoo edges = book_example_edges();
+    const HostCsr layout_b =
+        build_csr_emulated(edges, ThreadOrder::shuffled(1), ThreadOrder::given(kBookOrderB)).csr;
+    const HostCsr sorted_b = sort_rows_by_column_gpu(layout_b);
+    CHECK(sorted_b.col_idx == kBookColIdx);
+    CHECK(sorted_b.values == kBookWeights);
+
+    CAPTURE(kSweepSeed);
+    for (int i = 0; i < kGpuSweepGraphs; ++i) {
+        INFO("graph " << i);
+        const HostCoo g = sweep_graph(i, kSweepSeed);
+        const HostCsr built = build_csr_gpu(g).csr;
+        const HostCsr sorted = sort_rows_by_column_gpu(built);
+        REQUIRE(rows_sorted_by_column(sorted));
+        REQUIRE(same_row_multisets(sorted, g));
+        HostCsr sorted_on_host = built;
+        sort_rows_by_column_host(sorted_on_host);
+        REQUIRE(sorted.col_idx == sorted_on_host.col_idx);
+    }
+    const HostCoo star = make_star(100001, 0, 7);
+    const HostCsr sorted_star = sort_rows_by_column_gpu(build_csr_gpu(star).csr);
+    CHECK(rows_sorted_by_column(sorted_star));
+    CHECK(same_row_multisets(sorted_star, star));
+}

@@ -1,0 +1,135 @@
+// Tests of 117: the edge-parallel total over COO, emulated in several orders and, on a GPU, by
+// one atomic per edge, by warp aggregation and by cub::DeviceReduce.
+#include <catch2/catch.hpp>
+#include <numeric>
+#define SUITE_NO_MAIN
+#include "../ch21_csr/117_coo_edge_parallel_reduce_kernel.cu"
+
+namespace {
+// The reference: the weights added in double by the standard library, in edge order.
+double accumulated_weights(const HostCoo& g) {
+    return std::accumulate(g.values.begin(), g.values.end(), 0.0);
+}
+
+std::vector<int> identity_order(size_t n) {
+    std::vector<int> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    return order;
+}
+
+// A random graph of a random size: few vertices make self-loops and duplicate edges common,
+// 0 vertices and 0 edges come up among the sizes, and edge counts are rarely multiples of 32.
+HostCoo random_graph(SplitMix64& sizes, uint64_t graph_seed, size_t max_edges) {
+    const int num_vertices = static_cast<int>(sizes.below(50));
+    const size_t num_edges =
+        num_vertices == 0 ? 0 : sizes.below(static_cast<uint32_t>(max_edges) + 1);
+    return make_uniform_random(num_vertices, num_edges, graph_seed);
+}
+
+// Edge counts around warp and block boundaries, none of the odd ones a multiple of 32.
+const std::vector<size_t> kAwkwardEdgeCounts = {1, 2, 31, 33, 63, 255, 257, 1000, 4097, 100003};
+}  // namespace
+
+TEST_CASE("117: the emulated per-edge atomic gives 41 in the book's orders and shuffled", "[117]") {
+    const HostCoo edges = book_example_edges();
+    std::vector<int> order_a = identity_order(edges.nnz());
+    std::vector<int> order_b(order_a.rbegin(), order_a.rend());
+    CHECK(total_atomic_emulated(edges, ThreadOrder::given(order_a)) == kBookTotalWeight);
+    CHECK(total_atomic_emulated(edges, ThreadOrder::given(order_b)) == kBookTotalWeight);
+    for (uint64_t seed : {1u, 2u, 117u, 999983u}) {
+        CAPTURE(seed);
+        CHECK(total_atomic_emulated(edges, ThreadOrder::shuffled(seed)) == kBookTotalWeight);
+    }
+    CHECK(edge_weight_total_cpu(edges) == kBookTotalWeight);
+}
+
+TEST_CASE("117: the emulated per-edge atomic equals an independent sum on random graphs",
+          "[117][random]") {
+    const uint64_t seed = 117;
+    CAPTURE(seed);
+    SplitMix64 sizes(seed);
+    size_t empty_graphs = 0;
+    for (int trial = 0; trial < 1200; ++trial) {
+        const uint64_t graph_seed = mix_seed(seed, static_cast<uint64_t>(trial));
+        const HostCoo g = random_graph(sizes, graph_seed, 800);
+        CAPTURE(trial, g.num_rows, g.nnz(), graph_seed);
+        const double expected = accumulated_weights(g);
+        REQUIRE(total_atomic_emulated(g, ThreadOrder::shuffled(graph_seed)) == expected);
+        REQUIRE(edge_weight_total_cpu(g) == expected);
+        empty_graphs += g.nnz() == 0;
+    }
+    CHECK(empty_graphs > 0);
+
+    const HostCoo star = make_star(100001, 0, seed);
+    CHECK(total_atomic_emulated(star, ThreadOrder::shuffled(seed)) == accumulated_weights(star));
+}
+
+TEST_CASE("117: the atomic counts are E for one per edge and ceil(E/32) for one per warp", "[117]") {
+    CHECK(atomics_issued(0).per_warp == 0);
+    CHECK(atomics_issued(9).per_edge == 9);
+    CHECK(atomics_issued(9).per_warp == 1);
+    CHECK(atomics_issued(64).per_warp == 2);
+    CHECK(atomics_issued(65).per_warp == 3);
+}
+
+TEST_CASE("117: all three GPU reductions give 41 on the book's example", "[117][gpu]") {
+    const HostCoo edges = book_example_edges();
+    CHECK(total_atomic_gpu(edges) == kBookTotalWeight);
+    CHECK(total_warp_aggregated_gpu(edges) == kBookTotalWeight);
+    CHECK(total_cub_gpu(edges) == kBookTotalWeight);
+}
+
+TEST_CASE("117: the GPU reductions equal an independent sum on random graphs", "[117][gpu][random]") {
+    const uint64_t seed = 1170;
+    CAPTURE(seed);
+    SplitMix64 sizes(seed);
+    for (int trial = 0; trial < 200; ++trial) {
+        const uint64_t graph_seed = mix_seed(seed, static_cast<uint64_t>(trial));
+        const HostCoo g = random_graph(sizes, graph_seed, 5000);
+        CAPTURE(trial, g.num_rows, g.nnz(), graph_seed);
+        const double expected = accumulated_weights(g);
+        REQUIRE(total_atomic_gpu(g) == expected);
+        REQUIRE(total_warp_aggregated_gpu(g) == expected);
+        REQUIRE(total_cub_gpu(g) == expected);
+    }
+}
+
+TEST_CASE("117: with 0 edges every GPU total is 0 and nothing is launched empty", "[117][gpu]") {
+    for (int num_vertices : {0, 5}) {
+        CAPTURE(num_vertices);
+        const HostCoo g = make_uniform_random(num_vertices, 0, 1);
+        CHECK(total_atomic_gpu(g) == 0.0);
+        CHECK(total_warp_aggregated_gpu(g) == 0.0);
+        CHECK(total_cub_gpu(g) == 0.0);  // CUB overwrote the NaN it was given
+        CHECK(cudaGetLastError() == cudaSuccess);
+    }
+}
+
+TEST_CASE("117: edge counts that are not multiples of 32 (a partial last warp)", "[117][gpu]") {
+    for (size_t num_edges : kAwkwardEdgeCounts) {
+        CAPTURE(num_edges);
+        const HostCoo g = make_uniform_random(1000, num_edges, num_edges);
+        const double expected = accumulated_weights(g);
+        CHECK(total_atomic_gpu(g) == expected);
+        CHECK(total_warp_aggregated_gpu(g) == expected);
+        CHECK(total_cub_gpu(g) == expected);
+    }
+}
+
+TEST_CASE("117: the 10^5-edge star", "[117][gpu][hub]") {
+    const HostCoo star = make_star(100001, 0, 117);
+    const double expected = accumulated_weights(star);
+    CHECK(total_atomic_gpu(star) == expected);
+    CHECK(total_warp_aggregated_gpu(star) == expected);
+    CHECK(total_cub_gpu(star) == expected);
+}
+
+TEST_CASE("117: totals past 2^24, where a float accumulator would round, stay exact",
+          "[117][gpu]") {
+    const HostCoo g = make_uniform_random(1 << 16, 3000001, 24);
+    const double expected = accumulated_weights(g);
+    REQUIRE(expected > 16777216.0);
+    CHECK(total_atomic_gpu(g) == expected);
+    CHECK(total_warp_aggregated_gpu(g) == expected);
+    CHECK(total_cub_gpu(g) == expected);
+}

@@ -1,0 +1,170 @@
+// Tests of 118: CSC by count, scan, scatter keyed on the destination, in emulation and on the GPU,
+// against the CSR of the reversed edges and against cuSPARSE's CSR-to-CSC conversion.
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <utility>
+#include <vector>
+#define SUITE_NO_MAIN
+#include "../ch21_csr/118_csc_construction_kernel.cu"
+
+namespace {
+
+constexpr uint64_t kSeed118 = 118118;
+
+// Column v's entries as sorted (source, weight) pairs.
+std::vector<std::pair<int, float>> column(const HostCsr& csc, int v) {
+    std::vector<std::pair<int, float>> c;
+    for (int k = csc.row_offsets[v]; k < csc.row_offsets[v + 1]; ++k)
+        c.emplace_back(csc.col_idx[k], csc.values[k]);
+    std::sort(c.begin(), c.end());
+    return c;
+}
+
+// The in-degrees counted straight off the edge list, with no grouping at all.
+std::vector<int> in_degrees_by_counting(const HostCoo& g) {
+    std::vector<int> d(g.num_cols, 0);
+    for (int v : g.cols) ++d[v];
+    return d;
+}
+
+// Graph number i of a family that covers the awkward cases: no vertices, no edges, an isolated
+// last vertex, forced self-loops and duplicate edges, and sizes from tiny to a few hundred edges.
+HostCoo random_test_graph(int i, uint64_t seed) {
+    SplitMix64 rng(mix_seed(seed, static_cast<uint64_t>(i)));
+    if (i % 50 == 0) return make_uniform_random(0, 0, seed);
+    const int num_vertices = 1 + static_cast<int>(rng.below(60));
+    const size_t num_edges = (i % 50 == 1) ? 0 : rng.below(300);
+    const bool isolate_last = num_vertices > 1 && i % 3 == 0;
+    HostCoo g = make_uniform_random(isolate_last ? num_vertices - 1 : num_vertices, num_edges,
+                                    mix_seed(seed, i + 1000000));
+    g.num_rows = g.num_cols = num_vertices;
+    if (i % 4 == 0 && g.nnz() > 0) {
+        const int v = g.rows[0];
+        g.rows.push_back(v);
+        g.cols.push_back(v);
+        g.values.push_back(3);
+        g.rows.push_back(g.rows[1 % g.nnz()]);
+        g.cols.push_back(g.cols[1 % g.nnz()]);
+        g.values.push_back(g.values[1 % g.nnz()]);
+    }
+    return g;
+}
+
+bool csc_matches_baseline(const CscBuild& built, const HostCoo& g) {
+    const HostCsr expected = csc_cpu_baseline(g);
+    return built.in_degree == in_degrees_by_counting(g) &&
+           built.csc.row_offsets == expected.row_offsets && same_row_multisets(built.csc, expected);
+}
+
+}  // namespace
+
+TEST_CASE("118: emulated CSC of the book's example", "[118][emulation]") {
+    const HostCoo g = book_example_edges();
+    for (uint64_t seed : {1u, 2u, 3u, 118u}) {
+        CAPTURE(seed);
+        const CscBuild built =
+            build_csc_emulated(g, ThreadOrder::shuffled(seed), ThreadOrder::shuffled(seed + 7));
+        CHECK(built.in_degree == std::vector<int>{0, 1, 2, 2, 2, 2});
+        CHECK(built.csc.row_offsets == std::vector<int>{0, 0, 1, 3, 5, 7, 9});
+        REQUIRE(is_well_formed(built.csc));
+        using Column = std::vector<std::pair<int, float>>;
+        CHECK(column(built.csc, 0).empty());
+        CHECK(column(built.csc, 1) == Column{{0, 4}});
+        CHECK(column(built.csc, 2) == Column{{0, 1}, {1, 2}});
+        CHECK(column(built.csc, 3) == Column{{1, 5}, {2, 8}});
+        CHECK(column(built.csc, 4) == Column{{2, 10}, {3, 2}});
+        CHECK(column(built.csc, 5) == Column{{3, 6}, {4, 3}});
+        CHECK(edges_seen_from_csc(built.csc) == sorted_entries(g));
+    }
+}
+
+TEST_CASE("118: the CSC's triples are the CSR's, read the other way", "[118][emulation]") {
+    const HostCoo g = make_uniform_random(40, 500, 9);
+    const CscBuild built = build_csc_emulated(g, ThreadOrder::shuffled(1), ThreadOrder::shuffled(2));
+    CHECK(edges_seen_from_csc(built.csc) == sorted_entries(csr_from_coo_by_stable_sort(g)));
+    HostCsr moved = built.csc;  // one source moved to another column must be noticed
+    REQUIRE(moved.nnz() > 0);
+    moved.col_idx[0] = (moved.col_idx[0] + 1) % g.num_rows;
+    CHECK(edges_seen_from_csc(moved) != sorted_entries(g));
+}
+
+TEST_CASE("118: emulated CSC equals the reversed graph's CSR on 1,000 random graphs",
+          "[118][emulation]") {
+    INFO("seed " << kSeed118);
+    for (int i = 0; i < 1000; ++i) {
+        const HostCoo g = random_test_graph(i, kSeed118);
+        CAPTURE(i, g.num_rows, g.nnz());
+        const CscBuild built = build_csc_emulated(g, ThreadOrder::shuffled(mix_seed(kSeed118, i)),
+                                                  ThreadOrder::shuffled(mix_seed(kSeed118, ~i)));
+        REQUIRE(csc_matches_baseline(built, g));
+    }
+}
+
+TEST_CASE("118: a star's hub has 10^5 out-edges, and one entry in each of 10^5 columns",
+          "[118][emulation][hub]") {
+    const HostCoo star = make_star(100001, 0, 5);
+    const CscBuild built =
+        build_csc_emulated(star, ThreadOrder::shuffled(11), ThreadOrder::shuffled(12));
+    REQUIRE(csc_matches_baseline(built, star));
+    CHECK(built.in_degree[0] == 0);
+    CHECK(std::all_of(built.in_degree.begin() + 1, built.in_degree.end(),
+                      [](int d) { return d == 1; }));
+    CHECK(std::all_of(built.csc.col_idx.begin(), built.csc.col_idx.end(),
+                      [](int u) { return u == 0; }));
+}
+
+TEST_CASE("118: a reversed star puts all 10^5 edges in one column", "[118][emulation][hub]") {
+    const HostCoo into_hub = transposed(make_star(100001, 0, 6));
+    const CscBuild built =
+        build_csc_emulated(into_hub, ThreadOrder::shuffled(13), ThreadOrder::shuffled(14));
+    REQUIRE(csc_matches_baseline(built, into_hub));
+    CHECK(built.in_degree[0] == 100000);
+    CHECK(built.csc.row_offsets[1] == 100000);
+    CHECK(built.csc.row_offsets.back() == 100000);
+    std::vector<int> sources = built.csc.col_idx;
+    std::sort(sources.begin(), sources.end());
+    for (int k = 0; k < 100000; ++k) REQUIRE(sources[k] == k + 1);
+}
+
+TEST_CASE("118: GPU CSC of the book's example", "[118][gpu]") {
+    const CscBuild built = build_csc_gpu(book_example_edges());
+    CHECK(built.in_degree == std::vector<int>{0, 1, 2, 2, 2, 2});
+    CHECK(built.csc.row_offsets == std::vector<int>{0, 0, 1, 3, 5, 7, 9});
+    CHECK(same_row_multisets(built.csc, csc_cpu_baseline(book_example_edges())));
+}
+
+TEST_CASE("118: GPU CSC on 200 random graphs, 0 vertices and the hubs", "[118][gpu]") {
+    INFO("seed " << kSeed118);
+    for (int i = 0; i < 200; ++i) {
+        const HostCoo g = random_test_graph(i, kSeed118);
+        CAPTURE(i, g.num_rows, g.nnz());
+        REQUIRE(csc_matches_baseline(build_csc_gpu(g), g));
+    }
+    const HostCoo empty = make_uniform_random(0, 0, 1);
+    const CscBuild none = build_csc_gpu(empty);
+    CHECK(none.in_degree.empty());
+    CHECK(none.csc.row_offsets == std::vector<int>{0});
+    const HostCoo star = make_star(100001, 0, 5);
+    CHECK(csc_matches_baseline(build_csc_gpu(star), star));
+    const HostCoo into_hub = transposed(star);
+    CHECK(csc_matches_baseline(build_csc_gpu(into_hub), into_hub));
+}
+
+TEST_CASE("118: cuSPARSE's CSR-to-CSC conversion agrees with the baseline", "[118][gpu]") {
+    INFO("seed " << kSeed118);
+    const HostCoo book = book_example_edges();
+    CHECK(same_row_multisets(csc_by_cusparse(csr_from_coo_by_stable_sort(book)),
+                             csc_cpu_baseline(book)));
+    for (int i = 0; i < 50; ++i) {
+        const HostCoo g = random_test_graph(i, kSeed118);
+        CAPTURE(i, g.num_rows, g.nnz());
+        REQUIRE(same_row_multisets(csc_by_cusparse(csr_from_coo_by_stable_sort(g)),
+                                   csc_cpu_baseline(g)));
+    }
+    const HostCoo star = make_star(100001, 0, 5);
+    CHECK(same_row_multisets(csc_by_cusparse(csr_from_coo_by_stable_sort(star)),
+                             csc_cpu_baseline(star)));
+    const HostCoo into_hub = transposed(star);
+    CHECK(same_row_multisets(csc_by_cusparse(csr_from_coo_by_stable_sort(into_hub)),
+                             build_csc_gpu(into_hub).csc));
+}
