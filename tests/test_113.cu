@@ -4,33 +4,11 @@
 #include <vector>
 #define SUITE_NO_MAIN
 #include "../ch21_csr/113_csr_neighbor_sum_kernel.cu"
+#include "edge_case_graphs.h"
 
 namespace {
 
 constexpr uint64_t kSeed113 = 113113;
-
-// Graph number i of a family that covers no vertices, no edges, an isolated last vertex, forced
-// self-loops and duplicate edges.
-HostCoo random_test_graph(int i, uint64_t seed) {
-    SplitMix64 rng(mix_seed(seed, static_cast<uint64_t>(i)));
-    if (i % 50 == 0) return make_uniform_random(0, 0, seed);
-    const int num_vertices = 1 + static_cast<int>(rng.below(60));
-    const size_t num_edges = (i % 50 == 1) ? 0 : rng.below(300);
-    const bool isolate_last = num_vertices > 1 && i % 3 == 0;
-    HostCoo g = make_uniform_random(isolate_last ? num_vertices - 1 : num_vertices, num_edges,
-                                    mix_seed(seed, i + 1000000));
-    g.num_rows = g.num_cols = num_vertices;
-    if (i % 4 == 0 && g.nnz() > 0) {
-        const int v = g.rows[0];
-        g.rows.push_back(v);
-        g.cols.push_back(v);
-        g.values.push_back(3);
-        g.rows.push_back(g.rows[1 % g.nnz()]);
-        g.cols.push_back(g.cols[1 % g.nnz()]);
-        g.values.push_back(g.values[1 % g.nnz()]);
-    }
-    return g;
-}
 
 // Independent of CSR: every edge adds its destination to its source's sum.
 std::vector<long long> neighbor_sums_from_coo(const HostCoo& g) {
@@ -51,8 +29,8 @@ TEST_CASE("113: emulated sums of the book's example are the book's", "[113][emul
 
 TEST_CASE("113: emulated sums equal the edge list's on 1,000 random graphs", "[113][emulation]") {
     INFO("seed " << kSeed113);
-    for (int i = 0; i < 1000; ++i) {
-        const HostCoo coo = random_test_graph(i, kSeed113);
+    for (int i = 0; i < kSweepGraphs; ++i) {
+        const HostCoo coo = edge_case_graph(i, kSeed113);
         CAPTURE(i, coo.num_rows, coo.nnz());
         const HostCsr g = csr_from_coo_by_stable_sort(coo);
         REQUIRE(neighbor_sums_emulated(g, ThreadOrder::shuffled(mix_seed(kSeed113, i))) ==
@@ -75,7 +53,7 @@ TEST_CASE("113: GPU sums of the book's example", "[113][gpu]") {
 TEST_CASE("113: GPU sums on 200 random graphs, 0 vertices and the hub", "[113][gpu]") {
     INFO("seed " << kSeed113);
     for (int i = 0; i < 200; ++i) {
-        const HostCoo coo = random_test_graph(i, kSeed113);
+        const HostCoo coo = edge_case_graph(i, kSeed113);
         CAPTURE(i, coo.num_rows, coo.nnz());
         REQUIRE(neighbor_sums_gpu(csr_from_coo_by_stable_sort(coo)) == neighbor_sums_from_coo(coo));
     }

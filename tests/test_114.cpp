@@ -4,40 +4,10 @@
 #include <utility>
 #define SUITE_NO_MAIN
 #include "../ch21_csr/114_csr_construction_cpu_baseline.cpp"
+#include "edge_case_graphs.h"
 
 namespace {
 constexpr uint64_t kSweepSeed = 114;
-constexpr int kSweepGraphs = 1200;
-
-// Graph i of the randomized sweep. Sizes vary from graph to graph, and the sweep is arranged to
-// include the inputs that trip CSR builders: no vertices, vertices but no edges, a last vertex
-// that no edge touches (so its slice is empty at the very end), self-loops, and duplicate edges,
-// some of them with a different weight.
-HostCoo sweep_graph(int i, uint64_t seed) {
-    SplitMix64 rng(mix_seed(seed, static_cast<uint64_t>(i)));
-    if (i % 50 == 0) return make_uniform_random(0, 0, rng.next());
-    const int num_vertices = 1 + static_cast<int>(rng.below(40));
-    const size_t num_edges = i % 50 == 1 ? 0 : rng.below(4 * num_vertices + 10);
-    const bool isolated_last = i % 2 == 0 && num_vertices > 1;
-    const int touched = isolated_last ? num_vertices - 1 : num_vertices;
-    HostCoo g = make_uniform_random(touched, num_edges, rng.next());
-    g.num_rows = g.num_cols = num_vertices;
-    if (i % 3 == 0)
-        for (int k = 0; k < 3; ++k) {
-            const int v = static_cast<int>(rng.below(touched));
-            g.rows.push_back(v);
-            g.cols.push_back(v);
-            g.values.push_back(random_weight(rng));
-        }
-    if (i % 4 == 0 && g.nnz() > 0)
-        for (int k = 0; k < 3; ++k) {
-            const size_t e = rng.below(static_cast<uint32_t>(g.nnz()));
-            g.rows.push_back(g.rows[e]);
-            g.cols.push_back(g.cols[e]);
-            g.values.push_back(k == 0 ? random_weight(rng) : g.values[e]);
-        }
-    return g;
-}
 
 bool equal_exactly(const HostCsr& a, const HostCsr& b) {
     return a.num_rows == b.num_rows && a.num_cols == b.num_cols && a.row_offsets == b.row_offsets &&
@@ -57,7 +27,7 @@ TEST_CASE("114: the sequential build reproduces the book's arrays", "[114]") {
 TEST_CASE("114: the sweep covers every edge case", "[114]") {
     int no_vertices = 0, no_edges = 0, isolated_last = 0, self_loops = 0, duplicates = 0;
     for (int i = 0; i < kSweepGraphs; ++i) {
-        const HostCoo g = sweep_graph(i, kSweepSeed);
+        const HostCoo g = edge_case_graph(i, kSweepSeed);
         no_vertices += g.num_rows == 0;
         no_edges += g.num_rows > 0 && g.nnz() == 0;
         bool last_touched = false, loop = false, duplicate = false;
@@ -83,7 +53,7 @@ TEST_CASE("114: on random graphs the build equals the stable-sort CSR exactly", 
     CAPTURE(kSweepSeed);
     for (int i = 0; i < kSweepGraphs; ++i) {
         INFO("graph " << i);
-        const HostCoo g = sweep_graph(i, kSweepSeed);
+        const HostCoo g = edge_case_graph(i, kSweepSeed);
         const HostCsr csr = build_csr_sequential(g);
         REQUIRE(equal_exactly(csr, csr_from_coo_by_stable_sort(g)));
         REQUIRE(same_row_multisets(csr, g));

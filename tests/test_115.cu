@@ -5,40 +5,11 @@
 #include <utility>
 #define SUITE_NO_MAIN
 #include "../ch21_csr/115_csr_concurrent_construction_kernel.cu"
+#include "edge_case_graphs.h"
 
 namespace {
 constexpr uint64_t kSweepSeed = 115;
-constexpr int kSweepGraphs = 1200;
 constexpr int kGpuSweepGraphs = 200;
-
-// Graph i of the randomized sweep. Sizes vary from graph to graph, and the sweep is arranged to
-// include the inputs that trip CSR builders: no vertices, vertices but no edges, a last vertex
-// that no edge touches, self-loops, and duplicate edges, some of them with a different weight.
-HostCoo sweep_graph(int i, uint64_t seed) {
-    SplitMix64 rng(mix_seed(seed, static_cast<uint64_t>(i)));
-    if (i % 50 == 0) return make_uniform_random(0, 0, rng.next());
-    const int num_vertices = 1 + static_cast<int>(rng.below(40));
-    const size_t num_edges = i % 50 == 1 ? 0 : rng.below(4 * num_vertices + 10);
-    const bool isolated_last = i % 2 == 0 && num_vertices > 1;
-    const int touched = isolated_last ? num_vertices - 1 : num_vertices;
-    HostCoo g = make_uniform_random(touched, num_edges, rng.next());
-    g.num_rows = g.num_cols = num_vertices;
-    if (i % 3 == 0)
-        for (int k = 0; k < 3; ++k) {
-            const int v = static_cast<int>(rng.below(touched));
-            g.rows.push_back(v);
-            g.cols.push_back(v);
-            g.values.push_back(random_weight(rng));
-        }
-    if (i % 4 == 0 && g.nnz() > 0)
-        for (int k = 0; k < 3; ++k) {
-            const size_t e = rng.below(static_cast<uint32_t>(g.nnz()));
-            g.rows.push_back(g.rows[e]);
-            g.cols.push_back(g.cols[e]);
-            g.values.push_back(k == 0 ? random_weight(rng) : g.values[e]);
-        }
-    return g;
-}
 
 ThreadOrder input_order(size_t num_edges) {
     std::vector<int> order(num_edges);
@@ -78,7 +49,7 @@ TEST_CASE("115: emulated builds in shuffled orders are right row by row", "[115]
     CAPTURE(kSweepSeed);
     for (int i = 0; i < kSweepGraphs; ++i) {
         INFO("graph " << i);
-        const HostCoo g = sweep_graph(i, kSweepSeed);
+        const HostCoo g = edge_case_graph(i, kSweepSeed);
         const uint64_t order_seed = mix_seed(kSweepSeed, 1000 + i);
         const CsrBuild built = build_csr_emulated(g, ThreadOrder::shuffled(order_seed),
                                                   ThreadOrder::shuffled(order_seed + 1));
@@ -89,7 +60,7 @@ TEST_CASE("115: emulated builds in shuffled orders are right row by row", "[115]
 TEST_CASE("115: the sweep covers every edge case", "[115]") {
     int no_vertices = 0, no_edges = 0, isolated_last = 0, self_loops = 0, duplicates = 0;
     for (int i = 0; i < kSweepGraphs; ++i) {
-        const HostCoo g = sweep_graph(i, kSweepSeed);
+        const HostCoo g = edge_case_graph(i, kSweepSeed);
         no_vertices += g.num_rows == 0;
         no_edges += g.num_rows > 0 && g.nnz() == 0;
         bool last_touched = false, loop = false, duplicate = false;
@@ -134,7 +105,7 @@ TEST_CASE("115: the host row sort sorts rows and keeps their multisets", "[115]"
     CAPTURE(kSweepSeed);
     for (int i = 0; i < kSweepGraphs; ++i) {
         INFO("graph " << i);
-        const HostCoo g = sweep_graph(i, kSweepSeed);
+        const HostCoo g = edge_case_graph(i, kSweepSeed);
         HostCsr csr =
             build_csr_emulated(g, ThreadOrder::shuffled(i), ThreadOrder::shuffled(i + 1)).csr;
         sort_rows_by_column_host(csr);
@@ -159,7 +130,7 @@ TEST_CASE("115 on the GPU: random graphs", "[115][gpu]") {
     CAPTURE(kSweepSeed);
     for (int i = 0; i < kGpuSweepGraphs; ++i) {
         INFO("graph " << i);
-        const HostCoo g = sweep_graph(i, kSweepSeed);
+        const HostCoo g = edge_case_graph(i, kSweepSeed);
         require_correct_build(build_csr_gpu(g), g);
         const HostCsr baseline = csr_from_coo_by_stable_sort(g);
         const HostCsr by_sort = build_csr_by_sort_gpu(g);
@@ -192,7 +163,7 @@ TEST_CASE("115 on the GPU: the segmented row sort", "[115][gpu]") {
     CAPTURE(kSweepSeed);
     for (int i = 0; i < kGpuSweepGraphs; ++i) {
         INFO("graph " << i);
-        const HostCoo g = sweep_graph(i, kSweepSeed);
+        const HostCoo g = edge_case_graph(i, kSweepSeed);
         const HostCsr built = build_csr_gpu(g).csr;
         const HostCsr sorted = sort_rows_by_column_gpu(built);
         REQUIRE(rows_sorted_by_column(sorted));

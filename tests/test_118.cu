@@ -6,6 +6,7 @@
 #include <vector>
 #define SUITE_NO_MAIN
 #include "../ch21_csr/118_csc_construction_kernel.cu"
+#include "edge_case_graphs.h"
 
 namespace {
 
@@ -25,29 +26,6 @@ std::vector<int> in_degrees_by_counting(const HostCoo& g) {
     std::vector<int> d(g.num_cols, 0);
     for (int v : g.cols) ++d[v];
     return d;
-}
-
-// Graph number i of a family that covers the awkward cases: no vertices, no edges, an isolated
-// last vertex, forced self-loops and duplicate edges, and sizes from tiny to a few hundred edges.
-HostCoo random_test_graph(int i, uint64_t seed) {
-    SplitMix64 rng(mix_seed(seed, static_cast<uint64_t>(i)));
-    if (i % 50 == 0) return make_uniform_random(0, 0, seed);
-    const int num_vertices = 1 + static_cast<int>(rng.below(60));
-    const size_t num_edges = (i % 50 == 1) ? 0 : rng.below(300);
-    const bool isolate_last = num_vertices > 1 && i % 3 == 0;
-    HostCoo g = make_uniform_random(isolate_last ? num_vertices - 1 : num_vertices, num_edges,
-                                    mix_seed(seed, i + 1000000));
-    g.num_rows = g.num_cols = num_vertices;
-    if (i % 4 == 0 && g.nnz() > 0) {
-        const int v = g.rows[0];
-        g.rows.push_back(v);
-        g.cols.push_back(v);
-        g.values.push_back(3);
-        g.rows.push_back(g.rows[1 % g.nnz()]);
-        g.cols.push_back(g.cols[1 % g.nnz()]);
-        g.values.push_back(g.values[1 % g.nnz()]);
-    }
-    return g;
 }
 
 bool csc_matches_baseline(const CscBuild& built, const HostCoo& g) {
@@ -91,8 +69,8 @@ TEST_CASE("118: the CSC's triples are the CSR's, read the other way", "[118][emu
 TEST_CASE("118: emulated CSC equals the reversed graph's CSR on 1,000 random graphs",
           "[118][emulation]") {
     INFO("seed " << kSeed118);
-    for (int i = 0; i < 1000; ++i) {
-        const HostCoo g = random_test_graph(i, kSeed118);
+    for (int i = 0; i < kSweepGraphs; ++i) {
+        const HostCoo g = edge_case_graph(i, kSeed118);
         CAPTURE(i, g.num_rows, g.nnz());
         const CscBuild built = build_csc_emulated(g, ThreadOrder::shuffled(mix_seed(kSeed118, i)),
                                                   ThreadOrder::shuffled(mix_seed(kSeed118, ~i)));
@@ -136,7 +114,7 @@ TEST_CASE("118: GPU CSC of the book's example", "[118][gpu]") {
 TEST_CASE("118: GPU CSC on 200 random graphs, 0 vertices and the hubs", "[118][gpu]") {
     INFO("seed " << kSeed118);
     for (int i = 0; i < 200; ++i) {
-        const HostCoo g = random_test_graph(i, kSeed118);
+        const HostCoo g = edge_case_graph(i, kSeed118);
         CAPTURE(i, g.num_rows, g.nnz());
         REQUIRE(csc_matches_baseline(build_csc_gpu(g), g));
     }
@@ -156,7 +134,7 @@ TEST_CASE("118: cuSPARSE's CSR-to-CSC conversion agrees with the baseline", "[11
     CHECK(same_row_multisets(csc_by_cusparse(csr_from_coo_by_stable_sort(book)),
                              csc_cpu_baseline(book)));
     for (int i = 0; i < 50; ++i) {
-        const HostCoo g = random_test_graph(i, kSeed118);
+        const HostCoo g = edge_case_graph(i, kSeed118);
         CAPTURE(i, g.num_rows, g.nnz());
         REQUIRE(same_row_multisets(csc_by_cusparse(csr_from_coo_by_stable_sort(g)),
                                    csc_cpu_baseline(g)));
