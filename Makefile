@@ -116,7 +116,7 @@ sanitize: all
 	    if $(SANITIZER) --tool $$tool --error-exitcode 99 $(BUILD)/$$p $(SANITIZE_ARGS) > $(BUILD)/$$p.$$tool.log 2>&1; \
 	    then passed=$$((passed + 1)); r=ok; else failed=$$((failed + 1)); r=FAILED; fi; \
 	    echo "$$tool $$p $(SANITIZE_ARGS): $$r: $$(grep -h 'ERROR SUMMARY\|RACECHECK SUMMARY' $(BUILD)/$$p.$$tool.log | tail -n 1)"; \
-	    grep -h -o 'in [^ ]*kernel[^(]*' $(BUILD)/$$p.$$tool.log | sort | uniq -c | head -n 5; \
+	    test $$r = ok || grep -m 4 -E 'Race reported|Invalid|=========  +at ' $(BUILD)/$$p.$$tool.log | cut -c 1-200; \
 	  done; \
 	done; \
 	echo "sanitize: $$passed passed, $$failed failed"; \
