@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <vector>
 #include "../common/graph_generators.h"
+#include "../common/matrix_reader.h"
 #include "../common/options.h"
 #include "../common/sparse_host.h"
 
@@ -27,8 +28,21 @@ constexpr double kBookTotalWeight = 41;
 
 constexpr uint64_t kGraphSeed = 21;
 
-// The book's example, or with --scale S an R-MAT graph of 2^S vertices and 16 * 2^S edges.
+// The book's example; with --scale S an R-MAT graph of 2^S vertices and 16 * 2^S edges; with
+// --matrix FILE the graph in the file (rows are sources, columns destinations, values weights).
+// A file that cannot be read ends the program with its reason and exit code 2.
 inline HostCoo chapter_input(const ProgramOptions& opt) {
+    if (!opt.matrix.empty()) {
+        HostCoo g;
+        try {
+            g = read_matrix_file(opt.matrix);
+        } catch (const BadInput& e) {
+            fail_bad_input(e.what());
+        }
+        std::printf("input: %s, %d x %d, %zu stored entries\n", opt.matrix.c_str(), g.num_rows,
+                    g.num_cols, g.nnz());
+        return g;
+    }
     if (opt.scale == 0) return book_example_edges();
     std::printf("input: R-MAT graph, scale %d (%d vertices, %d edges), skew a = %.2f\n", opt.scale,
                 1 << opt.scale, kEdgeFactor << opt.scale, opt.skew);

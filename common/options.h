@@ -27,11 +27,14 @@ struct BadInput : std::runtime_error {
 };
 
 struct ProgramOptions {
-    int scale = 0;  // 0: the book's example
+    int scale = 0;       // 0: the book's example, unless a matrix file is given
+    std::string matrix;  // --matrix FILE
     double skew = kDefaultSkew;
     bool seed_given = false;
     uint64_t seed = 0;
     std::vector<std::string> switches;  // boolean flags that were given, such as --sorted-rows
+
+    bool book_example() const { return scale == 0 && matrix.empty(); }
 
     bool has(const std::string& flag) const {
         for (const auto& s : switches)
@@ -40,14 +43,15 @@ struct ProgramOptions {
     }
 };
 
-// `allow_scale` is false for CPU baselines, which only ever run the book's example.
+// `allow_scale` is false for CPU baselines, which only ever run the book's example; kernel
+// programs take --scale, --skew, --seed and --matrix.
 // `extra_switches` lists the boolean flags that this program accepts.
 inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_scale,
                                              const std::vector<std::string>& extra_switches = {}) {
     std::string usage = std::string("usage: ") + argv[0];
     if (allow_scale)
         usage += " [--scale S (" + std::to_string(kMinScale) + ".." + std::to_string(kMaxScale) +
-                 ")] [--skew A (0.25..0.95, with --scale)] [--seed N]";
+                 ")] [--skew A (0.25..0.95, with --scale)] [--matrix FILE] [--seed N]";
     for (const auto& s : extra_switches) usage += " [" + s + "]";
     auto fail = [&](const std::string& why) { throw BadInput(why + "\n" + usage); };
 
@@ -80,6 +84,9 @@ inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_s
         } else if (allow_scale && arg == "--skew") {
             opt.skew = number(value(), 0.25, 0.95);
             skew_given = true;
+        } else if (allow_scale && arg == "--matrix") {
+            opt.matrix = value();
+            if (opt.matrix.empty()) fail("--matrix needs a file name");
         } else if (allow_scale && arg == "--seed") {
             const std::string text = value();
             char* end = nullptr;
@@ -94,6 +101,7 @@ inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_s
         }
     }
     if (skew_given && opt.scale == 0) fail("--skew applies to the --scale graph; give --scale too");
+    if (opt.scale > 0 && !opt.matrix.empty()) fail("give --scale or --matrix, not both");
     return opt;
 }
 

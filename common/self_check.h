@@ -20,10 +20,14 @@ public:
 
     int mismatches() const { return mismatched_; }
 
+    // A line to print after the tally, so that it is the program's last: the result: line.
+    void end_with(const std::string& line) { last_line_ = line; }
+
     // Prints the tally and returns the program's exit code.
     int finish() const {
         std::printf("\nself-check tally: %d confirmed, %d MISMATCH, %d skipped\n", confirmed_,
                     mismatched_, skipped_);
+        if (!last_line_.empty()) std::printf("%s\n", last_line_.c_str());
         return mismatched_ == 0 ? 0 : 1;
     }
 
@@ -31,4 +35,5 @@ private:
     int confirmed_ = 0;
     int mismatched_ = 0;
     int skipped_ = 0;
+    std::string last_line_;
 };

@@ -54,6 +54,18 @@ TEST_CASE("options: every bad usage is refused with a reason", "[common][options
     CHECK_THROWS_WITH(parse({"--seed", "-4"}), Catch::Contains("non-negative"));
     CHECK_THROWS_WITH(parse({"--scale", "10"}, false), Catch::Contains("unknown argument"));
     CHECK_THROWS_WITH(parse({"--sorted-rows"}), Catch::Contains("unknown argument"));
+    CHECK_THROWS_WITH(parse({"--matrix"}), Catch::Contains("needs a value"));
+    CHECK_THROWS_WITH(parse({"--matrix", "a.mtx", "--scale", "4"}), Catch::Contains("not both"));
+    CHECK_THROWS_WITH(parse({"--matrix", "a.mtx"}, false), Catch::Contains("unknown argument"));
+}
+
+TEST_CASE("options: --matrix is neither the book's example nor a --scale graph", "[common][options]") {
+    CHECK(parse({}).book_example());
+    CHECK_FALSE(parse({"--scale", "3"}).book_example());
+    const ProgramOptions m = parse({"--matrix", "karate.mtx"});
+    CHECK(m.matrix == "karate.mtx");
+    CHECK(m.scale == 0);
+    CHECK_FALSE(m.book_example());
 }
 
 TEST_CASE("generators are deterministic and in range", "[common][generators]") {
