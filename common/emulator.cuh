@@ -77,6 +77,18 @@ __host__ __device__ inline T atomic_add_shim(T* address, T value) {
 #endif
 }
 
+// atomicMin's shim, for bodies that report the smallest offending index, say.
+template <class T>
+__host__ __device__ inline T atomic_min_shim(T* address, T value) {
+#ifdef __CUDA_ARCH__
+    return atomicMin(address, value);
+#else
+    const T old = *address;
+    if (value < old) *address = value;
+    return old;
+#endif
+}
+
 // Wall-clock milliseconds of one host call, for labelled emulation timings.
 template <class F>
 double host_ms(F&& f) {

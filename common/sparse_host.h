@@ -105,30 +105,43 @@ inline HostCoo transposed(const HostCoo& a) {
     return t;
 }
 
+// The same entries, stably sorted by row: the input that sorted-COO-to-CSR conversion expects.
+inline HostCoo sorted_by_row(const HostCoo& a) {
+    std::vector<size_t> order(a.nnz());
+    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t x, size_t y) { return a.rows[x] < a.rows[y]; });
+    HostCoo s;
+    s.num_rows = a.num_rows;
+    s.num_cols = a.num_cols;
+    s.rows.resize(a.nnz());
+    s.cols.resize(a.nnz());
+    s.values.resize(a.nnz());
+    for (size_t k = 0; k < order.size(); ++k) {
+        s.rows[k] = a.rows[order[k]];
+        s.cols[k] = a.cols[order[k]];
+        s.values[k] = a.values[order[k]];
+    }
+    return s;
+}
+
 // Input preparation, not a lesson: a CSR whose rows keep the COO's entry order, made by a
 // stable sort of entry indices on the row. The chapter builds CSR by count, scan and scatter
 // (114, 115); this independent route is what the programs that start from CSR use, and what
 // tests compare those lessons with.
 inline HostCsr csr_from_coo_by_stable_sort(const HostCoo& a) {
-    std::vector<size_t> order(a.nnz());
-    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t x, size_t y) { return a.rows[x] < a.rows[y]; });
+    HostCoo s = sorted_by_row(a);
     HostCsr c;
-    c.num_rows = a.num_rows;
-    c.num_cols = a.num_cols;
-    c.row_offsets.assign(static_cast<size_t>(a.num_rows) + 1, 0);
-    c.col_idx.resize(a.nnz());
-    c.values.resize(a.nnz());
-    for (size_t k = 0; k < order.size(); ++k) {
-        c.col_idx[k] = a.cols[order[k]];
-        c.values[k] = a.values[order[k]];
-    }
+    c.num_rows = s.num_rows;
+    c.num_cols = s.num_cols;
+    c.row_offsets.assign(static_cast<size_t>(s.num_rows) + 1, 0);
     // Row r starts after every entry of a smaller row: one pass over the sorted rows.
     size_t k = 0;
-    for (int r = 0; r <= a.num_rows; ++r) {
-        while (k < order.size() && a.rows[order[k]] < r) ++k;
+    for (int r = 0; r <= s.num_rows; ++r) {
+        while (k < s.nnz() && s.rows[k] < r) ++k;
         c.row_offsets[r] = static_cast<int>(k);
     }
+    c.col_idx = std::move(s.cols);
+    c.values = std::move(s.values);
     return c;
 }
