@@ -1,0 +1,103 @@
+// The inputs and checks that chapter 14's SpMV programs share: the 4x4 matrix of Fig. 14.1, the
+// --scale and --matrix inputs, the x vector, and the float32 tolerance that every y is judged by.
+#pragma once
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+#include "../common/graph_generators.h"
+#include "../common/matrix_reader.h"
+#include "../common/options.h"
+#include "../common/sparse_host.h"
+
+// Fig. 14.1, in COO, row by row:
+//        x0 x1 x2 x3
+//   r0 [  1  7  .  . ]
+//   r1 [  5  .  3  9 ]
+//   r2 [  .  2  8  . ]
+//   r3 [  .  .  .  6 ]
+inline HostCoo fig14_1() {
+    HostCoo a;
+    a.num_rows = a.num_cols = 4;
+    a.rows = {0, 0, 1, 1, 1, 2, 2, 3};
+    a.cols = {0, 1, 0, 2, 3, 1, 2, 3};
+    a.values = {1, 7, 5, 3, 9, 2, 8, 6};
+    return a;
+}
+
+const std::vector<int> kFigRowPtrs = {0, 2, 5, 7, 8};
+
+constexpr uint64_t kMatrixSeed = 14;
+
+// Fig. 14.1; with --scale S an R-MAT matrix (2^S rows, 16 * 2^S entries, skewed row lengths);
+// with --matrix FILE the file's matrix. A file that cannot be read ends the program (exit 2).
+inline HostCoo spmv_input(const ProgramOptions& opt) {
+    if (!opt.matrix.empty()) {
+        HostCoo a;
+        try {
+            a = read_matrix_file(opt.matrix);
+        } catch (const BadInput& e) {
+            fail_bad_input(e.what());
+        }
+        std::printf("input: %s, %d x %d, %zu stored entries\n", opt.matrix.c_str(), a.num_rows,
+                    a.num_cols, a.nnz());
+        return a;
+    }
+    if (opt.scale == 0) return fig14_1();
+    std::printf("input: R-MAT matrix, scale %d (%d x %d, %d entries), skew a = %.2f\n", opt.scale,
+                1 << opt.scale, 1 << opt.scale, kEdgeFactor << opt.scale, opt.skew);
+    return make_rmat(opt.scale, kEdgeFactor, opt.skew, kMatrixSeed);
+}
+
+// x for the lessons: small, distinct, exactly representable values, so that a wrong column
+// index changes y. The result: line uses x = all ones instead (y_sum is then the sum of A).
+inline std::vector<float> lesson_x(int num_cols) {
+    std::vector<float> x(num_cols);
+    for (int j = 0; j < num_cols; ++j) x[j] = 1.0f + static_cast<float>(j % 8) * 0.125f;
+    return x;
+}
+
+// The CPU reference y = A * x + y0 in double, with the bound that float32 arithmetic must stay
+// within: each y_i is a sum of n_i products, and adding them in float32, in any order (atomics
+// reorder them), errs by at most about n_i * 2^-24 * sum_k |a_ik * x_k|.
+struct SpmvReference {
+    std::vector<double> y;
+    std::vector<double> tolerance;
+};
+
+inline SpmvReference spmv_reference(const HostCoo& a, const std::vector<float>& x,
+                                    const std::vector<float>& y0) {
+    SpmvReference ref;
+    ref.y.assign(y0.begin(), y0.end());
+    std::vector<double> magnitude(a.num_rows, 0.0);
+    std::vector<int> length(a.num_rows, 0);
+    for (size_t k = 0; k < a.nnz(); ++k) {
+        const double product = static_cast<double>(a.values[k]) * x[a.cols[k]];
+        ref.y[a.rows[k]] += product;
+        magnitude[a.rows[k]] += std::fabs(product);
+        ++length[a.rows[k]];
+    }
+    ref.tolerance.resize(a.num_rows);
+    for (int i = 0; i < a.num_rows; ++i)
+        ref.tolerance[i] = (length[i] + 2) * std::ldexp(1.0, -23) *
+                           (magnitude[i] + std::fabs(static_cast<double>(y0[i])));
+    return ref;
+}
+
+// True when every y_i is within its float32 bound of the reference.
+inline bool spmv_matches(const std::vector<float>& y, const SpmvReference& ref) {
+    if (y.size() != ref.y.size()) return false;
+    for (size_t i = 0; i < y.size(); ++i)
+        if (!(std::fabs(static_cast<double>(y[i]) - ref.y[i]) <= ref.tolerance[i])) return false;
+    return true;
+}
+
+// The result: line of an SpMV program: the matrix's facts and the sum of y = A * 1, which a
+// reader can compare with any other tool's (scipy's A.sum(), say).
+inline std::string spmv_result_line(const HostCoo& a, const std::vector<float>& y_of_ones) {
+    double sum = 0;
+    for (float v : y_of_ones) sum += v;
+    char text[64];
+    std::snprintf(text, sizeof text, " y_sum=%.10g", sum);
+    return result_line(a) + text;
+}
