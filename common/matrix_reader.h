@@ -19,27 +19,30 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 #include "options.h"
 #include "sparse_host.h"
 
 namespace matrix_reader_detail {
 
-// The file split into lines, numbered from 1, without their "\n" or "\r\n".
+// The file split into lines, numbered from 1, without their "\n" or "\r\n". It views the
+// text, which its owner keeps alive; a copy is a cheap second cursor.
 class LineCursor {
 public:
-    LineCursor(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {}
+    LineCursor(std::string path, std::string_view text) : path_(std::move(path)), text_(text) {}
 
     bool next(std::string_view& line) {
         if (pos_ >= text_.size()) return false;
         const size_t end = text_.find('\n', pos_);
         const size_t stop = end == std::string::npos ? text_.size() : end;
-        line = std::string_view(text_).substr(pos_, stop - pos_);
+        line = text_.substr(pos_, stop - pos_);
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         pos_ = stop + 1;
         ++number_;
@@ -54,25 +57,46 @@ public:
     }
 
 private:
-    std::string path_, text_;
+    std::string path_;
+    std::string_view text_;
     size_t pos_ = 0;
     int number_ = 0;
 };
 
-inline bool is_separator(char c, bool commas) {
-    return c == ' ' || c == '\t' || (commas && c == ',');
-}
+inline bool is_separator(char c) { return c == ' ' || c == '\t'; }
 
-inline std::vector<std::string_view> split_fields(std::string_view line, bool commas) {
+// Fields separated by runs of spaces and tabs.
+inline std::vector<std::string_view> split_fields(std::string_view line) {
     std::vector<std::string_view> fields;
     size_t i = 0;
     while (i < line.size()) {
-        while (i < line.size() && is_separator(line[i], commas)) ++i;
+        while (i < line.size() && is_separator(line[i])) ++i;
         const size_t start = i;
-        while (i < line.size() && !is_separator(line[i], commas)) ++i;
+        while (i < line.size() && !is_separator(line[i])) ++i;
         if (i > start) fields.push_back(line.substr(start, i - start));
     }
     return fields;
+}
+
+// Edge-list fields: runs of spaces and tabs separate fields, and so does a comma, once. Two
+// commas with nothing between them are an empty field, which is an error, not a separator.
+inline bool split_edge_fields(std::string_view line, std::vector<std::string_view>& fields) {
+    fields.clear();
+    if (line.find(',') == std::string_view::npos) {
+        fields = split_fields(line);
+        return true;
+    }
+    size_t start = 0;
+    for (;;) {
+        const size_t comma = line.find(',', start);
+        const std::string_view part =
+            line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+        const std::vector<std::string_view> inside = split_fields(part);
+        if (inside.empty()) return false;
+        fields.insert(fields.end(), inside.begin(), inside.end());
+        if (comma == std::string_view::npos) return true;
+        start = comma + 1;
+    }
 }
 
 inline bool is_blank(std::string_view line) {
@@ -99,19 +123,37 @@ inline bool parse_count(std::string_view field, uint64_t& value) {
     return ec == std::errc() && end == field.data() + field.size();
 }
 
-// A whole field as a finite number, or false.
-inline bool parse_number(std::string_view field, double& value) {
-    if (!field.empty() && field.front() == '+') field.remove_prefix(1);
-    if (field.empty() || field.front() == '+') return false;
-    const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
-    return ec == std::errc() && end == field.data() + field.size() && std::isfinite(value);
+// from_chars takes a leading '-' but not a '+', which files do write; one sign, not two.
+inline std::string_view without_plus(std::string_view field) {
+    if (!field.empty() && field.front() == '+') {
+        field.remove_prefix(1);
+        if (field.empty() || field.front() == '+' || field.front() == '-') return {};
+    }
+    return field;
 }
 
-inline bool parse_integer(std::string_view field, long long& value) {
-    if (!field.empty() && field.front() == '+') field.remove_prefix(1);
-    if (field.empty() || field.front() == '+') return false;
-    const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
-    return ec == std::errc() && end == field.data() + field.size();
+// Parses a whole field as a value that a float can hold. Returns what is wrong with it, or
+// an empty string.
+inline std::string value_problem(std::string_view field, bool integer, double& value) {
+    const std::string_view digits = without_plus(field);
+    const char* first = digits.data();
+    const char* last = digits.data() + digits.size();
+    std::from_chars_result parsed{first, std::errc::invalid_argument};
+    if (integer) {
+        long long whole = 0;
+        if (!digits.empty()) parsed = std::from_chars(first, last, whole);
+        value = static_cast<double>(whole);
+    } else if (!digits.empty()) {
+        parsed = std::from_chars(first, last, value);
+    }
+    const std::errc ec = parsed.ec;
+    const char* end = parsed.ptr;
+    if (ec == std::errc::result_out_of_range) return "is out of range";
+    if (ec != std::errc() || end != digits.data() + digits.size())
+        return integer ? "is not an integer" : "is not a number";
+    if (!std::isfinite(value)) return "is not a finite number";
+    if (std::fabs(value) > std::numeric_limits<float>::max()) return "is beyond the range of a float";
+    return {};
 }
 
 inline std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
@@ -120,10 +162,33 @@ inline std::string quoted(std::string_view s) { return "'" + std::string(s) + "'
 // line end, so a declared count larger than the bytes left allow is a lie about the file.
 constexpr size_t kMinBytesPerEntry = 4;
 
+// Every program allocates per-row arrays, so a size line, which costs a few bytes to write, must
+// not be able to ask for tens of gigabytes. 2^28 rows is beyond every matrix this suite is meant
+// for and still fits the 32-bit indices.
+constexpr uint64_t kMaxDimension = uint64_t{1} << 28;
+
+// Matrix Market is chosen by content: the first line starts with %%MatrixMarket. A first line
+// that is nearly that (one '%', leading blanks, blank lines before it) would otherwise be read
+// as an edge list whose first "edge" is the size line, so it is refused instead.
+inline bool announces_matrix_market(const LineCursor& start) {
+    LineCursor look = start;
+    std::string_view line;
+    while (look.next(line)) {
+        if (is_blank(line)) continue;
+        const std::string lower = lowercase(line);
+        if (look.line_number() == 1 && lower.rfind("%%matrixmarket", 0) == 0) return true;
+        if (lower.find("matrixmarket") != std::string::npos && trim_left(lower).front() == '%')
+            look.fail("bad banner: a Matrix Market file's first line must start with "
+                      "'%%MatrixMarket'");
+        return false;
+    }
+    return false;
+}
+
 inline HostCoo read_matrix_market(LineCursor& in) {
     std::string_view line;
     in.next(line);
-    const std::vector<std::string_view> banner = split_fields(line, false);
+    const std::vector<std::string_view> banner = split_fields(line);
     if (banner.size() != 5 || lowercase(banner[0]) != "%%matrixmarket")
         in.fail("bad banner: expected '%%MatrixMarket matrix coordinate <field> <symmetry>'");
     const std::string object = lowercase(banner[1]), format = lowercase(banner[2]);
@@ -148,17 +213,17 @@ inline HostCoo read_matrix_market(LineCursor& in) {
     for (;;) {
         if (!in.next(line)) in.fail("the file ends before the size line");
         if (is_blank(line) || trim_left(line).front() == '%') continue;
-        size = split_fields(line, false);
+        size = split_fields(line);
         break;
     }
     uint64_t num_rows = 0, num_cols = 0, declared = 0;
     if (size.size() != 3 || !parse_count(size[0], num_rows) || !parse_count(size[1], num_cols) ||
         !parse_count(size[2], declared))
         in.fail("bad size line: expected three non-negative integers 'rows cols entries'");
-    const uint64_t max_dim = static_cast<uint64_t>(std::numeric_limits<int>::max());
-    if (num_rows > max_dim || num_cols > max_dim)
+    if (num_rows > kMaxDimension || num_cols > kMaxDimension)
         in.fail("bad size line: " + std::to_string(num_rows) + " x " + std::to_string(num_cols) +
-                " is beyond the 32-bit index range");
+                " is beyond this suite's limit of " + std::to_string(kMaxDimension) +
+                " rows or columns");
     if (mirrored && num_rows != num_cols)
         in.fail("bad size line: a " + symmetry + " matrix must be square, not " +
                 std::to_string(num_rows) + " x " + std::to_string(num_cols));
@@ -181,7 +246,7 @@ inline HostCoo read_matrix_market(LineCursor& in) {
         if (is_blank(line) || trim_left(line).front() == '%') continue;
         if (read == declared)
             in.fail("more entries than the " + std::to_string(declared) + " that the size line declares");
-        const std::vector<std::string_view> f = split_fields(line, false);
+        const std::vector<std::string_view> f = split_fields(line);
         if (f.size() != fields_per_entry)
             in.fail("expected " + std::to_string(fields_per_entry) + " fields ('row col" +
                     (pattern ? "" : " value") + "'), found " + std::to_string(f.size()));
@@ -191,12 +256,9 @@ inline HostCoo read_matrix_market(LineCursor& in) {
         if (!parse_count(f[1], col) || col < 1 || col > num_cols)
             in.fail("column index " + quoted(f[1]) + " is not in [1, " + std::to_string(num_cols) + "]");
         double value = 1.0;
-        if (integer) {
-            long long whole = 0;
-            if (!parse_integer(f[2], whole)) in.fail("value " + quoted(f[2]) + " is not an integer");
-            value = static_cast<double>(whole);
-        } else if (!pattern && !parse_number(f[2], value)) {
-            in.fail("value " + quoted(f[2]) + " is not a finite number");
+        if (!pattern) {
+            const std::string problem = value_problem(f[2], integer, value);
+            if (!problem.empty()) in.fail("value " + quoted(f[2]) + " " + problem);
         }
         if (negate_mirror && row == col && value != 0)
             in.fail("a skew-symmetric matrix has zeros on its diagonal, but this entry is " +
@@ -227,7 +289,8 @@ inline HostCoo read_edge_list(LineCursor& in) {
     while (in.next(line)) {
         const std::string_view content = trim_left(line);
         if (content.empty() || content.front() == '#' || content.front() == '%') continue;
-        const std::vector<std::string_view> f = split_fields(line, true);
+        std::vector<std::string_view> f;
+        if (!split_edge_fields(line, f)) in.fail("empty field between commas");
         if (f.size() < 2 || f.size() > 3)
             in.fail("expected 'src dst' or 'src dst weight', found " + std::to_string(f.size()) +
                     " field(s)");
@@ -243,10 +306,15 @@ inline HostCoo read_edge_list(LineCursor& in) {
             if (ids[k] > kMaxId)
                 in.fail("vertex id " + quoted(f[k]) + " is beyond the 32-bit range (at most " +
                         std::to_string(kMaxId) + ")");
+            if (ids[k] >= kMaxDimension)
+                in.fail("vertex id " + quoted(f[k]) + " is beyond this suite's limit of " +
+                        std::to_string(kMaxDimension) + " vertices");
         }
         double weight = 1.0;
-        if (f.size() == 3 && !parse_number(f[2], weight))
-            in.fail("weight " + quoted(f[2]) + " is not a finite number");
+        if (f.size() == 3) {
+            const std::string problem = value_problem(f[2], false, weight);
+            if (!problem.empty()) in.fail("weight " + quoted(f[2]) + " " + problem);
+        }
         g.rows.push_back(static_cast<int>(ids[0]));
         g.cols.push_back(static_cast<int>(ids[1]));
         g.values.push_back(static_cast<float>(weight));
@@ -261,16 +329,18 @@ inline HostCoo read_edge_list(LineCursor& in) {
 
 // Reads a Matrix Market file or an edge list; throws BadInput("FILE:LINE: problem").
 inline HostCoo read_matrix_file(const std::string& path) {
+    std::error_code ignored;
+    if (std::filesystem::is_directory(path, ignored)) throw BadInput(path + ": is a folder, not a file");
     std::ifstream file(path, std::ios::binary);
     if (!file) throw BadInput(path + ": cannot open the file: " + std::strerror(errno));
     std::ostringstream contents;
     contents << file.rdbuf();
     if (file.bad()) throw BadInput(path + ": cannot read the file");
     std::string text = contents.str();
-    const std::string start =
-        matrix_reader_detail::lowercase(std::string_view(text).substr(0, std::strlen("%%MatrixMarket")));
-    matrix_reader_detail::LineCursor in(path, std::move(text));
-    if (start == "%%matrixmarket") return matrix_reader_detail::read_matrix_market(in);
+    const std::string byte_order_mark = "\xEF\xBB\xBF";
+    if (text.compare(0, byte_order_mark.size(), byte_order_mark) == 0) text.erase(0, byte_order_mark.size());
+    matrix_reader_detail::LineCursor in(path, text);
+    if (matrix_reader_detail::announces_matrix_market(in)) return matrix_reader_detail::read_matrix_market(in);
     return matrix_reader_detail::read_edge_list(in);
 }
 

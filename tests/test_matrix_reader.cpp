@@ -1,0 +1,651 @@
+// Tests of common/matrix_reader.h: the real files of ../shared/data read to the facts of its
+// README and to a second, independent reading; the Matrix Market and edge-list rules on small
+// files written here; and every refusal naming the file, the line and the problem.
+#include <catch2/catch.hpp>
+#include <unistd.h>
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+#include "../common/matrix_reader.h"
+
+namespace fs = std::filesystem;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+
+namespace {
+
+// ../shared/data is relative to the repository root, where the tests run; SUITE_DATA_DIR
+// overrides it. A missing folder is a failure: skipping quietly would look like a pass.
+fs::path data_dir() {
+    const char* override_dir = std::getenv("SUITE_DATA_DIR");
+    const fs::path dir = override_dir && *override_dir ? fs::path(override_dir) : fs::path("../shared/data");
+    if (!fs::is_directory(dir))
+        FAIL("the data folder " << dir << " does not exist: run the tests from the repository root, "
+             "or point SUITE_DATA_DIR at the folder of ../shared/data/README.md");
+    return dir;
+}
+
+std::string data_file(const std::string& name) {
+    const fs::path path = data_dir() / name;
+    if (!fs::is_regular_file(path)) FAIL("the data file " << path << " is missing");
+    return path.string();
+}
+
+void add_entry(HostCoo& a, int row, int col, double value) {
+    a.rows.push_back(row);
+    a.cols.push_back(col);
+    a.values.push_back(static_cast<float>(value));
+}
+
+// A second reader, for well-formed files only, built on iostreams rather than on the strict
+// reader's tokenizer: the reference that the strict reader must match entry for entry.
+HostCoo read_plainly(const std::string& path) {
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    HostCoo a;
+    if (line.rfind("%%MatrixMarket", 0) == 0) {
+        std::istringstream banner(line);
+        std::string word, object, format, field, symmetry;
+        banner >> word >> object >> format >> field >> symmetry;
+        while (std::getline(in, line) && (line.empty() || line[0] == '%')) {
+        }
+        long long declared = 0;
+        std::istringstream(line) >> a.num_rows >> a.num_cols >> declared;
+        for (long long k = 0; k < declared; ++k) {
+            int row = 0, col = 0;
+            double value = 1.0;
+            in >> row >> col;
+            if (field != "pattern") in >> value;
+            add_entry(a, row - 1, col - 1, value);
+            if (symmetry != "general" && row != col)
+                add_entry(a, col - 1, row - 1, symmetry == "skew-symmetric" ? -value : value);
+        }
+        return a;
+    }
+    int largest = -1;
+    do {
+        if (line.empty() || line[0] == '#' || line[0] == '%') continue;
+        std::replace(line.begin(), line.end(), ',', ' ');
+        std::istringstream fields(line);
+        int src = 0, dst = 0;
+        double weight = 1.0;
+        fields >> src >> dst;
+        if (!(fields >> weight)) weight = 1.0;
+        add_entry(a, src, dst, weight);
+        largest = std::max({largest, src, dst});
+    } while (std::getline(in, line));
+    a.num_rows = a.num_cols = largest + 1;
+    return a;
+}
+
+std::vector<int> row_lengths(const HostCoo& a) {
+    std::vector<int> length(a.num_rows, 0);
+    for (int r : a.rows) ++length[r];
+    return length;
+}
+
+int count_empty(const std::vector<int>& lengths) {
+    return static_cast<int>(std::count(lengths.begin(), lengths.end(), 0));
+}
+
+int longest(const std::vector<int>& lengths) {
+    return lengths.empty() ? 0 : *std::max_element(lengths.begin(), lengths.end());
+}
+
+double entry_sum(const HostCoo& a) {
+    double sum = 0;
+    for (float v : a.values) sum += v;
+    return sum;
+}
+
+size_t count_diagonal(const HostCoo& a) {
+    size_t n = 0;
+    for (size_t k = 0; k < a.nnz(); ++k) n += a.rows[k] == a.cols[k];
+    return n;
+}
+
+std::vector<Entry> sorted(std::vector<Entry> e) {
+    std::sort(e.begin(), e.end());
+    return e;
+}
+
+// A folder of its own under the system's temporary folder, removed with everything in it.
+class ScratchDir {
+public:
+    ScratchDir()
+        : root_(fs::temp_directory_path() /
+                ("matrix_reader_test_" + std::to_string(getpid()) + "_" + std::to_string(next_id_++))) {
+        fs::create_directories(root_);
+    }
+    ~ScratchDir() {
+        std::error_code ignored;
+        fs::remove_all(root_, ignored);
+    }
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+
+    // Binary mode, so that "\r\n" and a missing final newline reach the file as written.
+    std::string write(const std::string& name, const std::string& text) const {
+        const std::string path = (root_ / name).string();
+        std::ofstream out(path, std::ios::binary);
+        out << text;
+        return path;
+    }
+    std::string path(const std::string& name) const { return (root_ / name).string(); }
+    // How a refusal must begin: "FILE:LINE: ".
+    std::string place(const std::string& name, int line) const {
+        return path(name) + ":" + std::to_string(line) + ": ";
+    }
+
+private:
+    fs::path root_;
+    static inline int next_id_ = 0;
+};
+
+// The refusal message, or a line that says the file was accepted (which no refusal starts with).
+std::string refusal_of(const std::string& path) {
+    try {
+        return "accepted: " + result_line(read_matrix_file(path));
+    } catch (const BadInput& e) {
+        return e.what();
+    }
+}
+
+struct RefusalCase {
+    std::string name;  // also the file name, so that the message must name this very file
+    std::string text;
+    int line;
+    std::string problem;
+};
+
+void check_refusals(const std::vector<RefusalCase>& cases) {
+    const ScratchDir dir;
+    for (const RefusalCase& c : cases) {
+        INFO("case " << c.name << ", file text:\n" << c.text);
+        CHECK_THAT(refusal_of(dir.write(c.name, c.text)),
+                   StartsWith(dir.place(c.name, c.line)) && Contains(c.problem));
+    }
+}
+
+const std::string kRealGeneral = "%%MatrixMarket matrix coordinate real general\n";
+const std::string kRealSymmetric = "%%MatrixMarket matrix coordinate real symmetric\n";
+const std::string kIntegerGeneral = "%%MatrixMarket matrix coordinate integer general\n";
+const std::string kPatternGeneral = "%%MatrixMarket matrix coordinate pattern general\n";
+const std::string kSkewSymmetric = "%%MatrixMarket matrix coordinate real skew-symmetric\n";
+
+struct DataFile {
+    std::string name;
+    int rows;
+    size_t nnz;
+};
+
+// From ../shared/data/README.md: the full matrix after mirroring, as SciPy reads it.
+const std::vector<DataFile> kReadableData = {
+    {"lund_a.mtx", 147, 2449},       {"1138_bus.mtx", 1138, 4054},   {"jagmesh7.mtx", 1138, 7450},
+    {"west2021.mtx", 2021, 7353},    {"karate.mtx", 34, 156},        {"netscience.mtx", 1589, 5484},
+    {"email-Eu-core.csv", 1005, 25571},
+};
+
+}  // namespace
+
+TEST_CASE("reader: every real file matches an independent reading and the README's size", "[reader][data]") {
+    for (const DataFile& d : kReadableData) {
+        INFO(d.name);
+        const std::string path = data_file(d.name);
+        const HostCoo a = read_matrix_file(path);
+        CHECK(a.num_rows == d.rows);
+        CHECK(a.num_cols == d.rows);
+        CHECK(a.nnz() == d.nnz);
+        CHECK(a.cols.size() == a.nnz());
+        CHECK(a.values.size() == a.nnz());
+        const HostCoo reference = read_plainly(path);
+        CHECK(a.num_rows == reference.num_rows);
+        CHECK(a.num_cols == reference.num_cols);
+        CHECK(sorted_entries(a) == sorted_entries(reference));
+
+        const MatrixFacts facts = matrix_facts(a);
+        const std::vector<int> lengths = row_lengths(a);
+        CHECK(facts.rows == d.rows);
+        CHECK(facts.cols == d.rows);
+        CHECK(facts.nnz == d.nnz);
+        CHECK(facts.empty_rows == count_empty(lengths));
+        CHECK(facts.max_row == longest(lengths));
+    }
+}
+
+TEST_CASE("reader: every file in the data folder is read, or refused with its name and line",
+          "[reader][data]") {
+    std::set<std::string> seen;
+    for (const fs::directory_entry& entry : fs::directory_iterator(data_dir())) {
+        const std::string name = entry.path().filename().string();
+        if (!entry.is_regular_file() || name == "README.md") continue;
+        seen.insert(name);
+        INFO(name);
+        const std::string message = refusal_of(entry.path().string());
+        if (name == "young1c.mtx") continue;  // its refusal has a test of its own
+        const bool accepted = message.rfind("accepted: ", 0) == 0;
+        const bool refused_with_place = message.rfind(entry.path().string() + ":", 0) == 0;
+        CHECK((accepted || refused_with_place));
+    }
+    for (const DataFile& d : kReadableData) {
+        INFO("the README lists " << d.name);
+        CHECK(seen.count(d.name) == 1);
+    }
+    CHECK(seen.count("young1c.mtx") == 1);
+}
+
+TEST_CASE("reader: the symmetric files are mirrored, one copy of each diagonal entry", "[reader][data]") {
+    // Entries stored in the file, from the README: mirroring doubles all but the diagonal.
+    const std::vector<std::pair<std::string, size_t>> stored = {
+        {"lund_a.mtx", 1298}, {"1138_bus.mtx", 2596}, {"jagmesh7.mtx", 4294},
+        {"karate.mtx", 78},   {"netscience.mtx", 2742}};
+    for (const auto& [name, in_file] : stored) {
+        INFO(name);
+        const HostCoo a = read_matrix_file(data_file(name));
+        CHECK(a.nnz() + count_diagonal(a) == 2 * in_file);
+        CHECK(sorted_entries(a) == sorted_entries(transposed(a)));
+    }
+    const HostCoo west = read_matrix_file(data_file("west2021.mtx"));
+    CHECK(sorted_entries(west) != sorted_entries(transposed(west)));
+}
+
+TEST_CASE("reader: sums of entries match the README", "[reader][data]") {
+    // The README's sums come from the decimal values in double precision; the reader stores
+    // floats, each off by up to 2^-24 of itself (6e-8). The entries have both signs, so that
+    // error, relative to the sum, grows with the cancellation: 1e-5 covers it and still
+    // catches any entry lost, doubled or mirrored with the wrong sign.
+    const HostCoo bus = read_matrix_file(data_file("1138_bus.mtx"));
+    CHECK(entry_sum(bus) == Approx(1460.0402679).epsilon(1e-5));
+    const HostCoo net = read_matrix_file(data_file("netscience.mtx"));
+    CHECK(entry_sum(net) == Approx(2379.9994484).epsilon(1e-5));
+    const HostCoo west = read_matrix_file(data_file("west2021.mtx"));
+    CHECK(entry_sum(west) == Approx(-11635283.092682214).epsilon(1e-5));
+}
+
+TEST_CASE("reader: row lengths, empty rows, patterns and zeros of the real files", "[reader][data]") {
+    SECTION("1138_bus: longest row 18") {
+        const HostCoo a = read_matrix_file(data_file("1138_bus.mtx"));
+        CHECK(longest(row_lengths(a)) == 18);
+        CHECK(matrix_facts(a).max_row == 18);
+    }
+    SECTION("karate: longest row 17") {
+        const HostCoo a = read_matrix_file(data_file("karate.mtx"));
+        CHECK(longest(row_lengths(a)) == 17);
+        CHECK(matrix_facts(a).max_row == 17);
+    }
+    SECTION("netscience: 128 empty rows") {
+        const HostCoo a = read_matrix_file(data_file("netscience.mtx"));
+        CHECK(count_empty(row_lengths(a)) == 128);
+        CHECK(matrix_facts(a).empty_rows == 128);
+    }
+    SECTION("jagmesh7: a pattern, rows of 4 to 7 entries") {
+        const HostCoo a = read_matrix_file(data_file("jagmesh7.mtx"));
+        const std::vector<int> lengths = row_lengths(a);
+        CHECK(*std::min_element(lengths.begin(), lengths.end()) == 4);
+        CHECK(longest(lengths) == 7);
+        CHECK(matrix_facts(a).empty_rows == 0);
+        CHECK(std::all_of(a.values.begin(), a.values.end(), [](float v) { return v == 1.0f; }));
+    }
+    SECTION("west2021: its 43 explicit zeros are kept") {
+        const HostCoo a = read_matrix_file(data_file("west2021.mtx"));
+        CHECK(std::count(a.values.begin(), a.values.end(), 0.0f) == 43);
+    }
+    SECTION("email-Eu-core: 0-based ids, 642 self-loops, 137 silent vertices, out-degree up to 334") {
+        const HostCoo g = read_matrix_file(data_file("email-Eu-core.csv"));
+        CHECK(*std::min_element(g.rows.begin(), g.rows.end()) == 0);
+        CHECK(std::max(*std::max_element(g.rows.begin(), g.rows.end()),
+                       *std::max_element(g.cols.begin(), g.cols.end())) == 1004);
+        CHECK(count_diagonal(g) == 642);
+        const std::vector<int> out_degree = row_lengths(g);
+        CHECK(count_empty(out_degree) == 137);
+        CHECK(longest(out_degree) == 334);
+        const MatrixFacts facts = matrix_facts(g);
+        CHECK(facts.empty_rows == 137);
+        CHECK(facts.max_row == 334);
+    }
+}
+
+TEST_CASE("reader: young1c.mtx is refused because it is complex", "[reader][data]") {
+    CHECK_THROWS_WITH(read_matrix_file(data_file("young1c.mtx")),
+                      Contains("young1c.mtx:1:") && Contains("complex values are not supported"));
+}
+
+TEST_CASE("reader: symmetric files mirror off-diagonal entries only", "[reader][mirror]") {
+    const ScratchDir dir;
+    const HostCoo a = read_matrix_file(dir.write("sym.mtx", kRealSymmetric +
+                                                               "3 3 5\n"
+                                                               "1 1 4\n"
+                                                               "2 1 -1\n"
+                                                               "3 2 2.5\n"
+                                                               "3 3 7\n"
+                                                               "2 1 -1\n"));
+    CHECK(a.num_rows == 3);
+    CHECK(a.num_cols == 3);
+    // The duplicate (2,1) stays a separate entry, and so does its mirror.
+    CHECK(sorted_entries(a) == sorted({{0, 0, 4.0f},
+                                       {1, 0, -1.0f},
+                                       {0, 1, -1.0f},
+                                       {1, 0, -1.0f},
+                                       {0, 1, -1.0f},
+                                       {2, 1, 2.5f},
+                                       {1, 2, 2.5f},
+                                       {2, 2, 7.0f}}));
+}
+
+TEST_CASE("reader: skew-symmetric files mirror with the sign flipped", "[reader][mirror]") {
+    const ScratchDir dir;
+    const HostCoo a = read_matrix_file(dir.write("skew.mtx", kSkewSymmetric +
+                                                                "3 3 3\n"
+                                                                "2 1 3\n"
+                                                                "3 1 -2.5\n"
+                                                                "2 2 0\n"));
+    CHECK(sorted_entries(a) ==
+          sorted({{1, 0, 3.0f}, {0, 1, -3.0f}, {2, 0, -2.5f}, {0, 2, 2.5f}, {1, 1, 0.0f}}));
+}
+
+TEST_CASE("reader: pattern entries are 1, integer values are whole numbers", "[reader][mirror]") {
+    const ScratchDir dir;
+    const HostCoo p = read_matrix_file(
+        dir.write("pattern.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 3\n"));
+    CHECK(sorted_entries(p) == sorted({{1, 0, 1.0f}, {0, 1, 1.0f}, {2, 2, 1.0f}}));
+    const HostCoo n = read_matrix_file(dir.write("integer.mtx", kIntegerGeneral +
+                                                                   "2 3 3\n"
+                                                                   "1 1 -7\n"
+                                                                   "2 2 +3\n"
+                                                                   "1 3 123456\n"));
+    CHECK(sorted_entries(n) == sorted({{0, 0, -7.0f}, {1, 1, 3.0f}, {0, 2, 123456.0f}}));
+    const HostCoo s = read_matrix_file(
+        dir.write("int_sym.mtx", "%%MatrixMarket matrix coordinate integer symmetric\n2 2 1\n2 1 5\n"));
+    CHECK(sorted_entries(s) == sorted({{1, 0, 5.0f}, {0, 1, 5.0f}}));
+}
+
+TEST_CASE("reader: explicit zeros and duplicates are stored; indices become 0-based", "[reader][mirror]") {
+    const ScratchDir dir;
+    const HostCoo a = read_matrix_file(dir.write("dups.mtx", kRealGeneral +
+                                                                "2 4 5\n"
+                                                                "1 1 0\n"
+                                                                "1 1 2\n"
+                                                                "1 1 2\n"
+                                                                "2 4 9\n"
+                                                                "2 1 -0.0\n"));
+    CHECK(a.num_rows == 2);
+    CHECK(a.num_cols == 4);
+    CHECK(sorted_entries(a) ==
+          sorted({{0, 0, 0.0f}, {0, 0, 2.0f}, {0, 0, 2.0f}, {1, 3, 9.0f}, {1, 0, 0.0f}}));
+    CHECK(result_line(a) == "result: rows=2 cols=4 nnz=5 empty_rows=0 max_row=3");
+}
+
+TEST_CASE("reader: the tightest file that its declared count allows is accepted", "[reader][mirror]") {
+    // Shortest entry lines, no final newline: the bound on the declared count must not bite.
+    const ScratchDir dir;
+    const HostCoo a = read_matrix_file(dir.write("tight.mtx", kPatternGeneral + "4 4 3\n1 1\n2 2\n3 3"));
+    CHECK(sorted_entries(a) == sorted({{0, 0, 1.0f}, {1, 1, 1.0f}, {2, 2, 1.0f}}));
+    const HostCoo none = read_matrix_file(dir.write("none.mtx", kRealGeneral + "3 3 0"));
+    CHECK(none.nnz() == 0);
+    CHECK(none.num_rows == 3);
+}
+
+TEST_CASE("reader: comments, blank lines, CRLF, spacing and letter case are accepted", "[reader][format]") {
+    const std::vector<Entry> expected = sorted({{0, 0, 1.5f}, {1, 2, -2.0f}, {2, 0, 0.25f}});
+    struct Variant {
+        std::string name, text;
+    };
+    const std::vector<Variant> variants = {
+        {"plain.mtx", kRealGeneral + "3 3 3\n1 1 1.5\n2 3 -2\n3 1 0.25\n"},
+        {"comments.mtx", kRealGeneral + "% a comment\n%another\n3 3 3\n% between\n1 1 1.5\n  % indented\n"
+                                        "2 3 -2\n3 1 0.25\n% after the last entry\n"},
+        {"blank.mtx", kRealGeneral + "\n\n3 3 3\n\n1 1 1.5\n \t \n2 3 -2\n\n3 1 0.25\n\n\n"},
+        {"crlf.mtx", "%%MatrixMarket matrix coordinate real general\r\n% note\r\n\r\n3 3 3\r\n1 1 1.5\r\n"
+                     "\r\n2 3 -2\r\n3 1 0.25\r\n"},
+        {"no_final_newline.mtx", kRealGeneral + "3 3 3\n1 1 1.5\n2 3 -2\n3 1 0.25"},
+        {"spaces.mtx", kRealGeneral + "  3   3  3  \n   1 1    1.5   \n2  3 -2 \n 3 1 0.25\n"},
+        {"tabs.mtx", "%%MatrixMarket\tmatrix\tcoordinate\treal\tgeneral\t\n3\t3\t3\n\t1\t1\t1.5\n2\t3\t-2\t\n"
+                     "3 \t1\t 0.25\n"},
+        {"upper.mtx", "%%MATRIXMARKET MATRIX COORDINATE REAL GENERAL\n3 3 3\n1 1 1.5\n2 3 -2\n3 1 0.25\n"},
+        {"mixed_case.mtx",
+         "%%matrixMarket Matrix COORDINATE Real gEnErAl\n3 3 3\n1 1 1.5\n2 3 -2\n3 1 0.25\n"},
+        {"number_forms.mtx", kRealGeneral + "3 3 3\n1 1 +1.5e0\n2 3 -2.000\n3 1 25E-2\n"},
+        {"everything.mtx", "%%MatrixMarket  Matrix\tcoordinate REAL general  \r\n\r\n% c\r\n \t3 3 3 \r\n"
+                           "\r\n\t1\t1 1.5\r\n  %  x\r\n2 3\t-2 \r\n \r\n3 1 .25"},
+    };
+    const ScratchDir dir;
+    for (const Variant& v : variants) {
+        INFO(v.name);
+        HostCoo a;
+        REQUIRE_NOTHROW(a = read_matrix_file(dir.write(v.name, v.text)));
+        CHECK(a.num_rows == 3);
+        CHECK(a.num_cols == 3);
+        CHECK(sorted_entries(a) == expected);
+    }
+}
+
+TEST_CASE("reader: bad banners are refused on line 1", "[reader][refusal]") {
+    check_refusals({
+        {"complex.mtx", "%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 1 1 0\n", 1,
+         "complex values are not supported"},
+        {"complex_sym.mtx", "%%MatrixMarket matrix coordinate complex symmetric\n2 2 0\n", 1,
+         "complex values are not supported"},
+        {"hermitian.mtx", "%%MatrixMarket matrix coordinate complex hermitian\n2 2 0\n", 1,
+         "complex values are not supported"},
+        {"real_hermitian.mtx", "%%MatrixMarket matrix coordinate real hermitian\n2 2 0\n", 1,
+         "complex values are not supported"},
+        {"array.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", 1,
+         "'array' files are not supported"},
+        {"four_fields.mtx", "%%MatrixMarket matrix coordinate real\n2 2 0\n", 1, "bad banner"},
+        {"six_fields.mtx", "%%MatrixMarket matrix coordinate real general extra\n2 2 0\n", 1, "bad banner"},
+        {"banner_only_word.mtx", "%%MatrixMarket\n2 2 0\n", 1, "bad banner"},
+        {"wrong_first_word.mtx", "%%MatrixMarketFile matrix coordinate real general\n2 2 0\n", 1,
+         "bad banner"},
+        {"vector.mtx", "%%MatrixMarket vector coordinate real general\n2 2 0\n", 1,
+         "object 'vector' is not 'matrix'"},
+        {"format.mtx", "%%MatrixMarket matrix sparse real general\n2 2 0\n", 1, "unknown format 'sparse'"},
+        {"field.mtx", "%%MatrixMarket matrix coordinate double general\n2 2 0\n", 1,
+         "unknown field 'double'"},
+        {"symmetry.mtx", "%%MatrixMarket matrix coordinate real upper\n2 2 0\n", 1,
+         "unknown symmetry 'upper'"},
+        {"pattern_skew.mtx", "%%MatrixMarket matrix coordinate pattern skew-symmetric\n2 2 0\n", 1,
+         "a pattern file cannot be skew-symmetric"},
+    });
+}
+
+TEST_CASE("reader: bad or missing size lines are refused on their line", "[reader][refusal]") {
+    check_refusals({
+        {"words.mtx", kRealGeneral + "three 3 2\n1 1 1\n2 2 2\n", 2, "bad size line"},
+        {"two_fields.mtx", kRealGeneral + "3 3\n1 1 1\n", 2, "bad size line"},
+        {"four_fields.mtx", kRealGeneral + "3 3 2 1\n1 1 1\n2 2 2\n", 2, "bad size line"},
+        {"negative_rows.mtx", kRealGeneral + "-3 3 1\n1 1 1\n", 2, "bad size line"},
+        {"negative_cols.mtx", kRealGeneral + "3 -3 1\n1 1 1\n", 2, "bad size line"},
+        {"negative_count.mtx", kRealGeneral + "3 3 -1\n1 1 1\n", 2, "bad size line"},
+        {"fraction.mtx", kRealGeneral + "3.0 3 1\n1 1 1\n", 2, "bad size line"},
+        {"after_comments.mtx", kRealGeneral + "% c\n\n3 x 1\n1 1 1\n", 4, "bad size line"},
+        {"too_wide.mtx", kRealGeneral + "2147483648 3 0\n", 2, "beyond this suite's limit of 268435456"},
+        {"too_tall.mtx", kRealGeneral + "3 268435457 0\n", 2, "beyond this suite's limit of 268435456"},
+        {"missing.mtx", kRealGeneral, 1, "the file ends before the size line"},
+        {"only_comments.mtx", kRealGeneral + "% c\n\n", 3, "the file ends before the size line"},
+        {"not_square.mtx", kRealSymmetric + "3 4 1\n1 1 1\n", 2, "must be square, not 3 x 4"},
+        {"skew_not_square.mtx", kSkewSymmetric + "4 3 1\n2 1 1\n", 2, "must be square, not 4 x 3"},
+    });
+}
+
+TEST_CASE("reader: bad entries are refused on their line", "[reader][refusal]") {
+    check_refusals({
+        {"row_zero.mtx", kRealGeneral + "3 3 2\n1 1 1\n0 1 1\n", 4, "row index '0' is not in [1, 3]"},
+        {"col_zero.mtx", kRealGeneral + "3 3 1\n1 0 1\n", 3, "column index '0' is not in [1, 3]"},
+        {"row_high.mtx", kRealGeneral + "2 5 1\n3 1 1\n", 3, "row index '3' is not in [1, 2]"},
+        {"col_high.mtx", kRealGeneral + "2 5 1\n1 6 1\n", 3, "column index '6' is not in [1, 5]"},
+        {"row_negative.mtx", kRealGeneral + "3 3 1\n-1 1 1\n", 3, "row index '-1'"},
+        {"row_fraction.mtx", kRealGeneral + "3 3 1\n1.0 1 1\n", 3, "row index '1.0'"},
+        {"value_word.mtx", kRealGeneral + "3 3 1\n1 1 abc\n", 3, "value 'abc' is not a number"},
+        {"value_plus_minus.mtx", kRealGeneral + "3 3 1\n1 1 +-1.5\n", 3, "value '+-1.5' is not a number"},
+        {"integer_plus_minus.mtx", kIntegerGeneral + "3 3 1\n1 1 +-7\n", 3, "value '+-7' is not an integer"},
+        {"value_beyond_float.mtx", kRealGeneral + "3 3 1\n1 1 1e39\n", 3,
+         "value '1e39' is beyond the range of a float"},
+        {"value_beyond_double.mtx", kRealGeneral + "3 3 1\n1 1 1e-400\n", 3, "value '1e-400' is out of range"},
+        {"value_nan.mtx", kRealGeneral + "3 3 1\n1 1 nan\n", 3, "value 'nan' is not a finite number"},
+        {"value_inf.mtx", kRealGeneral + "3 3 1\n1 1 inf\n", 3, "value 'inf' is not a finite number"},
+        {"value_minus_inf.mtx", kRealGeneral + "3 3 1\n1 1 -Infinity\n", 3, "not a finite number"},
+        {"value_two_points.mtx", kRealGeneral + "3 3 1\n1 1 1.5.2\n", 3, "value '1.5.2'"},
+        {"value_comma.mtx", kRealGeneral + "3 3 1\n1 1 1,5\n", 3, "value '1,5'"},
+        {"value_double_sign.mtx", kRealGeneral + "3 3 1\n1 1 ++1\n", 3, "value '++1'"},
+        {"integer_fraction.mtx", kIntegerGeneral + "3 3 1\n1 1 1.5\n", 3, "value '1.5' is not an integer"},
+        {"integer_exponent.mtx", kIntegerGeneral + "3 3 1\n1 1 2e3\n", 3, "value '2e3' is not an integer"},
+        {"too_few.mtx", kRealGeneral + "3 3 3\n1 1 1\n2 2 2\n", 4,
+         "the file ends after 2 of the 3 declared entries"},
+        {"none_of_two.mtx", kRealGeneral + "3 3 2\n% only a comment\n", 3,
+         "the file ends after 0 of the 2 declared entries"},
+        {"too_many.mtx", kRealGeneral + "3 3 1\n1 1 1\n\n2 2 2\n", 5,
+         "more entries than the 1 that the size line declares"},
+        {"two_fields.mtx", kRealGeneral + "3 3 1\n1 1\n", 3, "expected 3 fields ('row col value'), found 2"},
+        {"four_fields.mtx", kRealGeneral + "3 3 1\n1 1 1 0\n", 3,
+         "expected 3 fields ('row col value'), found 4"},
+        {"pattern_value.mtx", kPatternGeneral + "3 3 1\n1 1 1\n", 3,
+         "expected 2 fields ('row col'), found 3"},
+        {"skew_diagonal.mtx", kSkewSymmetric + "3 3 2\n2 1 1\n2 2 5\n", 4,
+         "a skew-symmetric matrix has zeros on its diagonal, but this entry is 5"},
+        // The count of lines includes comments, blank lines and CRLF ends, and a refusal
+        // quotes the field without its '\r'.
+        {"counted.mtx", "%%MatrixMarket matrix coordinate real general\r\n% c\r\n\r\n3 3 2\r\n\r\n1 1 1\r\n"
+                        "% c\r\n1 4 1\r\n",
+         8, "column index '4' is not in [1, 3]"},
+    });
+}
+
+TEST_CASE("reader: a declared count beyond what the file can hold is refused before any allocation",
+          "[reader][refusal]") {
+    // 10^15 entries of 12 bytes is more than any address space: a reader that reserved room
+    // for the declared count first would throw bad_alloc here, not BadInput.
+    check_refusals({
+        {"billion.mtx", kRealGeneral + "3 3 1000000000\n1 1 1\n2 2 2\n", 2,
+         "declares 1000000000 entries, more than the rest of the file can hold"},
+        {"quadrillion.mtx", kRealGeneral + "3 3 1000000000000000\n1 1 1\n", 2,
+         "declares 1000000000000000 entries"},
+        {"quadrillion_sym.mtx", kRealSymmetric + "3 3 1000000000000000\n1 1 1\n", 2,
+         "declares 1000000000000000 entries"},
+        {"largest_count.mtx", kRealGeneral + "3 3 18446744073709551615\n", 2,
+         "declares 18446744073709551615"},
+        {"count_overflows.mtx", kRealGeneral + "3 3 18446744073709551616\n", 2, "bad size line"},
+    });
+}
+
+TEST_CASE("reader: a file that cannot be opened is refused with its name", "[reader][refusal]") {
+    const ScratchDir dir;
+    const std::string path = dir.path("absent.mtx");
+    CHECK_THAT(refusal_of(path), StartsWith(path + ": cannot open the file"));
+    const std::string in_missing_folder = dir.path("no_such_folder/graph.csv");
+    CHECK_THAT(refusal_of(in_missing_folder), StartsWith(in_missing_folder + ": cannot open the file"));
+    CHECK(refusal_of(dir.path("")) == dir.path("") + ": is a folder, not a file");
+}
+
+TEST_CASE("reader: edge lists with spaces, tabs, commas, comments and blank lines", "[reader][edges]") {
+    const ScratchDir dir;
+    struct Variant {
+        std::string name, text;
+    };
+    // The same four edges each time: (0,1) weight 1, (1,2) weight 2.5, (3,3) weight 1, (1,2) again.
+    const std::vector<Entry> expected = sorted({{0, 1, 1.0f}, {1, 2, 2.5f}, {3, 3, 1.0f}, {1, 2, -4.0f}});
+    const std::vector<Variant> variants = {
+        {"spaces.csv", "0 1\n1 2 2.5\n3 3\n1 2 -4\n"},
+        {"tabs.tsv", "0\t1\n1\t2\t2.5\n3\t3\t\n\t1\t2\t-4\n"},
+        {"commas.csv", "0,1\n1,2,2.5\n3,3\n1,2,-4\n"},
+        {"mixed.csv", "0, 1\n1 ,2,\t2.5\n  3 3  \n1,2 -4"},
+        {"comments.txt", "# directed\n% also a comment\n0 1\n  # indented\n1 2 2.5\n3 3\n1 2 -4\n# end\n"},
+        {"blank.txt", "\n0 1\n\n \t\n1 2 2.5\n3 3\n\n1 2 -4\n\n"},
+        {"crlf.csv", "# header\r\n0,1\r\n1,2,2.5\r\n\r\n3,3\r\n1,2,-4\r\n"},
+    };
+    for (const Variant& v : variants) {
+        INFO(v.name);
+        HostCoo g;
+        REQUIRE_NOTHROW(g = read_matrix_file(dir.write(v.name, v.text)));
+        CHECK(g.num_rows == 4);
+        CHECK(g.num_cols == 4);
+        CHECK(sorted_entries(g) == expected);
+    }
+}
+
+TEST_CASE("reader: an edge list has as many vertices as its largest id plus one", "[reader][edges]") {
+    const ScratchDir dir;
+    const HostCoo isolated = read_matrix_file(dir.write("isolated.csv", "5 2\n0 2\n"));
+    CHECK(isolated.num_rows == 6);
+    CHECK(isolated.num_cols == 6);
+    CHECK(result_line(isolated) == "result: rows=6 cols=6 nnz=2 empty_rows=4 max_row=1");
+    const HostCoo by_destination = read_matrix_file(dir.write("by_destination.csv", "0 9\n"));
+    CHECK(by_destination.num_rows == 10);
+    const HostCoo empty = read_matrix_file(dir.write("empty.csv", ""));
+    CHECK(empty.num_rows == 0);
+    CHECK(empty.num_cols == 0);
+    CHECK(empty.nnz() == 0);
+    const HostCoo only_comments = read_matrix_file(dir.write("only_comments.csv", "# nothing\n\n% here\n"));
+    CHECK(only_comments.num_rows == 0);
+    CHECK(only_comments.nnz() == 0);
+    // The largest id within the suite's limit of 2^28 vertices.
+    const HostCoo widest = read_matrix_file(dir.write("widest.csv", "268435455 0\n"));
+    CHECK(widest.num_rows == 268435456);
+    CHECK(sorted_entries(widest) == std::vector<Entry>{{268435455, 0, 1.0f}});
+    // A UTF-8 byte order mark before the banner is not part of it.
+    const HostCoo marked = read_matrix_file(
+        dir.write("marked.mtx", "\xEF\xBB\xBF%%MatrixMarket matrix coordinate real general\n2 2 1\n2 1 3\n"));
+    CHECK(sorted_entries(marked) == std::vector<Entry>{{1, 0, 3.0f}});
+}
+
+TEST_CASE("reader: bad edge-list lines are refused on their line", "[reader][edges][refusal]") {
+    check_refusals({
+        {"negative_src.csv", "0 1\n-1 2\n", 2, "vertex id '-1' is negative"},
+        {"negative_dst.csv", "# c\n0 -3\n", 2, "vertex id '-3' is negative"},
+        {"int_max.csv", "0 1\n1 2\n2147483647 0\n", 3, "vertex id '2147483647' is beyond the 32-bit range"},
+        {"huge_id.csv", "0 99999999999999999999\n", 1,
+         "vertex id '99999999999999999999' is beyond the 32-bit range"},
+        {"header.csv", "src,dst\n0,1\n", 1, "vertex id 'src' is not a whole number"},
+        {"fraction.csv", "0 1\n1.5 2\n", 2, "vertex id '1.5' is not a whole number"},
+        {"one_field.csv", "0 1\n\n7\n", 3, "found 1 field(s)"},
+        {"four_fields.csv", "0 1 2 3\n", 1, "found 4 field(s)"},
+        {"bad_weight.csv", "0 1 2\n1 2 heavy\n", 2, "weight 'heavy' is not a number"},
+        {"float_weight.csv", "0 1 1e39\n", 1, "weight '1e39' is beyond the range of a float"},
+        {"empty_field.csv", "0 1\n0,,5\n", 2, "empty field between commas"},
+        {"leading_comma.csv", ",1,2\n", 1, "empty field between commas"},
+        {"beyond_limit.csv", "0 1\n268435456 0\n", 2, "beyond this suite's limit of 268435456 vertices"},
+        {"one_percent_banner.mtx", "%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.5\n2 3 -2\n", 1,
+         "a Matrix Market file's first line must start with '%%MatrixMarket'"},
+        {"indented_banner.mtx", " %%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 1\n", 1,
+         "first line must start with '%%MatrixMarket'"},
+        {"banner_after_blank.mtx", "\n%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 1\n", 2,
+         "first line must start with '%%MatrixMarket'"},
+        {"nan_weight.csv", "0,1,nan\n", 1, "weight 'nan' is not a finite number"},
+        {"inf_weight.csv", "0\t1\tinf\n", 1, "weight 'inf' is not a finite number"},
+        {"crlf_counted.csv", "# c\r\n\r\n0 1\r\n1 x\r\n", 4, "vertex id 'x' is not a whole number"},
+    });
+}
+
+TEST_CASE("reader: matrix_facts and result_line on small files", "[reader][facts]") {
+    const ScratchDir dir;
+    // Rows hold 3, 0, 1 and 1 entries; one of them an explicit zero, which still counts.
+    const HostCoo a = read_matrix_file(dir.write("facts.mtx", kRealGeneral +
+                                                                 "4 3 5\n"
+                                                                 "1 1 1\n"
+                                                                 "1 2 2\n"
+                                                                 "1 3 0\n"
+                                                                 "3 1 4\n"
+                                                                 "4 2 5\n"));
+    const MatrixFacts f = matrix_facts(a);
+    CHECK(f.rows == 4);
+    CHECK(f.cols == 3);
+    CHECK(f.nnz == 5);
+    CHECK(f.empty_rows == 1);
+    CHECK(f.max_row == 3);
+    CHECK(result_line(a) == "result: rows=4 cols=3 nnz=5 empty_rows=1 max_row=3");
+
+    // nnz counts the mirrored entries: 3 stored, 2 of them off the diagonal.
+    const HostCoo s =
+        read_matrix_file(dir.write("facts_sym.mtx", kRealSymmetric + "3 3 3\n1 1 1\n2 1 1\n3 1 1\n"));
+    CHECK(result_line(s) == "result: rows=3 cols=3 nnz=5 empty_rows=0 max_row=3");
+
+    const HostCoo no_entries = read_matrix_file(dir.write("no_entries.mtx", kRealGeneral + "3 2 0\n"));
+    CHECK(result_line(no_entries) == "result: rows=3 cols=2 nnz=0 empty_rows=3 max_row=0");
+    const HostCoo nothing = read_matrix_file(dir.write("nothing.csv", ""));
+    CHECK(result_line(nothing) == "result: rows=0 cols=0 nnz=0 empty_rows=0 max_row=0");
+}
