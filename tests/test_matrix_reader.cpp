@@ -2,6 +2,7 @@
 // README and to a second, independent reading; the Matrix Market and edge-list rules on small
 // files written here; and every refusal naming the file, the line and the problem.
 #include <catch2/catch.hpp>
+#include "data_files.h"
 #include <unistd.h>
 #include <algorithm>
 #include <cstdlib>
@@ -18,23 +19,6 @@ using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
 
 namespace {
-
-// ../shared/data is relative to the repository root, where the tests run; SUITE_DATA_DIR
-// overrides it. A missing folder is a failure: skipping quietly would look like a pass.
-fs::path data_dir() {
-    const char* override_dir = std::getenv("SUITE_DATA_DIR");
-    const fs::path dir = override_dir && *override_dir ? fs::path(override_dir) : fs::path("../shared/data");
-    if (!fs::is_directory(dir))
-        FAIL("the data folder " << dir << " does not exist: run the tests from the repository root, "
-             "or point SUITE_DATA_DIR at the folder of ../shared/data/README.md");
-    return dir;
-}
-
-std::string data_file(const std::string& name) {
-    const fs::path path = data_dir() / name;
-    if (!fs::is_regular_file(path)) FAIL("the data file " << path << " is missing");
-    return path.string();
-}
 
 void add_entry(HostCoo& a, int row, int col, double value) {
     a.rows.push_back(row);

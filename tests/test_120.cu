@@ -1,0 +1,366 @@
+// Tests of 120: sorted COO to CSR with one lower-bound search per row boundary, after a check of
+// the input on the device; in emulation and on the GPU, with the RLE + scan route and cuSPARSE's
+// coo2csr on the GPU. The reference is the stable-sort CSR of common/: the conversion keeps the
+// order of the entries, so the arrays must be equal exactly.
+#include <catch2/catch.hpp>
+#include "data_files.h"
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+#include <vector>
+#define SUITE_NO_MAIN
+#include "../ch21_csr/120_sorted_coo_to_csr_kernel.cu"
+#include "edge_case_graphs.h"
+
+namespace {
+
+constexpr uint64_t kSeed120 = 120120;
+constexpr int kGpuSweepGraphs = 200;
+
+bool equals_exactly(const HostCsr& got, const HostCsr& expected) {
+    return got.num_rows == expected.num_rows && got.num_cols == expected.num_cols &&
+           got.row_offsets == expected.row_offsets && got.col_idx == expected.col_idx &&
+           got.values == expected.values;
+}
+
+// A conversion of a row-sorted input that keeps the contract, against the stable-sort CSR of
+// `original`, the same entries in any order.
+void require_converted_exactly(const CooToCsrResult& result, const HostCoo& original) {
+    INFO(result.refusal);
+    REQUIRE(result.converted());
+    REQUIRE(result.first_bad == static_cast<int>(original.nnz()));
+    REQUIRE(equals_exactly(result.csr, csr_from_coo_by_stable_sort(original)));
+}
+
+struct RefusalCase {
+    std::string what;
+    HostCoo coo;
+    int first_bad;
+    std::string message;
+};
+
+// Every way to break the contract, built from the card's example (3 rows, 3 columns). The
+// messages are 119's, word for word.
+std::vector<RefusalCase> refusal_cases() {
+    std::vector<RefusalCase> cases;
+    auto with_rows = [](std::vector<int> rows) {
+        HostCoo a = card_example();
+        a.rows = std::move(rows);
+        return a;
+    };
+    auto with_col = [](size_t k, int col) {
+        HostCoo a = card_example();
+        a.cols[k] = col;
+        return a;
+    };
+    cases.push_back({"unsorted at the first pair", with_rows({1, 0, 1, 2, 2}), 1,
+                     "entry 1: row 0 comes after row 1 (rows must be non-decreasing)"});
+    cases.push_back({"unsorted later", with_rows({0, 0, 1, 2, 1}), 4,
+                     "entry 4: row 1 comes after row 2 (rows must be non-decreasing)"});
+    cases.push_back({"negative row", with_rows({0, -1, 1, 2, 2}), 1,
+                     "entry 1: row -1 is not in [0, 3)"});
+    cases.push_back({"row == num_rows", with_rows({0, 0, 1, 2, 3}), 4,
+                     "entry 4: row 3 is not in [0, 3)"});
+    cases.push_back({"negative column", with_col(2, -1), 2,
+                     "entry 2: column -1 is not in [0, 3)"});
+    cases.push_back({"column == num_cols", with_col(3, 3), 3,
+                     "entry 3: column 3 is not in [0, 3)"});
+    HostCoo several = with_rows({0, 0, 1, 2, 1});  // a descent at entry 4 ...
+    several.cols[2] = 9;                            // ... and a column out of range at entry 2
+    cases.push_back({"several bad entries", several, 2, "entry 2: column 9 is not in [0, 3)"});
+    HostCoo no_rows = card_example();
+    no_rows.num_rows = 0;
+    cases.push_back({"entries but no rows", no_rows, 0, "entry 0: row 0 is not in [0, 0)"});
+    return cases;
+}
+
+void require_refused(const CooToCsrResult& result, int first_bad, const std::string& message) {
+    REQUIRE_FALSE(result.converted());
+    REQUIRE(result.first_bad == first_bad);
+    REQUIRE(result.refusal == message);
+    REQUIRE(still_poisoned(result.csr));
+}
+
+// Inputs with no entries, or with no rows at all.
+HostCoo no_entries() {
+    HostCoo a;
+    a.num_rows = 4;
+    a.num_cols = 3;
+    return a;
+}
+
+HostCoo with_duplicates() {
+    HostCoo a;
+    a.num_rows = 2;
+    a.num_cols = 2;
+    a.rows = {0, 0, 0, 1, 1};
+    a.cols = {1, 1, 1, 0, 0};
+    a.values = {7, 7, 8, 3, 4};
+    return a;
+}
+
+// The small named inputs: the card's, the gaps-and-duplicate one, duplicates, no entries, no rows.
+std::vector<HostCoo> small_inputs() {
+    return {card_example(), gaps_and_duplicate_example(), with_duplicates(), no_entries(),
+            make_uniform_random(0, 0, 1)};
+}
+
+// The row-sorted input, and an id pushed out of range at a random entry: that entry, and no
+// earlier one, is to blame. Returns the entry; `bad` is left with the broken copy.
+int break_one_entry(const HostCoo& sorted, SplitMix64& rng, HostCoo& bad) {
+    bad = sorted;
+    const int k = static_cast<int>(rng.below(static_cast<uint32_t>(bad.nnz())));
+    switch (rng.below(4)) {
+        case 0: bad.rows[k] = -1; break;
+        case 1: bad.rows[k] = bad.num_rows; break;
+        case 2: bad.cols[k] = -1; break;
+        default: bad.cols[k] = bad.num_cols; break;
+    }
+    return k;
+}
+
+int first_descent(const HostCoo& coo) {
+    return static_cast<int>(std::is_sorted_until(coo.rows.begin(), coo.rows.end()) -
+                            coo.rows.begin());
+}
+
+}  // namespace
+
+TEST_CASE("120: the card's example gives the card's offsets", "[120][emulation]") {
+    const HostCoo card = card_example();
+    for (uint64_t seed : {1u, 2u, 3u, 120u}) {
+        CAPTURE(seed);
+        const CooToCsrResult result = coo_to_csr_emulated(card, ThreadOrder::shuffled(seed));
+        REQUIRE(result.converted());
+        CHECK(result.csr.row_offsets == std::vector<int>{0, 2, 3, 5});
+        CHECK(result.csr.col_idx == card.cols);
+        CHECK(result.csr.values == card.values);
+        CHECK(sorted_coo_to_csr_cpu(card).row_offsets == std::vector<int>{0, 2, 3, 5});
+    }
+}
+
+TEST_CASE("120: empty rows at the start, middle and end; duplicates; no entries; no rows",
+          "[120][emulation]") {
+    const ThreadOrder order = ThreadOrder::shuffled(7);
+    const CooToCsrResult gaps = coo_to_csr_emulated(gaps_and_duplicate_example(), order);
+    REQUIRE(gaps.converted());
+    CHECK(gaps.csr.row_offsets == std::vector<int>{0, 0, 2, 2, 2, 5, 6, 6});
+    const CooToCsrResult dup = coo_to_csr_emulated(with_duplicates(), order);
+    REQUIRE(dup.converted());
+    CHECK(dup.csr.row_offsets == std::vector<int>{0, 3, 5});
+    CHECK(dup.csr.values == std::vector<float>{7, 7, 8, 3, 4});
+    const CooToCsrResult empty = coo_to_csr_emulated(no_entries(), order);
+    REQUIRE(empty.converted());
+    CHECK(empty.csr.row_offsets == std::vector<int>{0, 0, 0, 0, 0});
+    const CooToCsrResult nothing = coo_to_csr_emulated(make_uniform_random(0, 0, 1), order);
+    REQUIRE(nothing.converted());
+    CHECK(nothing.csr.row_offsets == std::vector<int>{0});
+    for (const HostCoo& coo : small_inputs()) {
+        CAPTURE(coo.num_rows, coo.nnz());
+        require_converted_exactly(coo_to_csr_emulated(coo, order), coo);
+        CHECK(equals_exactly(sorted_coo_to_csr_cpu(coo), csr_from_coo_by_stable_sort(coo)));
+    }
+}
+
+TEST_CASE("120: every way to break the contract is refused at the first bad entry, outputs "
+          "untouched",
+          "[120][emulation]") {
+    for (const RefusalCase& c : refusal_cases()) {
+        CAPTURE(c.what);
+        for (uint64_t seed : {1u, 2u, 3u}) {
+            CAPTURE(seed);
+            CHECK(validate_sorted_coo_emulated(c.coo, ThreadOrder::shuffled(seed)) == c.first_bad);
+            require_refused(coo_to_csr_emulated(c.coo, ThreadOrder::shuffled(seed)), c.first_bad,
+                            c.message);
+        }
+    }
+    for (const RefusalDemo& demo : refusal_demos()) {
+        CAPTURE(demo.what);
+        CHECK(validate_sorted_coo_emulated(demo.coo, ThreadOrder::shuffled(5)) ==
+              static_cast<int>(demo.first_bad));
+    }
+}
+
+TEST_CASE("120: the poison check notices a single written byte", "[120][emulation]") {
+    const HostCsr clean = poisoned_csr(card_example());
+    REQUIRE(still_poisoned(clean));
+    HostCsr offset = clean, column = clean, value = clean;
+    offset.row_offsets[3] = 5;
+    column.col_idx[0] = 0;
+    value.values[4] = 5.0f;
+    CHECK_FALSE(still_poisoned(offset));
+    CHECK_FALSE(still_poisoned(column));
+    CHECK_FALSE(still_poisoned(value));
+}
+
+TEST_CASE("120: the real matrices, row-sorted, give the stable-sort CSR exactly",
+          "[120][emulation][data]") {
+    for (const std::string& name : readable_data_files()) {
+        CAPTURE(name);
+        const HostCoo raw = read_data_file(name);
+        const HostCoo coo = sorted_by_row(raw);
+        require_converted_exactly(coo_to_csr_emulated(coo, ThreadOrder::shuffled(kSeed120)), raw);
+        CHECK(equals_exactly(sorted_coo_to_csr_cpu(coo), csr_from_coo_by_stable_sort(raw)));
+        // In the file's own order the entries are refused wherever the rows first go down.
+        const int descent = first_descent(raw);
+        CHECK(validate_sorted_coo_emulated(raw, ThreadOrder::shuffled(kSeed120)) == descent);
+    }
+}
+
+TEST_CASE("120: 1,200 random graphs, row-sorted, give the stable-sort CSR exactly",
+          "[120][emulation]") {
+    INFO("seed " << kSeed120);
+    for (int i = 0; i < kSweepGraphs; ++i) {
+        const HostCoo raw = edge_case_graph(i, kSeed120);
+        CAPTURE(i, raw.num_rows, raw.nnz());
+        const ThreadOrder order = ThreadOrder::shuffled(mix_seed(kSeed120, i));
+        require_converted_exactly(coo_to_csr_emulated(sorted_by_row(raw), order), raw);
+    }
+}
+
+TEST_CASE("120: on 1,200 random graphs the validation names the first bad entry",
+          "[120][emulation]") {
+    INFO("seed " << kSeed120);
+    for (int i = 0; i < kSweepGraphs; ++i) {
+        const HostCoo raw = edge_case_graph(i, kSeed120);
+        CAPTURE(i, raw.num_rows, raw.nnz());
+        const ThreadOrder order = ThreadOrder::shuffled(mix_seed(kSeed120, i));
+        REQUIRE(validate_sorted_coo_emulated(raw, order) == first_descent(raw));
+        if (raw.nnz() == 0) continue;
+        SplitMix64 rng(mix_seed(kSeed120, ~static_cast<uint64_t>(i)));
+        HostCoo bad;
+        const int k = break_one_entry(sorted_by_row(raw), rng, bad);
+        CAPTURE(k);
+        const CooToCsrResult result = coo_to_csr_emulated(bad, order);
+        REQUIRE_FALSE(result.converted());
+        REQUIRE(result.first_bad == k);
+        REQUIRE(result.refusal.rfind("entry " + std::to_string(k) + ": ", 0) == 0);
+        REQUIRE(still_poisoned(result.csr));
+    }
+}
+
+TEST_CASE("120: a hub with 10^5 entries in one row, and 10^5 rows of one entry",
+          "[120][emulation][hub]") {
+    const HostCoo star = make_star(100001, 0, 120);
+    const CooToCsrResult hub = coo_to_csr_emulated(sorted_by_row(star), ThreadOrder::shuffled(1));
+    require_converted_exactly(hub, star);
+    CHECK(hub.csr.row_offsets[1] == 100000);
+    const HostCoo into_hub = transposed(star);
+    const CooToCsrResult spread =
+        coo_to_csr_emulated(sorted_by_row(into_hub), ThreadOrder::shuffled(2));
+    require_converted_exactly(spread, into_hub);
+    CHECK(spread.csr.row_offsets[1] == 0);  // the hub's own row is empty
+}
+
+TEST_CASE("120: GPU validation names the first bad entry", "[120][gpu]") {
+    for (const RefusalCase& c : refusal_cases()) {
+        CAPTURE(c.what);
+        CHECK(validate_sorted_coo_gpu(c.coo) == c.first_bad);
+    }
+    for (const RefusalDemo& demo : refusal_demos()) {
+        CAPTURE(demo.what);
+        CHECK(validate_sorted_coo_gpu(demo.coo) == static_cast<int>(demo.first_bad));
+    }
+    for (const HostCoo& coo : small_inputs())
+        CHECK(validate_sorted_coo_gpu(coo) == static_cast<int>(coo.nnz()));
+    INFO("seed " << kSeed120);
+    for (int i = 0; i < kGpuSweepGraphs; ++i) {
+        const HostCoo raw = edge_case_graph(i, kSeed120);
+        CAPTURE(i, raw.num_rows, raw.nnz());
+        REQUIRE(validate_sorted_coo_gpu(raw) == first_descent(raw));
+        REQUIRE(validate_sorted_coo_gpu(sorted_by_row(raw)) == static_cast<int>(raw.nnz()));
+        if (raw.nnz() == 0) continue;
+        SplitMix64 rng(mix_seed(kSeed120, ~static_cast<uint64_t>(i)));
+        HostCoo bad;
+        const int k = break_one_entry(sorted_by_row(raw), rng, bad);
+        REQUIRE(validate_sorted_coo_gpu(bad) == k);
+    }
+    // Bad entries all over a large input: the smallest index must win the race of atomicMins.
+    HostCoo star = sorted_by_row(make_star(100001, 0, 120));
+    for (size_t k = 70000; k < star.nnz(); k += 3) star.cols[k] = -1;
+    star.rows[54321] = star.num_rows;
+    CHECK(validate_sorted_coo_gpu(star) == 54321);
+}
+
+TEST_CASE("120: GPU refusals leave every output byte untouched", "[120][gpu]") {
+    for (const RefusalCase& c : refusal_cases()) {
+        CAPTURE(c.what);
+        require_refused(coo_to_csr_gpu(c.coo), c.first_bad, c.message);
+        require_refused(coo_to_csr_rle_scan_gpu(c.coo), c.first_bad, c.message);
+    }
+}
+
+TEST_CASE("120: GPU lower-bound route on the small inputs, the real files, 200 random graphs "
+          "and the hubs",
+          "[120][gpu]") {
+    CHECK(coo_to_csr_gpu(card_example()).csr.row_offsets == std::vector<int>{0, 2, 3, 5});
+    for (const HostCoo& coo : small_inputs()) {
+        CAPTURE(coo.num_rows, coo.nnz());
+        require_converted_exactly(coo_to_csr_gpu(coo), coo);
+    }
+    for (const std::string& name : readable_data_files()) {
+        CAPTURE(name);
+        const HostCoo raw = read_data_file(name);
+        require_converted_exactly(coo_to_csr_gpu(sorted_by_row(raw)), raw);
+    }
+    INFO("seed " << kSeed120);
+    for (int i = 0; i < kGpuSweepGraphs; ++i) {
+        const HostCoo raw = edge_case_graph(i, kSeed120);
+        CAPTURE(i, raw.num_rows, raw.nnz());
+        require_converted_exactly(coo_to_csr_gpu(sorted_by_row(raw)), raw);
+    }
+    const HostCoo star = make_star(100001, 0, 120);
+    require_converted_exactly(coo_to_csr_gpu(sorted_by_row(star)), star);
+    const HostCoo into_hub = transposed(star);
+    require_converted_exactly(coo_to_csr_gpu(sorted_by_row(into_hub)), into_hub);
+}
+
+TEST_CASE("120: GPU RLE + scan route on the same inputs", "[120][gpu]") {
+    CHECK(coo_to_csr_rle_scan_gpu(card_example()).csr.row_offsets == std::vector<int>{0, 2, 3, 5});
+    for (const HostCoo& coo : small_inputs()) {
+        CAPTURE(coo.num_rows, coo.nnz());
+        require_converted_exactly(coo_to_csr_rle_scan_gpu(coo), coo);
+    }
+    for (const std::string& name : readable_data_files()) {
+        CAPTURE(name);
+        const HostCoo raw = read_data_file(name);
+        require_converted_exactly(coo_to_csr_rle_scan_gpu(sorted_by_row(raw)), raw);
+    }
+    INFO("seed " << kSeed120);
+    for (int i = 0; i < kGpuSweepGraphs; ++i) {
+        const HostCoo raw = edge_case_graph(i, kSeed120);
+        CAPTURE(i, raw.num_rows, raw.nnz());
+        require_converted_exactly(coo_to_csr_rle_scan_gpu(sorted_by_row(raw)), raw);
+    }
+    const HostCoo star = make_star(100001, 0, 120);
+    require_converted_exactly(coo_to_csr_rle_scan_gpu(sorted_by_row(star)), star);
+    const HostCoo into_hub = transposed(star);
+    require_converted_exactly(coo_to_csr_rle_scan_gpu(sorted_by_row(into_hub)), into_hub);
+}
+
+TEST_CASE("120: cuSPARSE's coo2csr gives the stable-sort offsets on the same inputs",
+          "[120][gpu]") {
+    auto expected_offsets = [](const HostCoo& coo) {
+        return csr_from_coo_by_stable_sort(coo).row_offsets;
+    };
+    CHECK(offsets_by_cusparse(card_example()) == std::vector<int>{0, 2, 3, 5});
+    for (const HostCoo& coo : small_inputs()) {
+        CAPTURE(coo.num_rows, coo.nnz());
+        REQUIRE(offsets_by_cusparse(coo) == expected_offsets(coo));
+    }
+    for (const std::string& name : readable_data_files()) {
+        CAPTURE(name);
+        const HostCoo raw = read_data_file(name);
+        REQUIRE(offsets_by_cusparse(sorted_by_row(raw)) == expected_offsets(raw));
+    }
+    INFO("seed " << kSeed120);
+    for (int i = 0; i < kGpuSweepGraphs; ++i) {
+        const HostCoo raw = edge_case_graph(i, kSeed120);
+        CAPTURE(i, raw.num_rows, raw.nnz());
+        REQUIRE(offsets_by_cusparse(sorted_by_row(raw)) == expected_offsets(raw));
+    }
+    const HostCoo star = make_star(100001, 0, 120);
+    CHECK(offsets_by_cusparse(sorted_by_row(star)) == expected_offsets(star));
+    const HostCoo into_hub = transposed(star);
+    CHECK(offsets_by_cusparse(sorted_by_row(into_hub)) == expected_offsets(into_hub));
+}
