@@ -48,7 +48,7 @@ SANITIZER ?= $(or $(shell command -v compute-sanitizer 2>/dev/null),$(wildcard $
 SANITIZE_PROGRAMS ?= $(GPU_PROGRAMS)
 SANITIZE_ARGS ?=
 
-.PHONY: all run test sanitize help clean cuda-note $(CPU_PROGRAMS) $(GPU_PROGRAMS)
+.PHONY: all run test sanitize ncu-sectors help clean cuda-note $(CPU_PROGRAMS) $(GPU_PROGRAMS)
 
 all: cuda-note $(addprefix $(BUILD)/,$(BUILT_PROGRAMS))
 
@@ -122,6 +122,21 @@ sanitize: all
 	echo "sanitize: $$passed passed, $$failed failed"; \
 	test $$failed -eq 0
 
+# Nsight Compute's count of the sectors and requests of 144's SpMV loads (GPU only), to set beside
+# the model that 144 prints: sectors / requests is the measured sectors per request. The first 4
+# launches whose names contain "spmv" are the kernels' checked runs: CSR thread per row, COO,
+# CSR warp per row, then ELL (or, where ELL is not built, the first timed CSR run).
+NCU ?= $(or $(shell command -v ncu 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/ncu))
+ncu-sectors:
+	@if test -z "$(NCU)"; then \
+	  echo "ncu-sectors: ncu (Nsight Compute) is not installed, so nothing was measured"; \
+	else \
+	  $(MAKE) --no-print-directory $(BUILD)/144_coalescing_kernel && \
+	  $(NCU) --clock-control none --kernel-name regex:spmv --launch-count 4 \
+	    --metrics l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum \
+	    $(BUILD)/144_coalescing_kernel --scale 16; \
+	fi
+
 help:
 	@echo "make              build every program (CUDA ones only where nvcc exists)"
 	@echo "make run          run every program in order, then print 'programs: N passed, M failed'"
@@ -129,6 +144,7 @@ help:
 	@echo "make NAME         build one program, e.g. make 115_csr_concurrent_construction_kernel"
 	@echo "make sanitize     compute-sanitizer memcheck and racecheck on every kernel program (GPU only;"
 	@echo "                  SANITIZE_PROGRAMS=... and SANITIZE_ARGS='--scale 12' narrow or widen it)"
+	@echo "make ncu-sectors  Nsight Compute's sectors per request of 144's kernels (GPU and ncu only)"
 	@echo "make clean        remove $(BUILD)/"
 	@echo "CUDA_ARCH=...     native (default with a GPU), compute_75 (default without), sm_90, all"
 	@echo "CATCH2_INCLUDE=-I/dir   where catch2/catch.hpp is not on the default include path"

@@ -1,9 +1,14 @@
-// cuSPARSE, the library that the kernels are measured against: a checked-call macro and a
-// handle that is destroyed with its scope.
+// cuSPARSE, the library that the kernels are measured against: a checked-call macro, a handle
+// that is destroyed with its scope, and the float SpMV that chapter 14's kernels are timed against.
 #pragma once
 #include <cusparse.h>
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
+#include "cuda_support.cuh"
+#include "sparse_host.h"
 
 #define CUSPARSE_CHECK(call)                                                               \
     do {                                                                                   \
@@ -25,4 +30,61 @@ public:
 
 private:
     cusparseHandle_t handle_ = nullptr;
+};
+
+// y = A * x + y in float by cuSPARSE's SpMV (CSR, alpha = beta = 1, the default algorithm): the
+// same operation as the chapter's SpMV kernels, on device arrays that the caller owns.
+class CusparseSpmv {
+public:
+    CusparseSpmv(int num_rows, int num_cols, int64_t nnz, int* row_offsets, int* col_idx,
+                 float* values, float* x, float* y) {
+        CUSPARSE_CHECK(cusparseCreateCsr(&matrix_, num_rows, num_cols, nnz, row_offsets, col_idx,
+                                         values, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                         CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+        CUSPARSE_CHECK(cusparseCreateDnVec(&x_, num_cols, x, CUDA_R_32F));
+        CUSPARSE_CHECK(cusparseCreateDnVec(&y_, num_rows, y, CUDA_R_32F));
+        size_t bytes = 0;
+        CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &kOne,
+                                               matrix_, x_, &kOne, y_, CUDA_R_32F,
+                                               CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
+        workspace_ = DeviceBuffer<unsigned char>(std::max<size_t>(bytes, 1));
+    }
+    ~CusparseSpmv() {
+        cusparseDestroySpMat(matrix_);
+        cusparseDestroyDnVec(x_);
+        cusparseDestroyDnVec(y_);
+    }
+    CusparseSpmv(const CusparseSpmv&) = delete;
+    CusparseSpmv& operator=(const CusparseSpmv&) = delete;
+
+    void run() {
+        CUSPARSE_CHECK(cusparseSpMV(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &kOne, matrix_, x_,
+                                    &kOne, y_, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT,
+                                    workspace_.data()));
+    }
+
+private:
+    static constexpr float kOne = 1.0f;
+    CusparseHandle handle_;
+    DeviceBuffer<unsigned char> workspace_;
+    cusparseSpMatDescr_t matrix_ = nullptr;
+    cusparseDnVecDescr_t x_ = nullptr, y_ = nullptr;
+};
+
+// The same, on its own device copy of a host CSR, x and y.
+class CusparseCsrSpmv {
+public:
+    CusparseCsrSpmv(const HostCsr& a, const std::vector<float>& x_host,
+                    const std::vector<float>& y0)
+        : row_offsets(a.row_offsets), col_idx(a.col_idx), values(a.values), x(x_host), y(y0),
+          spmv_(a.num_rows, a.num_cols, static_cast<int64_t>(a.nnz()), row_offsets.data(),
+                col_idx.data(), values.data(), x.data(), y.data()) {}
+
+    void run() { spmv_.run(); }
+
+    DeviceBuffer<int> row_offsets, col_idx;
+    DeviceBuffer<float> values, x, y;
+
+private:
+    CusparseSpmv spmv_;
 };

@@ -1,0 +1,574 @@
+// 14.1-14.6, CPU baseline: the five design considerations, measured for COO, CSR, ELL, HYB and
+// JDS on one matrix instead of asserted:
+//   space           bytes of each format's arrays, and its padding
+//   flexibility     the work of adding one entry to the middle row, done and counted
+//   accessibility   the reads needed to reach row i, and to find element (i, j), done and counted
+//   memory access   how contiguous the SpMV kernel's warp requests are (access_table.h's model)
+//   load balance    entries per thread of the SpMV kernel: max, mean, coefficient of variation
+//
+// Build and run:  make 146_design_considerations_cpu_baseline
+//                 build/146_design_considerations_cpu_baseline
+//                 build/146_design_considerations_cpu_baseline --scale 16
+//                 build/146_design_considerations_cpu_baseline --matrix ../shared/data/west2021.mtx
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <string>
+#include <vector>
+#include "../common/options.h"
+#include "../common/self_check.h"
+#include "access_table.h"
+#include "chapter_inputs.h"
+#include "regular_formats.h"
+
+namespace design {
+
+// The plain CPU SpMV, y = A * x + y0, one row after another.
+std::vector<float> spmv_cpu(const HostCsr& a, const std::vector<float>& x, std::vector<float> y) {
+    for (int r = 0; r < a.num_rows; ++r) {
+        float sum = 0.0f;
+        for (int k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k)
+            sum += a.values[k] * x[a.col_idx[k]];
+        y[r] += sum;
+    }
+    return y;
+}
+
+template <class T>
+size_t array_bytes(const std::vector<T>& a) {
+    return a.size() * sizeof(T);
+}
+
+// ----------------------------------------------------------------------------- flexibility
+
+// What adding one entry cost: entries that had to move to another index, slots written (the
+// new entry and any padding that came with it), and index entries (offsets, lengths,
+// permutation, diagonal starts) that had to change.
+struct InsertCost {
+    size_t moved = 0;
+    size_t written = 0;
+    size_t index_updates = 0;
+    std::string how;
+};
+
+// COO keeps no order, so a new entry goes at the end.
+InsertCost insert_into_coo(HostCoo& a, int row, int col, float value) {
+    a.rows.push_back(row);
+    a.cols.push_back(col);
+    a.values.push_back(value);
+    return {0, 1, 0, "appended at the end"};
+}
+
+// CSR's rows are back to back: every entry of the later rows shifts one place to make room at
+// the end of `row`, and every later row's offset grows by one.
+InsertCost insert_into_csr(HostCsr& a, int row, int col, float value) {
+    InsertCost cost;
+    const int at = a.row_offsets[row + 1];
+    cost.moved = a.nnz() - static_cast<size_t>(at);
+    a.col_idx.insert(a.col_idx.begin() + at, col);
+    a.values.insert(a.values.begin() + at, value);
+    cost.written = 1;
+    for (int r = row + 1; r <= a.num_rows; ++r) ++a.row_offsets[r];
+    cost.index_updates = static_cast<size_t>(a.num_rows - row);
+    cost.how = "the later rows' entries shift one place";
+    return cost;
+}
+
+// A free slot in the row takes the entry. A full row makes the matrix one slot wider: in
+// column-major order that is a new column of num_rows slots after the old ones, and slot
+// (r, i) = i * num_rows + r keeps its index, which the copy below counts.
+InsertCost insert_into_ell(HostEll& a, int row, int col, float value) {
+    InsertCost cost;
+    if (a.nnz_per_row[row] == a.width) {
+        HostEll wider = a;
+        wider.width = a.width + 1;
+        const size_t slots = static_cast<size_t>(a.num_rows) * wider.width;
+        wider.col_idx.assign(slots, kEllPadding);
+        wider.values.assign(slots, 0.0f);
+        for (int r = 0; r < a.num_rows; ++r)
+            for (int i = 0; i < a.nnz_per_row[r]; ++i) {
+                wider.col_idx[wider.slot(r, i)] = a.col_idx[a.slot(r, i)];
+                wider.values[wider.slot(r, i)] = a.values[a.slot(r, i)];
+                cost.moved += wider.slot(r, i) != a.slot(r, i);
+            }
+        cost.written = static_cast<size_t>(a.num_rows) - 1;  // the new column's padding
+        cost.how = "row full: one more column of " + std::to_string(a.num_rows) + " slots";
+        a = std::move(wider);
+    } else {
+        cost.how = "a free padding slot in the row";
+    }
+    const int i = a.nnz_per_row[row]++;
+    a.col_idx[a.slot(row, i)] = col;
+    a.values[a.slot(row, i)] = value;
+    cost.written += 1;
+    cost.index_updates = 1;
+    return cost;
+}
+
+// The ELL part takes the entry if the row has a free slot; otherwise the COO part does.
+InsertCost insert_into_hyb(HostHyb& h, int row, int col, float value) {
+    if (h.ell.nnz_per_row[row] < h.ell.width) {
+        InsertCost cost = insert_into_ell(h.ell, row, col, value);
+        cost.how = "a free slot in the ELL part";
+        return cost;
+    }
+    InsertCost cost = insert_into_coo(h.coo, row, col, value);
+    cost.how = "ELL part full: appended to the COO part";
+    return cost;
+}
+
+// Sorted position of `row` and its length in a JDS.
+int jds_position(const HostJds& j, int row) {
+    return static_cast<int>(std::find(j.row_perm.begin(), j.row_perm.end(), row) -
+                            j.row_perm.begin());
+}
+
+int jds_length_at(const HostJds& j, int position) {
+    int length = 0;
+    while (length < j.num_diagonals() && position < j.diagonal_size(length)) ++length;
+    return length;
+}
+
+// The row grows from length L to L + 1. To keep the rows sorted it first trades places with the
+// first row of length L (position q, the size of diagonal L): their L entries each change
+// places. Its new entry then ends diagonal L (which holds positions 0 .. q - 1), or starts a new
+// diagonal, and every entry after it shifts one place.
+InsertCost insert_into_jds(HostJds& j, int row, int col, float value) {
+    InsertCost cost;
+    const int p = jds_position(j, row);
+    const int length = jds_length_at(j, p);
+    const int q = length < j.num_diagonals() ? j.diagonal_size(length) : 0;
+    if (p != q) {
+        for (int d = 0; d < length; ++d) {
+            std::swap(j.col_idx[j.diag_ptrs[d] + p], j.col_idx[j.diag_ptrs[d] + q]);
+            std::swap(j.values[j.diag_ptrs[d] + p], j.values[j.diag_ptrs[d] + q]);
+        }
+        std::swap(j.row_perm[p], j.row_perm[q]);
+        cost.moved += 2 * static_cast<size_t>(length);
+        cost.index_updates += 2;
+    }
+    if (length == j.num_diagonals()) {
+        j.diag_ptrs.push_back(j.diag_ptrs.back());
+        cost.index_updates += 1;
+    }
+    const int at = j.diag_ptrs[length + 1];
+    cost.moved += j.nnz() - static_cast<size_t>(at);
+    j.col_idx.insert(j.col_idx.begin() + at, col);
+    j.values.insert(j.values.begin() + at, value);
+    cost.written = 1;
+    for (int d = length + 1; d <= j.num_diagonals(); ++d) ++j.diag_ptrs[d];
+    cost.index_updates += static_cast<size_t>(j.num_diagonals() - length);
+    cost.how = p != q ? "row swapped forward; later entries shift one place"
+                      : "later entries shift one place";
+    return cost;
+}
+
+// --------------------------------------------------------------------------- accessibility
+
+// Reads of a format's arrays, counted as a lookup makes them: to know where all of row i's
+// entries are, and to find the entry (i, j) (the first one, if duplicates exist).
+struct Lookup {
+    size_t reads_to_row = 0;
+    size_t reads_to_element = 0;
+    bool found = false;
+};
+
+// As stored, COO's entries are in no order: only a pass over every entry's row index finds all
+// of row i, and (i, j) is found by scanning until it turns up.
+Lookup find_in_coo(const HostCoo& a, int row, int col) {
+    Lookup l;
+    l.reads_to_row = a.nnz();
+    for (size_t k = 0; k < a.nnz() && !l.found; ++k) {
+        ++l.reads_to_element;
+        if (a.rows[k] != row) continue;
+        ++l.reads_to_element;
+        l.found = a.cols[k] == col;
+    }
+    return l;
+}
+
+// Sorted by row, COO's row i is found by two binary searches on the row indices.
+Lookup find_in_row_sorted_coo(const HostCoo& a, int row, int col) {
+    Lookup l;
+    size_t reads = 0;
+    auto bound = [&](bool upper) {
+        size_t lo = 0, hi = a.nnz();
+        while (lo < hi) {
+            const size_t mid = lo + (hi - lo) / 2;
+            ++reads;
+            if (upper ? a.rows[mid] <= row : a.rows[mid] < row)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo;
+    };
+    const size_t first = bound(false), last = bound(true);
+    l.reads_to_row = reads;
+    l.reads_to_element = reads;
+    for (size_t k = first; k < last && !l.found; ++k) {
+        ++l.reads_to_element;
+        l.found = a.cols[k] == col;
+    }
+    return l;
+}
+
+Lookup find_in_csr(const HostCsr& a, int row, int col) {
+    Lookup l;
+    l.reads_to_row = 2;  // row_offsets[row] and row_offsets[row + 1]
+    l.reads_to_element = 2;
+    for (int k = a.row_offsets[row]; k < a.row_offsets[row + 1] && !l.found; ++k) {
+        ++l.reads_to_element;
+        l.found = a.col_idx[k] == col;
+    }
+    return l;
+}
+
+// The row's slots are at known indices; only its length must be read.
+Lookup find_in_ell(const HostEll& a, int row, int col) {
+    Lookup l;
+    l.reads_to_row = 1;
+    l.reads_to_element = 1;
+    for (int i = 0; i < a.nnz_per_row[row] && !l.found; ++i) {
+        ++l.reads_to_element;
+        l.found = a.col_idx[a.slot(row, i)] == col;
+    }
+    return l;
+}
+
+// A row that fills its ELL part may go on in the COO part, which is kept in no order (entries
+// are appended to it), so the COO part is scanned.
+Lookup find_in_hyb(const HostHyb& h, int row, int col) {
+    Lookup l = find_in_ell(h.ell, row, col);
+    if (h.ell.nnz_per_row[row] < h.ell.width) return l;
+    const Lookup rest = find_in_coo(h.coo, row, col);
+    l.reads_to_row += rest.reads_to_row;
+    if (!l.found) {
+        l.reads_to_element += rest.reads_to_element;
+        l.found = rest.found;
+    }
+    return l;
+}
+
+// JDS stores where each sorted position's row came from, not where each row went: finding the
+// row's position is a scan of row_perm. Its entries are then one per diagonal, in every
+// diagonal that reaches that position; each diagonal's end is read to see whether it does.
+Lookup find_in_jds(const HostJds& j, int row, int col) {
+    Lookup l;
+    size_t reads = 1;  // row_perm[0]
+    int position = 0;
+    while (j.row_perm[position] != row) ++position, ++reads;
+    reads += 1;  // diag_ptrs[0]
+    l.reads_to_row = l.reads_to_element = reads;
+    for (int d = 0; d < j.num_diagonals(); ++d) {
+        ++l.reads_to_row;  // diag_ptrs[d + 1]
+        if (!l.found) ++l.reads_to_element;
+        if (position >= j.diagonal_size(d)) break;
+        if (l.found) continue;
+        ++l.reads_to_element;
+        l.found = j.col_idx[j.diag_ptrs[d] + position] == col;
+    }
+    return l;
+}
+
+// ---------------------------------------------------------------------------- the formats
+
+struct Formats {
+    HostCoo coo;
+    HostCsr csr;
+    bool ell_built = false;
+    HostEll ell;
+    HostHyb hyb;
+    HostJds jds;
+};
+
+Formats build_formats(const HostCoo& input) {
+    Formats f;
+    f.coo = input;
+    f.csr = csr_from_coo_by_stable_sort(input);
+    f.ell_built = ell_is_practical(f.csr);
+    if (f.ell_built) f.ell = ell_from_csr(f.csr);
+    f.hyb = hyb_from_csr(f.csr);
+    f.jds = jds_from_csr(f.csr);
+    return f;
+}
+
+// Bytes of the arrays as built, to set beside the formulas of regular_formats.h.
+size_t built_bytes(const HostCoo& a) {
+    return array_bytes(a.rows) + array_bytes(a.cols) + array_bytes(a.values);
+}
+size_t built_bytes(const HostCsr& a) {
+    return array_bytes(a.row_offsets) + array_bytes(a.col_idx) + array_bytes(a.values);
+}
+size_t built_bytes(const HostEll& a) {
+    return array_bytes(a.nnz_per_row) + array_bytes(a.col_idx) + array_bytes(a.values);
+}
+size_t built_bytes(const HostHyb& h) { return built_bytes(h.ell) + built_bytes(h.coo); }
+size_t built_bytes(const HostJds& j) {
+    return array_bytes(j.row_perm) + array_bytes(j.diag_ptrs) + array_bytes(j.col_idx) +
+           array_bytes(j.values);
+}
+
+bool holds(const HostCoo& got, const std::vector<Entry>& expected) {
+    return sorted_entries(got) == expected;
+}
+
+struct Balance {
+    double max = 0, mean = 0, cv = 0;
+};
+
+Balance row_length_balance(const std::vector<int>& lengths) {
+    Balance b;
+    if (lengths.empty()) return b;
+    double sum = 0, squares = 0;
+    for (int n : lengths) {
+        b.max = std::max<double>(b.max, n);
+        sum += n;
+        squares += static_cast<double>(n) * n;
+    }
+    b.mean = sum / lengths.size();
+    if (b.mean > 0)
+        b.cv = std::sqrt(std::max(0.0, squares / lengths.size() - b.mean * b.mean)) / b.mean;
+    return b;
+}
+
+}  // namespace design
+
+#ifndef SUITE_NO_MAIN
+int main(int argc, char** argv) {
+    using namespace design;
+    const ProgramOptions options = parse_options(argc, argv, true);
+    std::printf(
+        "=== 146 (14.1-14.6) CPU baseline: the five design considerations, measured ===\n\n");
+    const HostCoo input = spmv_input(options);
+    const Formats f = build_formats(input);
+    const HostCsr& csr = f.csr;
+    const size_t nnz = csr.nnz();
+    const std::vector<int> lengths = row_lengths(csr);
+    const Balance rows_balance = row_length_balance(lengths);
+    const int longest = max_row_length(csr);
+    std::printf(
+        "%d x %d, %zu entries; row lengths: max %d, mean %.2f, coefficient of variation %.2f\n",
+        csr.num_rows, csr.num_cols, nnz, longest, rows_balance.mean, rows_balance.cv);
+    std::printf("ELL width %d (the longest row)%s; HYB width %d (a third of the rows reach it); "
+                "JDS %d diagonals\n\n",
+                longest, f.ell_built ? "" : ", not built: see space", f.hyb.ell.width,
+                f.jds.num_diagonals());
+    SelfCheck check;
+    const std::vector<Entry> input_entries = sorted_entries(input);
+
+    // space ---------------------------------------------------------------------------------
+    const size_t ell_formula = ell_bytes(csr.num_rows, longest);
+    const size_t coo_bytes = 12 * nnz;
+    std::printf("space: bytes of the arrays (4-byte indices and values)\n");
+    std::printf("  %-6s %14s %9s %14s   %s\n", "format", "bytes", "x CSR", "padding slots",
+                "arrays");
+    auto space_row = [&](const char* name, size_t bytes, size_t padding, const char* arrays) {
+        std::printf("  %-6s %14zu %9.2f %14zu   %s\n", name, bytes,
+                    static_cast<double>(bytes) / csr_bytes(csr), padding, arrays);
+    };
+    space_row("COO", coo_bytes, 0, "row, col, value: 3 x nnz");
+    space_row("CSR", csr_bytes(csr), 0, "row_ptrs: rows + 1; col_idx, value: nnz");
+    space_row("ELL", ell_formula, static_cast<size_t>(csr.num_rows) * longest - nnz,
+              f.ell_built ? "nnz_per_row: rows; col_idx, value: rows x width"
+                          : "computed, not built: its padding is past the limit of 8x CSR");
+    space_row("HYB", hyb_bytes(f.hyb), f.hyb.ell.num_slots() - (nnz - f.hyb.coo.nnz()),
+              "ELL part (rows x its width) + COO part (3 x its entries)");
+    space_row("JDS", jds_bytes(f.jds), 0,
+              "row_perm: rows; diag_ptrs: diagonals + 1; col_idx, value: nnz");
+    std::printf("\n");
+
+    check.claim("the row lengths add up to nnz (" + std::to_string(nnz) + ")",
+                std::accumulate(lengths.begin(), lengths.end(), size_t{0}) == nnz);
+    check.claim("COO's arrays take 12 x nnz bytes and CSR's 8 x nnz + 4 x (rows + 1)",
+                built_bytes(f.coo) == coo_bytes && built_bytes(csr) == csr_bytes(csr) &&
+                    csr_bytes(csr) == 8 * nnz + 4 * (csr.num_rows + size_t{1}));
+    if (f.ell_built) {
+        const size_t padding_slots = static_cast<size_t>(
+            std::count(f.ell.col_idx.begin(), f.ell.col_idx.end(), kEllPadding));
+        check.claim(
+            "ELL's arrays take rows x width x 8 + rows x 4 bytes, and rows x width - nnz of "
+            "its slots are padding",
+            built_bytes(f.ell) ==
+                    static_cast<size_t>(csr.num_rows) * f.ell.width * 8 + 4 * csr.num_rows &&
+                built_bytes(f.ell) == ell_formula &&
+                padding_slots == static_cast<size_t>(csr.num_rows) * f.ell.width - nnz);
+    } else {
+        check.skip("ELL's arrays take rows x width x 8 + rows x 4 bytes",
+                   "ELL is not built: " + readable_bytes(static_cast<double>(ell_formula)) + ", " +
+                       readable_ratio(ell_to_csr_bytes(csr)) + " the CSR's bytes");
+    }
+    check.claim("HYB's arrays take what its formula says, and its two parts hold nnz entries",
+                built_bytes(f.hyb) == hyb_bytes(f.hyb) &&
+                    coo_from_ell(f.hyb.ell).nnz() + f.hyb.coo.nnz() == nnz);
+    check.claim("JDS's arrays take 8 x nnz + 4 x rows + 4 x (diagonals + 1) bytes; it has one "
+                "diagonal per entry of the longest row",
+                built_bytes(f.jds) == jds_bytes(f.jds) &&
+                    jds_bytes(f.jds) == 8 * nnz + 4 * static_cast<size_t>(csr.num_rows) +
+                                            4 * (f.jds.num_diagonals() + size_t{1}) &&
+                    f.jds.num_diagonals() == longest);
+    check.claim(
+        "each format, converted back to a list of entries, holds the input's (as a multiset)",
+        sorted_entries(csr) == input_entries &&
+            (!f.ell_built || holds(coo_from_ell(f.ell), input_entries)) &&
+            holds(coo_from_hyb(f.hyb), input_entries) && holds(coo_from_jds(f.jds), input_entries));
+
+    // flexibility and accessibility -------------------------------------------------------
+    if (csr.num_rows == 0) {
+        std::printf(
+            "flexibility, accessibility: the matrix has no rows, so there is nothing to add "
+            "to or look up\n\n");
+        check.skip("after adding one entry, every format holds the input's entries and the new one",
+                   "the matrix has no rows");
+    } else {
+        const int row = csr.num_rows / 2;
+        const int new_col = 0;
+        const float new_value = 1.0f;
+        std::printf("flexibility: add the entry (%d, %d) = %g to row %d, the middle row, in each "
+                    "format; counted\n",
+                    row, new_col, static_cast<double>(new_value), row);
+        std::printf("  %-6s %13s %15s %14s   %s\n", "format", "entries moved", "slots written",
+                    "index updates", "how");
+        auto flex_row = [&](const char* name, const InsertCost& c) {
+            std::printf("  %-6s %13zu %15zu %14zu   %s\n", name, c.moved, c.written,
+                        c.index_updates, c.how.c_str());
+        };
+        std::vector<Entry> grown_entries = input_entries;
+        grown_entries.emplace_back(row, new_col, new_value);
+        std::sort(grown_entries.begin(), grown_entries.end());
+        Formats grown = f;
+        flex_row("COO", insert_into_coo(grown.coo, row, new_col, new_value));
+        flex_row("CSR", insert_into_csr(grown.csr, row, new_col, new_value));
+        if (f.ell_built)
+            flex_row("ELL", insert_into_ell(grown.ell, row, new_col, new_value));
+        else
+            std::printf("  %-6s %13s %15s %14s   not built\n", "ELL", "-", "-", "-");
+        flex_row("HYB", insert_into_hyb(grown.hyb, row, new_col, new_value));
+        flex_row("JDS", insert_into_jds(grown.jds, row, new_col, new_value));
+        std::printf("\n");
+        check.claim(
+            "after adding the entry, every format holds the input's entries and the new "
+            "one (as a multiset), and is still well formed",
+            holds(grown.coo, grown_entries) && is_well_formed(grown.csr) &&
+                sorted_entries(grown.csr) == grown_entries &&
+                (!f.ell_built ||
+                 (is_well_formed(grown.ell) && holds(coo_from_ell(grown.ell), grown_entries))) &&
+                is_well_formed(grown.hyb.ell) && holds(coo_from_hyb(grown.hyb), grown_entries) &&
+                is_well_formed(grown.jds) && holds(coo_from_jds(grown.jds), grown_entries));
+
+        // The last entry of the row, so that a scan of the row goes all the way; an empty row's
+        // lookup finds nothing, after the same reads.
+        const bool row_empty = lengths[row] == 0;
+        const int col = row_empty ? 0 : csr.col_idx[csr.row_offsets[row + 1] - 1];
+        std::printf("accessibility: reads of the format's arrays to know where all of row %d's "
+                    "entries are,\n  and to find (%d, %d)%s; counted\n",
+                    row, row, col, row_empty ? " (not there: the row is empty)" : "");
+        std::printf("  %-19s %10s %10s\n", "format", "to row", "to entry");
+        bool all_found = true;
+        auto access_row = [&](const char* name, const Lookup& l) {
+            std::printf("  %-19s %10zu %10zu\n", name, l.reads_to_row, l.reads_to_element);
+            all_found = all_found && l.found == !row_empty;
+        };
+        access_row("COO, as stored", find_in_coo(f.coo, row, col));
+        access_row("COO, sorted by row", find_in_row_sorted_coo(sorted_by_row(f.coo), row, col));
+        access_row("CSR", find_in_csr(csr, row, col));
+        if (f.ell_built)
+            access_row("ELL", find_in_ell(f.ell, row, col));
+        else
+            std::printf("  %-19s %10s %10s   not built\n", "ELL", "-", "-");
+        access_row("HYB", find_in_hyb(f.hyb, row, col));
+        access_row("JDS", find_in_jds(f.jds, row, col));
+        std::printf("\n");
+        check.claim(row_empty ? "no format finds an entry in the empty row"
+                              : "every format finds the entry (" + std::to_string(row) + ", " +
+                                    std::to_string(col) + ")",
+                    all_found);
+    }
+
+    // memory access and load balance --------------------------------------------------------
+    const CooThreadPerEntry coo_map(nnz);
+    const CsrThreadPerRow csr_map(csr.row_offsets);
+    const EllThreadPerRow ell_map(lengths);
+    const EllThreadPerRow hyb_ell_map(f.hyb.ell.nnz_per_row);
+    const CooThreadPerEntry hyb_coo_map(f.hyb.coo.nnz());
+    const JdsThreadPerPosition jds_map(f.jds.diag_ptrs, csr.num_rows);
+    const AccessStats coo_stats = access_stats(coo_map), csr_stats = access_stats(csr_map),
+                      ell_stats = access_stats(ell_map),
+                      hyb_stats = combined(access_stats(hyb_ell_map), access_stats(hyb_coo_map)),
+                      jds_stats = access_stats(jds_map);
+    struct Row {
+        const char* format;
+        const char* kernel;
+        const AccessStats& stats;
+    };
+    const Row rows[] = {{"COO", "thread per entry", coo_stats},
+                        {"CSR", "thread per row", csr_stats},
+                        {"ELL", "thread per row", ell_stats},
+                        {"HYB", "ELL part, then COO part", hyb_stats},
+                        {"JDS", "thread per sorted row", jds_stats}};
+    std::printf(
+        "memory access: the SpMV kernel's reads of the values, per warp request (the model\n"
+        "  of access_table.h: 4-byte values, 32-byte sectors; ELL's is computed from the row\n"
+        "  lengths, built or not)\n");
+    std::printf("  %-6s %-24s %10s %12s %13s %11s %11s\n", "format", "kernel", "requests",
+                "sectors/req", "fetched/used", "contiguous", "lanes busy");
+    for (const Row& r : rows)
+        std::printf("  %-6s %-24s %10zu %12.2f %13.2f %10.1f%% %10.1f%%\n", r.format, r.kernel,
+                    r.stats.requests, r.stats.sectors_per_request(), r.stats.fetched_per_used(),
+                    100 * r.stats.contiguous_fraction(), 100 * r.stats.lanes_busy());
+    std::printf("\nload balance: entries per thread of the SpMV kernel (row lengths: max %d, mean "
+                "%.2f, CV %.2f)\n",
+                longest, rows_balance.mean, rows_balance.cv);
+    std::printf("  %-6s %-24s %10s %10s %10s %8s\n", "format", "kernel", "threads", "max", "mean",
+                "CV");
+    for (const Row& r : rows)
+        std::printf("  %-6s %-24s %10zu %10zu %10.2f %8.2f\n", r.format, r.kernel, r.stats.threads,
+                    r.stats.max_work, r.stats.mean_work(), r.stats.work_cv());
+    std::printf("\n");
+
+    const std::vector<char> every_entry(nnz, 1), every_overflow_entry(f.hyb.coo.nnz(), 1);
+    auto slots_in_use = [](const HostEll& e) {
+        std::vector<char> used(e.num_slots(), 0);
+        for (int r = 0; r < e.num_rows; ++r)
+            for (int i = 0; i < e.nnz_per_row[r]; ++i) used[e.slot(r, i)] = 1;
+        return used;
+    };
+    check.claim("every format's kernel reads each stored entry exactly once, and no padding",
+                reads_each_entry_once(coo_map, every_entry) &&
+                    reads_each_entry_once(csr_map, every_entry) &&
+                    (f.ell_built ? reads_each_entry_once(ell_map, slots_in_use(f.ell))
+                                 : ell_stats.reads == nnz) &&
+                    reads_each_entry_once(hyb_ell_map, slots_in_use(f.hyb.ell)) &&
+                    reads_each_entry_once(hyb_coo_map, every_overflow_entry) &&
+                    reads_each_entry_once(jds_map, every_entry));
+    check.claim("every COO, ELL, HYB and JDS request is contiguous in the model",
+                coo_stats.contiguous_fraction() == 1.0 && ell_stats.contiguous_fraction() == 1.0 &&
+                    hyb_stats.contiguous_fraction() == 1.0 &&
+                    jds_stats.contiguous_fraction() == 1.0);
+    const size_t hyb_ell_longest =
+        f.hyb.ell.nnz_per_row.empty()
+            ? 0
+            : static_cast<size_t>(*std::max_element(f.hyb.ell.nnz_per_row.begin(),
+                                                    f.hyb.ell.nnz_per_row.end()));
+    check.claim(
+        "a thread's most work is the longest row for CSR, ELL and JDS, 1 entry for COO, "
+        "and for HYB the ELL part's longest row (or 1)",
+        csr_stats.max_work == static_cast<size_t>(longest) &&
+            ell_stats.max_work == static_cast<size_t>(longest) &&
+            jds_stats.max_work == static_cast<size_t>(longest) &&
+            coo_stats.max_work == (nnz > 0 ? 1u : 0u) &&
+            hyb_stats.max_work == std::max(hyb_ell_longest, f.hyb.coo.nnz() > 0 ? size_t{1} : 0));
+
+    // The CPU SpMV, for the check and for the result: line.
+    const std::vector<float> x = lesson_x(csr.num_cols);
+    std::vector<float> y0(csr.num_rows);
+    for (int i = 0; i < csr.num_rows; ++i) y0[i] = 0.5f * static_cast<float>(i % 3);
+    check.claim("the CPU SpMV y = A * x + y matches the reference",
+                spmv_matches(spmv_cpu(csr, x, y0), spmv_reference(input, x, y0)));
+    if (!options.matrix.empty())
+        check.end_with(spmv_result_line(input, spmv_cpu(csr, std::vector<float>(csr.num_cols, 1.0f),
+                                                        std::vector<float>(csr.num_rows, 0.0f))));
+    return check.finish();
+}
+#endif

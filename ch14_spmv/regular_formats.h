@@ -1,0 +1,370 @@
+// The regularized formats of chapter 14, built from CSR on the host, and the way back to a plain
+// list of entries that every conversion is checked with:
+//   ELL  every row padded to the longest row's length and stored column-major, so that in step i
+//        the threads of consecutive rows read consecutive slots.
+//   HYB  ELL up to a width chosen from the row-length distribution; the entries past it, which
+//        only the longer rows have, kept as COO.
+//   JDS  rows sorted by length, longest first, and stored one "jagged diagonal" after another:
+//        diagonal d holds the d-th entry of every row that has one, again consecutive across
+//        threads, and with no padding at all.
+// Compiled by nvcc, the header also holds what 144 and 145 share on the device: the ELL
+// per-thread body and kernel (written once) with its emulation, the device copies of CSR, COO
+// and ELL, and cuSPARSE's float CSR SpMV, the reference that the kernels are timed against.
+#pragma once
+#include <algorithm>
+#include <cstddef>
+#include <cstdio>
+#include <functional>
+#include <numeric>
+#include <string>
+#include <vector>
+#include "../common/sparse_host.h"
+
+// Entry counts of each row, read off the offsets.
+inline std::vector<int> row_lengths(const HostCsr& a) {
+    std::vector<int> lengths(a.num_rows);
+    for (int r = 0; r < a.num_rows; ++r) lengths[r] = a.row_offsets[r + 1] - a.row_offsets[r];
+    return lengths;
+}
+
+inline int max_row_length(const HostCsr& a) {
+    const std::vector<int> lengths = row_lengths(a);
+    return lengths.empty() ? 0 : *std::max_element(lengths.begin(), lengths.end());
+}
+
+// ---------------------------------------------------------------------------------------- ELL
+
+// A padding slot's column. The kernels never read one (each row stops at its own length), and
+// a stray read would index x[-1], which compute-sanitizer reports, instead of adding a quiet 0.
+constexpr int kEllPadding = -1;
+
+// Slot (row, i), the i-th entry of `row`, lives at i * num_rows + row: column-major, so that the
+// slots of one step i are consecutive across rows. nnz_per_row tells each row where to stop and
+// tells real entries (explicit zeros included) from padding.
+struct HostEll {
+    int num_rows = 0;
+    int num_cols = 0;
+    int width = 0;  // slots per row: the longest row's length (or HYB's chosen width)
+    std::vector<int> nnz_per_row;
+    std::vector<int> col_idx;  // num_rows * width
+    std::vector<float> values;
+    size_t slot(int row, int i) const { return static_cast<size_t>(i) * num_rows + row; }
+    size_t num_slots() const { return col_idx.size(); }
+};
+
+// ELL with a given width: each row's first `width` entries (in CSR order); the rest are left
+// out, which is how HYB's ELL part is made.
+inline HostEll ell_from_csr(const HostCsr& a, int width) {
+    HostEll e;
+    e.num_rows = a.num_rows;
+    e.num_cols = a.num_cols;
+    e.width = width;
+    e.nnz_per_row.resize(a.num_rows);
+    const size_t slots = static_cast<size_t>(a.num_rows) * width;
+    e.col_idx.assign(slots, kEllPadding);
+    e.values.assign(slots, 0.0f);
+    for (int r = 0; r < a.num_rows; ++r) {
+        const int kept = std::min(width, a.row_offsets[r + 1] - a.row_offsets[r]);
+        e.nnz_per_row[r] = kept;
+        for (int i = 0; i < kept; ++i) {
+            e.col_idx[e.slot(r, i)] = a.col_idx[a.row_offsets[r] + i];
+            e.values[e.slot(r, i)] = a.values[a.row_offsets[r] + i];
+        }
+    }
+    return e;
+}
+
+inline HostEll ell_from_csr(const HostCsr& a) { return ell_from_csr(a, max_row_length(a)); }
+
+// Bytes of each format's arrays (4-byte ints and floats).
+inline size_t csr_bytes(const HostCsr& a) { return 8 * a.nnz() + 4 * (a.num_rows + size_t{1}); }
+inline size_t ell_bytes(int num_rows, int width) {
+    return 8 * static_cast<size_t>(num_rows) * width + 4 * static_cast<size_t>(num_rows);
+}
+
+// On a skewed matrix ELL pads a million rows to the length of one hub: terabytes. Past this
+// many times the CSR's bytes a program does not build ELL, and says so; it never trims rows
+// to make ELL fit, which would change the matrix.
+constexpr double kEllPaddingLimit = 8.0;
+
+inline double ell_to_csr_bytes(const HostCsr& a) {
+    return static_cast<double>(ell_bytes(a.num_rows, max_row_length(a))) /
+           static_cast<double>(csr_bytes(a));
+}
+
+inline bool ell_is_practical(const HostCsr& a) { return ell_to_csr_bytes(a) <= kEllPaddingLimit; }
+
+// For the sentences that explain ELL's size: "2.48 GB", "8.8 times".
+inline std::string readable_bytes(double bytes) {
+    const char* units[] = {"bytes", "KB", "MB", "GB", "TB"};
+    int u = 0;
+    while (bytes >= 1000 && u < 4) bytes /= 1000, ++u;
+    char text[32];
+    std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.3g %s", bytes, units[u]);
+    return text;
+}
+
+inline std::string readable_ratio(double ratio) {
+    char text[32];
+    std::snprintf(text, sizeof text, ratio < 100 ? "%.1f times" : "%.0f times", ratio);
+    return text;
+}
+
+inline HostCoo coo_from_ell(const HostEll& e) {
+    HostCoo c;
+    c.num_rows = e.num_rows;
+    c.num_cols = e.num_cols;
+    for (int r = 0; r < e.num_rows; ++r)
+        for (int i = 0; i < e.nnz_per_row[r]; ++i) {
+            c.rows.push_back(r);
+            c.cols.push_back(e.col_idx[e.slot(r, i)]);
+            c.values.push_back(e.values[e.slot(r, i)]);
+        }
+    return c;
+}
+
+// Sizes agree, every row fits its width, used slots hold columns in range, and every padding
+// slot holds the padding marker and a zero.
+inline bool is_well_formed(const HostEll& e) {
+    const size_t slots = static_cast<size_t>(e.num_rows) * e.width;
+    if (e.width < 0 || e.nnz_per_row.size() != static_cast<size_t>(e.num_rows) ||
+        e.col_idx.size() != slots || e.values.size() != slots)
+        return false;
+    for (int r = 0; r < e.num_rows; ++r) {
+        if (e.nnz_per_row[r] < 0 || e.nnz_per_row[r] > e.width) return false;
+        for (int i = 0; i < e.width; ++i) {
+            const int c = e.col_idx[e.slot(r, i)];
+            const bool used = i < e.nnz_per_row[r];
+            if (used && (c < 0 || c >= e.num_cols)) return false;
+            if (!used && (c != kEllPadding || e.values[e.slot(r, i)] != 0.0f)) return false;
+        }
+    }
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------- HYB
+
+// The ELL width of HYB, the rule of Bell and Garland's hybrid format (as CUSP applies it): the
+// largest K such that at least a third of the rows have K or more entries. The rule takes ELL to
+// process a slot about three times as fast as COO an entry, so a column pays for its padding
+// while a third of the rows use it; past K the long rows' entries go to COO. CUSP also asks for
+// at least 4096 such rows, a floor left out here so that a small matrix gets an ELL part too.
+inline int hyb_ell_width(const std::vector<int>& lengths) {
+    if (lengths.empty()) return 0;
+    const size_t third = (lengths.size() + 2) / 3;  // ceil(rows / 3)
+    std::vector<int> longest_first = lengths;
+    std::nth_element(longest_first.begin(), longest_first.begin() + (third - 1),
+                     longest_first.end(), std::greater<int>());
+    return longest_first[third - 1];
+}
+
+struct HostHyb {
+    HostEll ell;  // each row's first ell.width entries
+    HostCoo coo;  // the rest, in row order
+};
+
+inline HostHyb hyb_from_csr(const HostCsr& a, int width) {
+    HostHyb h;
+    h.ell = ell_from_csr(a, width);
+    h.coo.num_rows = a.num_rows;
+    h.coo.num_cols = a.num_cols;
+    for (int r = 0; r < a.num_rows; ++r)
+        for (int k = a.row_offsets[r] + width; k < a.row_offsets[r + 1]; ++k) {
+            h.coo.rows.push_back(r);
+            h.coo.cols.push_back(a.col_idx[k]);
+            h.coo.values.push_back(a.values[k]);
+        }
+    return h;
+}
+
+inline HostHyb hyb_from_csr(const HostCsr& a) {
+    return hyb_from_csr(a, hyb_ell_width(row_lengths(a)));
+}
+
+inline size_t hyb_bytes(const HostHyb& h) {
+    return ell_bytes(h.ell.num_rows, h.ell.width) + 12 * h.coo.nnz();
+}
+
+inline HostCoo coo_from_hyb(const HostHyb& h) {
+    HostCoo c = coo_from_ell(h.ell);
+    c.rows.insert(c.rows.end(), h.coo.rows.begin(), h.coo.rows.end());
+    c.cols.insert(c.cols.end(), h.coo.cols.begin(), h.coo.cols.end());
+    c.values.insert(c.values.end(), h.coo.values.begin(), h.coo.values.end());
+    return c;
+}
+
+// ---------------------------------------------------------------------------------------- JDS
+
+// Position t of the sorted order holds row row_perm[t]; the rows are sorted longest first (ties
+// by row index). Jagged diagonal d occupies [diag_ptrs[d], diag_ptrs[d + 1]) of col_idx and
+// values and holds the d-th entry of the rows at positions 0, 1, 2, ...: as the rows are sorted,
+// the rows that have a d-th entry are exactly the first diag_ptrs[d + 1] - diag_ptrs[d].
+struct HostJds {
+    int num_rows = 0;
+    int num_cols = 0;
+    std::vector<int> row_perm;
+    std::vector<int>
+        diag_ptrs;  // num_diagonals + 1 entries; the number of diagonals is the longest row
+    std::vector<int> col_idx;
+    std::vector<float> values;
+    int num_diagonals() const { return static_cast<int>(diag_ptrs.size()) - 1; }
+    int diagonal_size(int d) const { return diag_ptrs[d + 1] - diag_ptrs[d]; }
+    size_t nnz() const { return col_idx.size(); }
+};
+
+inline HostJds jds_from_csr(const HostCsr& a) {
+    const std::vector<int> lengths = row_lengths(a);
+    HostJds j;
+    j.num_rows = a.num_rows;
+    j.num_cols = a.num_cols;
+    j.row_perm.resize(a.num_rows);
+    std::iota(j.row_perm.begin(), j.row_perm.end(), 0);
+    std::stable_sort(j.row_perm.begin(), j.row_perm.end(),
+                     [&](int x, int y) { return lengths[x] > lengths[y]; });
+    const int num_diagonals = a.num_rows == 0 ? 0 : lengths[j.row_perm[0]];
+    j.diag_ptrs.assign(1, 0);
+    j.col_idx.reserve(a.nnz());
+    j.values.reserve(a.nnz());
+    for (int d = 0; d < num_diagonals; ++d) {
+        for (int t = 0; t < a.num_rows && lengths[j.row_perm[t]] > d; ++t) {
+            const int k = a.row_offsets[j.row_perm[t]] + d;
+            j.col_idx.push_back(a.col_idx[k]);
+            j.values.push_back(a.values[k]);
+        }
+        j.diag_ptrs.push_back(static_cast<int>(j.col_idx.size()));
+    }
+    return j;
+}
+
+inline size_t jds_bytes(const HostJds& j) {
+    return 8 * j.nnz() + 4 * j.row_perm.size() + 4 * j.diag_ptrs.size();
+}
+
+inline HostCoo coo_from_jds(const HostJds& j) {
+    HostCoo c;
+    c.num_rows = j.num_rows;
+    c.num_cols = j.num_cols;
+    for (int d = 0; d < j.num_diagonals(); ++d)
+        for (int t = 0; t < j.diagonal_size(d); ++t) {
+            c.rows.push_back(j.row_perm[t]);
+            c.cols.push_back(j.col_idx[j.diag_ptrs[d] + t]);
+            c.values.push_back(j.values[j.diag_ptrs[d] + t]);
+        }
+    return c;
+}
+
+// row_perm is a permutation, the diagonals start at 0, never grow (a row that lacks a d-th entry
+// cannot have a (d+1)-th) and end at nnz, the last one is not empty, and the columns are in range.
+inline bool is_well_formed(const HostJds& j) {
+    if (j.row_perm.size() != static_cast<size_t>(j.num_rows) || j.diag_ptrs.empty() ||
+        j.diag_ptrs.front() != 0 || static_cast<size_t>(j.diag_ptrs.back()) != j.nnz() ||
+        j.values.size() != j.col_idx.size())
+        return false;
+    std::vector<char> seen(j.num_rows, 0);
+    for (int r : j.row_perm) {
+        if (r < 0 || r >= j.num_rows || seen[r]) return false;
+        seen[r] = 1;
+    }
+    for (int d = 0; d < j.num_diagonals(); ++d) {
+        if (j.diagonal_size(d) <= 0 || j.diagonal_size(d) > j.num_rows) return false;
+        if (d > 0 && j.diagonal_size(d) > j.diagonal_size(d - 1)) return false;
+    }
+    for (int c : j.col_idx)
+        if (c < 0 || c >= j.num_cols) return false;
+    return true;
+}
+
+#ifdef __CUDACC__
+// ------------------------------------------------------------------ on the device (nvcc only)
+#include "../common/cuda_support.cuh"
+#include "../common/cusparse_support.cuh"
+#include "../common/emulator.cuh"
+#include "spmv_bodies.cuh"
+
+// ELL, one thread per row. In step i every thread reads slot i * num_rows + row: the threads
+// of a warp, rows row0 .. row0 + 31, read 32 consecutive slots, one coalesced request. The row
+// is this thread's alone, so a private sum and a plain += suffice. The slot index is computed
+// in size_t: num_rows * width can pass 2^31 on a large matrix.
+__host__ __device__ inline void spmv_ell_thread(int row, int num_rows, const int* nnz_per_row,
+                                                const int* ell_cols, const float* ell_values,
+                                                const float* x, float* y) {
+    float sum = 0.0f;
+    for (int i = 0; i < nnz_per_row[row]; ++i) {
+        const size_t slot = static_cast<size_t>(i) * num_rows + row;
+        sum += ell_values[slot] * x[ell_cols[slot]];
+    }
+    y[row] += sum;
+}
+
+// static: each program and test file that includes this header gets its own copy.
+static __global__ void spmv_ell_kernel(int num_rows, const int* nnz_per_row, const int* ell_cols,
+                                       const float* ell_values, const float* x, float* y) {
+    const int row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row < num_rows) spmv_ell_thread(row, num_rows, nnz_per_row, ell_cols, ell_values, x, y);
+}
+
+// The same body, run on the host one thread at a time: y0 + A_ell * x.
+inline std::vector<float> spmv_ell_emulated(const HostEll& a, const std::vector<float>& x,
+                                            std::vector<float> y, const ThreadOrder& order) {
+    emulate_threads(a.num_rows, order, [&](int row) {
+        spmv_ell_thread(row, a.num_rows, a.nnz_per_row.data(), a.col_idx.data(), a.values.data(),
+                        x.data(), y.data());
+    });
+    return y;
+}
+
+// One run on the GPU from y0: `launch(x, y)` gets the device copies of x and y.
+template <class Launch>
+std::vector<float> spmv_on_gpu(const std::vector<float>& x, const std::vector<float>& y0,
+                               Launch&& launch) {
+    DeviceBuffer<float> d_x(x), d_y(y0);
+    launch(d_x.data(), d_y.data());
+    return d_y.download();
+}
+
+struct DeviceCsrMatrix {
+    explicit DeviceCsrMatrix(const HostCsr& a)
+        : num_rows(a.num_rows), num_cols(a.num_cols), row_ptrs(a.row_offsets), col_idx(a.col_idx),
+          values(a.values) {}
+    int nnz() const { return static_cast<int>(col_idx.size()); }
+    int num_rows, num_cols;
+    DeviceBuffer<int> row_ptrs, col_idx;
+    DeviceBuffer<float> values;
+};
+
+struct DeviceEll {
+    explicit DeviceEll(const HostEll& e)
+        : num_rows(e.num_rows), nnz_per_row(e.nnz_per_row), col_idx(e.col_idx), values(e.values) {}
+    // y += A_ell * x; nothing to launch for a matrix with no rows.
+    void spmv(const float* x, float* y) {
+        if (num_rows == 0) return;
+        spmv_ell_kernel<<<blocks_for(num_rows), kThreadsPerBlock>>>(
+            num_rows, nnz_per_row.data(), col_idx.data(), values.data(), x, y);
+        CUDA_CHECK_LAUNCH();
+    }
+    int num_rows;
+    DeviceBuffer<int> nnz_per_row, col_idx;
+    DeviceBuffer<float> values;
+};
+
+inline std::vector<float> spmv_ell_gpu(const HostEll& a, const std::vector<float>& x,
+                                       const std::vector<float>& y0) {
+    DeviceEll d(a);
+    return spmv_on_gpu(x, y0, [&](const float* dx, float* dy) { d.spmv(dx, dy); });
+}
+
+struct DeviceCooMatrix {
+    explicit DeviceCooMatrix(const HostCoo& a) : rows(a.rows), cols(a.cols), values(a.values) {}
+    int nnz() const { return static_cast<int>(rows.size()); }
+    // y += A_coo * x, one thread per entry, with the chapter's COO kernel (atomics).
+    void spmv(const float* x, float* y) {
+        if (nnz() == 0) return;
+        spmv_coo_kernel<<<blocks_for(nnz()), kThreadsPerBlock>>>(nnz(), rows.data(), cols.data(),
+                                                                 values.data(), x, y);
+        CUDA_CHECK_LAUNCH();
+    }
+    DeviceBuffer<int> rows, cols;
+    DeviceBuffer<float> values;
+};
+
+#endif

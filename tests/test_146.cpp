@@ -1,0 +1,170 @@
+// Tests of 146: the table's facts on Fig. 14.1, worked out from the figure (bytes, insertion costs,
+// lookup reads, row-length balance), and its properties on random matrices (an insertion keeps
+// every format's entries plus the new one, CSR moves exactly the later rows' entries, column-
+// major ELL moves none, every lookup finds exactly what the entry list holds).
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <cmath>
+#include <vector>
+#define SUITE_NO_MAIN
+#include "../ch14_spmv/146_design_considerations_cpu_baseline.cpp"
+#include "edge_case_graphs.h"
+
+using namespace design;
+
+namespace {
+
+constexpr uint64_t kSeed146 = 146;
+
+std::vector<Entry> with_entry(const HostCoo& input, int row, int col, float value) {
+    std::vector<Entry> e = sorted_entries(input);
+    e.emplace_back(row, col, value);
+    std::sort(e.begin(), e.end());
+    return e;
+}
+
+bool in_entry_list(const HostCoo& a, int row, int col) {
+    for (size_t k = 0; k < a.nnz(); ++k)
+        if (a.rows[k] == row && a.cols[k] == col) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("146: bytes of each format on Fig. 14.1", "[146]") {
+    const Formats f = build_formats(fig14_1());
+    REQUIRE(f.ell_built);
+    // 8 entries, 4 rows: COO 3 x 8 x 4; CSR 2 x 8 x 4 + 5 x 4; ELL 4 x 3 slots x 8 + 4 x 4;
+    // HYB width 2: 4 x 2 x 8 + 4 x 4, and one COO entry of 12; JDS 2 x 8 x 4 + 4 x 4 + 4 x 4.
+    CHECK(built_bytes(f.coo) == 96);
+    CHECK(built_bytes(f.csr) == 84);
+    CHECK(built_bytes(f.ell) == 112);
+    CHECK(built_bytes(f.hyb) == 92);
+    CHECK(built_bytes(f.jds) == 96);
+    CHECK(ell_bytes(4, 3) == 112);
+    CHECK(hyb_bytes(f.hyb) == 92);
+    CHECK(jds_bytes(f.jds) == 96);
+}
+
+TEST_CASE("146: adding an entry to Fig. 14.1's rows, counted", "[146]") {
+    Formats f = build_formats(fig14_1());
+    // Row 2 ends at offset 7; only row 3's one entry lies after it; offsets 3 and 4 grow.
+    const InsertCost csr = insert_into_csr(f.csr, 2, 0, 1.0f);
+    CHECK(csr.moved == 1);
+    CHECK(csr.index_updates == 2);
+    // Row 2 has 2 entries and ELL is 3 wide: a free slot.
+    const InsertCost ell_free = insert_into_ell(f.ell, 2, 0, 1.0f);
+    CHECK(ell_free.moved == 0);
+    CHECK(ell_free.written == 1);
+    // Row 1 is full: one more column of 4 slots (the entry and 3 padding); nothing moves.
+    const InsertCost ell_full = insert_into_ell(f.ell, 1, 1, 1.0f);
+    CHECK(ell_full.moved == 0);
+    CHECK(ell_full.written == 4);
+    CHECK(f.ell.width == 4);
+    // Row 2 (sorted position 2, length 2) must pass row 0 (position 1, length 2): both rows'
+    // 2 entries change places; the new entry ends the last diagonal, with nothing after it.
+    const InsertCost jds = insert_into_jds(f.jds, 2, 0, 1.0f);
+    CHECK(jds.moved == 4);
+    CHECK(f.jds.row_perm == std::vector<int>{1, 2, 0, 3});
+    CHECK(f.jds.diag_ptrs == std::vector<int>{0, 4, 7, 9});
+    // HYB is 2 wide and row 2 is full there: the entry goes to the COO part.
+    const InsertCost hyb = insert_into_hyb(f.hyb, 2, 0, 1.0f);
+    CHECK(hyb.moved == 0);
+    CHECK(f.hyb.coo.nnz() == 2);
+    CHECK(insert_into_coo(f.coo, 2, 0, 1.0f).moved == 0);
+}
+
+TEST_CASE("146: reads to reach row 2 and (2, 2) of Fig. 14.1", "[146]") {
+    const Formats f = build_formats(fig14_1());
+    // CSR: two offsets, then columns 1 and 2 of the row.
+    CHECK(find_in_csr(f.csr, 2, 2).reads_to_row == 2);
+    CHECK(find_in_csr(f.csr, 2, 2).reads_to_element == 4);
+    // ELL: the row's length, then its two slots.
+    CHECK(find_in_ell(f.ell, 2, 2).reads_to_element == 3);
+    // COO as stored: all 8 row indices for the row; for the entry, rows 0-6 (7 reads) and the
+    // columns of entries 5 and 6.
+    CHECK(find_in_coo(f.coo, 2, 2).reads_to_row == 8);
+    CHECK(find_in_coo(f.coo, 2, 2).reads_to_element == 9);
+    // JDS: row 2 is at sorted position 2 (3 reads of row_perm), diag_ptrs[0], then diagonals 0
+    // and 1 reach position 2 and diagonal 2 (1 entry) does not: 3 more reads.
+    CHECK(find_in_jds(f.jds, 2, 2).reads_to_row == 7);
+    CHECK(find_in_jds(f.jds, 2, 2).reads_to_element == 8);
+    for (const Lookup& l : {find_in_coo(f.coo, 2, 2), find_in_csr(f.csr, 2, 2),
+                            find_in_ell(f.ell, 2, 2), find_in_hyb(f.hyb, 2, 2),
+                            find_in_jds(f.jds, 2, 2),
+                            find_in_row_sorted_coo(sorted_by_row(f.coo), 2, 2)})
+        CHECK(l.found);
+    CHECK_FALSE(find_in_csr(f.csr, 3, 0).found);
+}
+
+TEST_CASE("146: row-length balance of Fig. 14.1", "[146]") {
+    // Lengths 2 3 2 1: mean 2, variance (0 + 1 + 0 + 1) / 4 = 1/2.
+    const Balance b = row_length_balance({2, 3, 2, 1});
+    CHECK(b.max == 3);
+    CHECK(b.mean == 2);
+    CHECK(b.cv == Approx(std::sqrt(0.5) / 2));
+    CHECK(row_length_balance({}).mean == 0);
+}
+
+TEST_CASE("146: insertions and lookups on 1,200 random matrices", "[146][random]") {
+    INFO("seed " << kSeed146);
+    SplitMix64 rng(kSeed146);
+    for (int g = 0; g < kSweepGraphs; ++g) {
+        const HostCoo input = edge_case_graph(g, kSeed146);
+        CAPTURE(g, input.num_rows, input.nnz());
+        if (input.num_rows == 0) continue;
+        const int row = static_cast<int>(rng.below(input.num_rows));
+        const int col = static_cast<int>(rng.below(input.num_cols));
+        CAPTURE(row, col);
+        const Formats f = build_formats(input);
+        REQUIRE(f.ell_built);
+
+        const bool present = in_entry_list(input, row, col);
+        REQUIRE(find_in_coo(f.coo, row, col).found == present);
+        REQUIRE(find_in_row_sorted_coo(sorted_by_row(f.coo), row, col).found == present);
+        REQUIRE(find_in_csr(f.csr, row, col).found == present);
+        REQUIRE(find_in_ell(f.ell, row, col).found == present);
+        REQUIRE(find_in_hyb(f.hyb, row, col).found == present);
+        REQUIRE(find_in_jds(f.jds, row, col).found == present);
+        REQUIRE(find_in_csr(f.csr, row, col).reads_to_row == 2);
+        REQUIRE(find_in_coo(f.coo, row, col).reads_to_row == input.nnz());
+
+        Formats grown = f;
+        const std::vector<Entry> expected = with_entry(input, row, col, 3.0f);
+        REQUIRE(insert_into_coo(grown.coo, row, col, 3.0f).moved == 0);
+        REQUIRE(sorted_entries(grown.coo) == expected);
+        REQUIRE(insert_into_csr(grown.csr, row, col, 3.0f).moved ==
+                f.csr.nnz() - static_cast<size_t>(f.csr.row_offsets[row + 1]));
+        REQUIRE(is_well_formed(grown.csr));
+        REQUIRE(sorted_entries(grown.csr) == expected);
+        REQUIRE(insert_into_ell(grown.ell, row, col, 3.0f).moved == 0);
+        REQUIRE(is_well_formed(grown.ell));
+        REQUIRE(sorted_entries(coo_from_ell(grown.ell)) == expected);
+        insert_into_hyb(grown.hyb, row, col, 3.0f);
+        REQUIRE(is_well_formed(grown.hyb.ell));
+        REQUIRE(sorted_entries(coo_from_hyb(grown.hyb)) == expected);
+        insert_into_jds(grown.jds, row, col, 3.0f);
+        REQUIRE(is_well_formed(grown.jds));
+        REQUIRE(sorted_entries(coo_from_jds(grown.jds)) == expected);
+        std::vector<int> grown_lengths = row_lengths(f.csr);
+        ++grown_lengths[row];
+        for (size_t t = 1; t < grown.jds.row_perm.size(); ++t)
+            REQUIRE(grown_lengths[grown.jds.row_perm[t - 1]] >=
+                    grown_lengths[grown.jds.row_perm[t]]);
+    }
+}
+
+TEST_CASE("146: the CPU SpMV matches the reference on random matrices and the hub",
+          "[146][random]") {
+    INFO("seed " << kSeed146);
+    std::vector<HostCoo> inputs = {make_star(100001, 0, kSeed146)};
+    for (int g = 0; g < kSweepGraphs; ++g) inputs.push_back(edge_case_graph(g, kSeed146));
+    for (size_t g = 0; g < inputs.size(); ++g) {
+        CAPTURE(g);
+        const HostCoo& input = inputs[g];
+        const HostCsr csr = csr_from_coo_by_stable_sort(input);
+        const std::vector<float> x = lesson_x(input.num_cols);
+        const std::vector<float> y0(input.num_rows, 0.25f);
+        REQUIRE(spmv_matches(spmv_cpu(csr, x, y0), spmv_reference(input, x, y0)));
+    }
+}
