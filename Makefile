@@ -10,6 +10,9 @@ CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 GPU_VISIBLE := $(shell nvidia-smi -L >/dev/null 2>&1 && echo yes)
 ifeq ($(origin CUDA_ARCH),undefined)
   CUDA_ARCH := $(if $(GPU_VISIBLE),native,compute_75)
+  ARCH_REASON := $(if $(GPU_VISIBLE),a GPU is visible,no GPU visible: portable PTX)
+else
+  ARCH_REASON := as given
 endif
 ifneq ($(filter compute_%,$(CUDA_ARCH)),)
   ARCH_FLAGS := -gencode arch=$(CUDA_ARCH),code=$(CUDA_ARCH)
@@ -56,7 +59,7 @@ cuda-note:
 ifeq ($(NVCC),)
 	@echo "note: nvcc was not found, so only the CPU programs are built; the CUDA programs ($(words $(GPU_PROGRAMS))) need the CUDA Toolkit."
 else
-	@echo "CUDA_ARCH=$(CUDA_ARCH) ($(if $(GPU_VISIBLE),a GPU is visible,no GPU visible: portable PTX)); override with make CUDA_ARCH=sm_90 or CUDA_ARCH=all"
+	@echo "CUDA_ARCH=$(CUDA_ARCH) ($(ARCH_REASON)); override with make CUDA_ARCH=sm_90 or CUDA_ARCH=all"
 endif
 
 # The binaries depend on the flags, so that a new CUDA_ARCH rebuilds them.
