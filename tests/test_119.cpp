@@ -2,6 +2,7 @@
 // count-and-scan as its cross-check, against the stable-sort CSR of common/ and against the card.
 #include <catch2/catch.hpp>
 #include "data_files.h"
+#include "sorted_coo_refusals.h"
 #include <algorithm>
 #include <cstdlib>
 #include <string>
@@ -45,47 +46,6 @@ HostCsr sentinel_csr(const HostCoo& coo) {
 bool same_csr(const HostCsr& a, const HostCsr& b) {
     return a.num_rows == b.num_rows && a.num_cols == b.num_cols &&
            a.row_offsets == b.row_offsets && a.col_idx == b.col_idx && a.values == b.values;
-}
-
-struct RefusalCase {
-    std::string what;
-    HostCoo coo;
-    size_t first_bad;
-    std::string message;
-};
-
-// Every way to break the contract, built from the card's example (3 rows, 3 columns).
-std::vector<RefusalCase> refusal_cases() {
-    std::vector<RefusalCase> cases;
-    auto with_rows = [](std::vector<int> rows) {
-        HostCoo a = card_example();
-        a.rows = std::move(rows);
-        return a;
-    };
-    auto with_col = [](size_t k, int col) {
-        HostCoo a = card_example();
-        a.cols[k] = col;
-        return a;
-    };
-    cases.push_back({"unsorted at the first pair", with_rows({1, 0, 1, 2, 2}), 1,
-                     "entry 1: row 0 comes after row 1 (rows must be non-decreasing)"});
-    cases.push_back({"unsorted later", with_rows({0, 0, 1, 2, 1}), 4,
-                     "entry 4: row 1 comes after row 2 (rows must be non-decreasing)"});
-    cases.push_back({"negative row", with_rows({0, -1, 1, 2, 2}), 1,
-                     "entry 1: row -1 is not in [0, 3)"});
-    cases.push_back({"row == num_rows", with_rows({0, 0, 1, 2, 3}), 4,
-                     "entry 4: row 3 is not in [0, 3)"});
-    cases.push_back({"negative column", with_col(2, -1), 2,
-                     "entry 2: column -1 is not in [0, 3)"});
-    cases.push_back({"column == num_cols", with_col(3, 3), 3,
-                     "entry 3: column 3 is not in [0, 3)"});
-    HostCoo several = with_rows({0, 0, 1, 2, 1});  // a descent at entry 4 ...
-    several.cols[2] = 9;                            // ... and a column out of range at entry 2
-    cases.push_back({"several bad entries", several, 2, "entry 2: column 9 is not in [0, 3)"});
-    HostCoo no_rows = card_example();
-    no_rows.num_rows = 0;
-    cases.push_back({"entries but no rows", no_rows, 0, "entry 0: row 0 is not in [0, 0)"});
-    return cases;
 }
 
 std::vector<int> slice_lengths(const std::vector<int>& row_offsets) {

@@ -4,6 +4,7 @@
 // order of the entries, so the arrays must be equal exactly.
 #include <catch2/catch.hpp>
 #include "data_files.h"
+#include "sorted_coo_refusals.h"
 #include <algorithm>
 #include <cstdlib>
 #include <string>
@@ -30,48 +31,6 @@ void require_converted_exactly(const CooToCsrResult& result, const HostCoo& orig
     REQUIRE(result.converted());
     REQUIRE(result.first_bad == static_cast<int>(original.nnz()));
     REQUIRE(equals_exactly(result.csr, csr_from_coo_by_stable_sort(original)));
-}
-
-struct RefusalCase {
-    std::string what;
-    HostCoo coo;
-    int first_bad;
-    std::string message;
-};
-
-// Every way to break the contract, built from the card's example (3 rows, 3 columns). The
-// messages are 119's, word for word.
-std::vector<RefusalCase> refusal_cases() {
-    std::vector<RefusalCase> cases;
-    auto with_rows = [](std::vector<int> rows) {
-        HostCoo a = card_example();
-        a.rows = std::move(rows);
-        return a;
-    };
-    auto with_col = [](size_t k, int col) {
-        HostCoo a = card_example();
-        a.cols[k] = col;
-        return a;
-    };
-    cases.push_back({"unsorted at the first pair", with_rows({1, 0, 1, 2, 2}), 1,
-                     "entry 1: row 0 comes after row 1 (rows must be non-decreasing)"});
-    cases.push_back({"unsorted later", with_rows({0, 0, 1, 2, 1}), 4,
-                     "entry 4: row 1 comes after row 2 (rows must be non-decreasing)"});
-    cases.push_back({"negative row", with_rows({0, -1, 1, 2, 2}), 1,
-                     "entry 1: row -1 is not in [0, 3)"});
-    cases.push_back({"row == num_rows", with_rows({0, 0, 1, 2, 3}), 4,
-                     "entry 4: row 3 is not in [0, 3)"});
-    cases.push_back({"negative column", with_col(2, -1), 2,
-                     "entry 2: column -1 is not in [0, 3)"});
-    cases.push_back({"column == num_cols", with_col(3, 3), 3,
-                     "entry 3: column 3 is not in [0, 3)"});
-    HostCoo several = with_rows({0, 0, 1, 2, 1});  // a descent at entry 4 ...
-    several.cols[2] = 9;                            // ... and a column out of range at entry 2
-    cases.push_back({"several bad entries", several, 2, "entry 2: column 9 is not in [0, 3)"});
-    HostCoo no_rows = card_example();
-    no_rows.num_rows = 0;
-    cases.push_back({"entries but no rows", no_rows, 0, "entry 0: row 0 is not in [0, 0)"});
-    return cases;
 }
 
 void require_refused(const CooToCsrResult& result, int first_bad, const std::string& message) {
@@ -169,8 +128,8 @@ TEST_CASE("120: every way to break the contract is refused at the first bad entr
         CAPTURE(c.what);
         for (uint64_t seed : {1u, 2u, 3u}) {
             CAPTURE(seed);
-            CHECK(validate_sorted_coo_emulated(c.coo, ThreadOrder::shuffled(seed)) == c.first_bad);
-            require_refused(coo_to_csr_emulated(c.coo, ThreadOrder::shuffled(seed)), c.first_bad,
+            CHECK(validate_sorted_coo_emulated(c.coo, ThreadOrder::shuffled(seed)) == static_cast<int>(c.first_bad));
+            require_refused(coo_to_csr_emulated(c.coo, ThreadOrder::shuffled(seed)), static_cast<int>(c.first_bad),
                             c.message);
         }
     }
@@ -255,7 +214,7 @@ TEST_CASE("120: a hub with 10^5 entries in one row, and 10^5 rows of one entry",
 TEST_CASE("120: GPU validation names the first bad entry", "[120][gpu]") {
     for (const RefusalCase& c : refusal_cases()) {
         CAPTURE(c.what);
-        CHECK(validate_sorted_coo_gpu(c.coo) == c.first_bad);
+        CHECK(validate_sorted_coo_gpu(c.coo) == static_cast<int>(c.first_bad));
     }
     for (const RefusalDemo& demo : refusal_demos()) {
         CAPTURE(demo.what);
@@ -285,8 +244,8 @@ TEST_CASE("120: GPU validation names the first bad entry", "[120][gpu]") {
 TEST_CASE("120: GPU refusals leave every output byte untouched", "[120][gpu]") {
     for (const RefusalCase& c : refusal_cases()) {
         CAPTURE(c.what);
-        require_refused(coo_to_csr_gpu(c.coo), c.first_bad, c.message);
-        require_refused(coo_to_csr_rle_scan_gpu(c.coo), c.first_bad, c.message);
+        require_refused(coo_to_csr_gpu(c.coo), static_cast<int>(c.first_bad), c.message);
+        require_refused(coo_to_csr_rle_scan_gpu(c.coo), static_cast<int>(c.first_bad), c.message);
     }
 }
 

@@ -7,6 +7,7 @@
 #include "../common/self_check.h"
 #include "../common/sparse_host.h"
 #include "../ch21_csr/chapter_inputs.h"
+#include "edge_case_graphs.h"
 
 namespace {
 ProgramOptions parse(std::vector<std::string> args, bool allow_scale = true,
@@ -168,4 +169,33 @@ TEST_CASE("transposing twice is the identity", "[common][sparse]") {
     const HostCoo back = transposed(transposed(coo));
     CHECK(sorted_entries(back) == sorted_entries(coo));
     CHECK(transposed(coo).rows == coo.cols);
+}
+
+// The sweep's seeds are the ones that the tests of 114 and 115 use; each must reach every case.
+TEST_CASE("the shared sweep of graphs covers every edge case", "[common][sweep]") {
+    for (uint64_t seed : {114u, 115u}) {
+        CAPTURE(seed);
+        int no_vertices = 0, no_edges = 0, isolated_last = 0, self_loops = 0, duplicates = 0;
+        for (int i = 0; i < kSweepGraphs; ++i) {
+            const HostCoo g = edge_case_graph(i, seed);
+            no_vertices += g.num_rows == 0;
+            no_edges += g.num_rows > 0 && g.nnz() == 0;
+            bool last_touched = false, loop = false, duplicate = false;
+            std::set<std::pair<int, int>> seen;
+            for (size_t e = 0; e < g.nnz(); ++e) {
+                const int last = g.num_rows - 1;
+                last_touched = last_touched || g.rows[e] == last || g.cols[e] == last;
+                loop = loop || g.rows[e] == g.cols[e];
+                duplicate = duplicate || !seen.insert({g.rows[e], g.cols[e]}).second;
+            }
+            isolated_last += g.num_rows > 1 && g.nnz() > 0 && !last_touched;
+            self_loops += loop;
+            duplicates += duplicate;
+        }
+        CHECK(no_vertices > 0);
+        CHECK(no_edges > 0);
+        CHECK(isolated_last > 0);
+        CHECK(self_loops > 0);
+        CHECK(duplicates > 0);
+    }
 }
