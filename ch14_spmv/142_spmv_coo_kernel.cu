@@ -8,7 +8,7 @@
 //
 // Build and run:  make 142_spmv_coo_kernel && build/142_spmv_coo_kernel
 //                 build/142_spmv_coo_kernel --scale 22
-//                 build/142_spmv_coo_kernel --matrix ../shared/data/1138_bus.mtx
+//                 build/142_spmv_coo_kernel --matrix data/1138_bus.mtx
 #include <algorithm>
 #include <cstdio>
 #include <string>

@@ -8,7 +8,7 @@
 //
 // Build and run:  make 143_spmv_csr_kernel && build/143_spmv_csr_kernel
 //                 build/143_spmv_csr_kernel --scale 22
-//                 build/143_spmv_csr_kernel --matrix ../shared/data/1138_bus.mtx
+//                 build/143_spmv_csr_kernel --matrix data/1138_bus.mtx
 #include <algorithm>
 #include <cstdio>
 #include <string>

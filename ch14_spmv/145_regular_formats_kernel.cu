@@ -12,7 +12,7 @@
 //
 // Build and run:  make 145_regular_formats_kernel && build/145_regular_formats_kernel
 //                 build/145_regular_formats_kernel --scale 20 --skew 0.3
-//                 build/145_regular_formats_kernel --matrix ../shared/data/1138_bus.mtx
+//                 build/145_regular_formats_kernel --matrix data/1138_bus.mtx
 #include <algorithm>
 #include <cstdio>
 #include <memory>

@@ -9,7 +9,7 @@
 // Build and run:  make 146_design_considerations_cpu_baseline
 //                 build/146_design_considerations_cpu_baseline
 //                 build/146_design_considerations_cpu_baseline --scale 16
-//                 build/146_design_considerations_cpu_baseline --matrix ../shared/data/west2021.mtx
+//                 build/146_design_considerations_cpu_baseline --matrix data/west2021.mtx
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

@@ -8,7 +8,7 @@
 // are scaled to a unit diagonal first (Jacobi scaling), which lowers their condition number.
 //
 // Build and run:  make 147_conjugate_gradient_kernel && build/147_conjugate_gradient_kernel
-//                 build/147_conjugate_gradient_kernel --matrix ../shared/data/1138_bus.mtx
+//                 build/147_conjugate_gradient_kernel --matrix data/1138_bus.mtx
 //                 build/147_conjugate_gradient_kernel --scale 20
 #include <cub/device/device_reduce.cuh>
 #include <thrust/iterator/counting_iterator.h>

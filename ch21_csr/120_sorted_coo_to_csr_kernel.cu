@@ -10,7 +10,7 @@
 //
 // Build and run:  make 120_sorted_coo_to_csr_kernel && build/120_sorted_coo_to_csr_kernel
 //                 build/120_sorted_coo_to_csr_kernel --scale 22
-//                 build/120_sorted_coo_to_csr_kernel --matrix ../shared/data/netscience.mtx
+//                 build/120_sorted_coo_to_csr_kernel --matrix data/netscience.mtx
 #include <cub/device/device_run_length_encode.cuh>
 #include <cub/device/device_scan.cuh>
 #include <algorithm>

@@ -1,6 +1,6 @@
-// The real matrices in ../shared/data (relative to the repository root, where the tests run;
-// SUITE_DATA_DIR overrides the folder). A missing folder or file fails the test that asked for
-// it: finding nothing to check must never look like a pass.
+// The real matrices in the repository's data/ folder (relative to the repository root, where
+// the tests run; SUITE_DATA_DIR overrides the folder). A missing folder or file fails the test
+// that asked for it: finding nothing to check must never look like a pass.
 #pragma once
 #include <catch2/catch.hpp>
 #include <algorithm>
@@ -14,10 +14,10 @@ inline std::filesystem::path data_dir() {
     const char* override_dir = std::getenv("SUITE_DATA_DIR");
     const std::filesystem::path dir = override_dir && *override_dir
                                           ? std::filesystem::path(override_dir)
-                                          : std::filesystem::path("../shared/data");
+                                          : std::filesystem::path("data");
     if (!std::filesystem::is_directory(dir))
         FAIL("the data folder " << dir << " does not exist: run the tests from the repository "
-             "root, or point SUITE_DATA_DIR at the folder of ../shared/data/README.md");
+             "root, or point SUITE_DATA_DIR at the folder that holds data/README.md's files");
     return dir;
 }
 

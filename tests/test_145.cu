@@ -1,6 +1,6 @@
 // Tests of 145 and regular_formats.h: Fig. 14.1 in ELL, HYB and JDS as worked out from the
 // figure; every conversion undone to the same multiset of entries on the real matrices of
-// ../shared/data, on 1,200 random matrices and on the 10^5-entry hub; HYB's width rule and JDS's
+// data/, on 1,200 random matrices and on the 10^5-entry hub; HYB's width rule and JDS's
 // order by counting; and each format's kernel against the CPU reference, emulated and on a GPU.
 #include <catch2/catch.hpp>
 #include <string>
@@ -84,7 +84,7 @@ TEST_CASE("145: Fig. 14.1 in ELL, HYB and JDS", "[145][emulation]") {
     CHECK(spmv_jds_emulated(jds, x, zeros, order) == expected);
 }
 
-TEST_CASE("145: conversions round-trip on the real matrices of ../shared/data",
+TEST_CASE("145: conversions round-trip on the real matrices of data/",
           "[145][emulation][data]") {
     for (const std::string& name : readable_data_files()) {
         CAPTURE(name);

@@ -1,4 +1,4 @@
-// Tests of common/matrix_reader.h: the real files of ../shared/data read to the facts of its
+// Tests of common/matrix_reader.h: the real files of data/ read to the facts of its
 // README and to a second, independent reading; the Matrix Market and edge-list rules on small
 // files written here; and every refusal naming the file, the line and the problem.
 #include <catch2/catch.hpp>
@@ -169,7 +169,7 @@ struct DataFile {
     size_t nnz;
 };
 
-// From ../shared/data/README.md: the full matrix after mirroring, as SciPy reads it.
+// From data/README.md: the full matrix after mirroring, as SciPy reads it.
 const std::vector<DataFile> kReadableData = {
     {"lund_a.mtx", 147, 2449},       {"1138_bus.mtx", 1138, 4054},   {"jagmesh7.mtx", 1138, 7450},
     {"west2021.mtx", 2021, 7353},    {"karate.mtx", 34, 156},        {"netscience.mtx", 1589, 5484},
