@@ -72,10 +72,14 @@ std::vector<float> coo_spmv_emulated(const HostCoo& a, const std::vector<float>&
 }
 
 #ifndef SUITE_NO_MAIN
+// What this program allocates for an input, host and device together, in bytes per entry, per row
+// or column, and in all: its measured peaks with a margin (see memory_budget.h).
+constexpr MemoryModel kMemory{64, 104, 512e6};
+
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(
         argc, argv, "142 (14.2) kernel: COO SpMV, one thread per nonzero, atomicAdd into y");
-    const HostCoo a = spmv_input(p.options);
+    const HostCoo a = spmv_input(p.options, kMemory);
     const bool book = p.options.book_example();
     const bool timed = p.options.scale > 0;
     const size_t nnz = a.nnz();
@@ -198,8 +202,8 @@ int main(int argc, char** argv) {
         const double vectors = 4.0 * a.num_cols + 8.0 * a.num_rows;
         const double coo_bytes = 12.0 * nnz + vectors;
         const double csr_bytes = 8.0 * nnz + 4.0 * (a.num_rows + 1) + vectors;
-        std::printf("timings on %s (median of 21 after 3 warm-ups; copy bandwidth %.0f GB/s):\n",
-                    p.backend.device_name.c_str(), copy_gbs);
+        std::printf("timings on %s (%s; copy bandwidth %.0f GB/s):\n",
+                    p.backend.device_name.c_str(), timing_description().c_str(), copy_gbs);
         std::printf("  COO, thread per nonzero  %8.3f ms  %6.0f GB/s (%4.1f%% of copy)\n",
                     kernel_ms, gb_per_s(coo_bytes, kernel_ms),
                     100 * gb_per_s(coo_bytes, kernel_ms) / copy_gbs);

@@ -85,10 +85,14 @@ int first_thread_writing_outside_its_row(const HostCsr& a, const std::vector<flo
 }
 
 #ifndef SUITE_NO_MAIN
+// What this program allocates for an input, host and device together, in bytes per entry, per row
+// or column, and in all: its measured peaks with a margin (see memory_budget.h).
+constexpr MemoryModel kMemory{52, 100, 512e6};
+
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(
         argc, argv, "143 (14.3) kernel: CSR SpMV, one thread per row, no atomics");
-    const HostCoo coo = spmv_input(p.options);
+    const HostCoo coo = spmv_input(p.options, kMemory);
     const HostCsr a = csr_from_coo_by_stable_sort(coo);
     const bool book = p.options.book_example();
     const bool timed = p.options.scale > 0;
@@ -201,8 +205,8 @@ int main(int argc, char** argv) {
         // counted, so this is the useful traffic, not all that moved.
         const double bytes =
             8.0 * a.nnz() + 4.0 * (a.num_rows + 1) + 4.0 * a.num_cols + 8.0 * a.num_rows;
-        std::printf("timings on %s (median of 21 after 3 warm-ups; copy bandwidth %.0f GB/s):\n",
-                    p.backend.device_name.c_str(), copy_gbs);
+        std::printf("timings on %s (%s; copy bandwidth %.0f GB/s):\n",
+                    p.backend.device_name.c_str(), timing_description().c_str(), copy_gbs);
         std::printf("  CSR, thread per row  %8.3f ms  %6.0f GB/s (%4.1f%% of copy)\n", kernel_ms,
                     gb_per_s(bytes, kernel_ms), 100 * gb_per_s(bytes, kernel_ms) / copy_gbs);
         std::printf("  cuSPARSE CSR SpMV    %8.3f ms  %6.0f GB/s (%4.1f%% of copy)\n", library_ms,

@@ -151,14 +151,6 @@ std::vector<float> coo_thread_per_entry_emulated(const HostCoo& a, const std::ve
     return y;
 }
 
-// A warp per row is skewed-matrix medicine: with one thread per row the longest row is walked
-// by one thread, entry after entry, while the other threads have long finished. Past this many
-// times the mean row length, the program expects (and claims) that a warp per row is faster.
-constexpr double kSkewedRowRatio = 100.0;
-// ELL is expected to be faster where, in the model, thread per row touches at least this many
-// times as many sectors as ELL.
-constexpr double kSectorGainForClaim = 2.0;
-
 void print_stats_row(const char* name, const AccessStats& s) {
     std::printf("  %-32s %10zu %11zu %11.2f %12.2f %10.1f%% %9.1f%%\n", name, s.requests, s.sectors,
                 s.sectors_per_request(), s.fetched_per_used(), 100 * s.contiguous_fraction(),
@@ -168,11 +160,15 @@ void print_stats_row(const char* name, const AccessStats& s) {
 }  // namespace coalescing
 
 #ifndef SUITE_NO_MAIN
+// What this program allocates for an input, host and device together, in bytes per entry, per row
+// or column, and in all: its measured peaks with a margin (see memory_budget.h).
+constexpr MemoryModel kMemory{68, 88, 512e6};
+
 int main(int argc, char** argv) {
     using namespace coalescing;
     const KernelProgram p = start_kernel_program(
         argc, argv, "144 (14.3) kernel: CSR reads strided, COO contiguous; warp per row and ELL");
-    const HostCoo input = spmv_input(p.options);
+    const HostCoo input = spmv_input(p.options, kMemory);
     const HostCoo coo = sorted_by_row(input);  // the notes' COO: the entries in row order
     const HostCsr csr = csr_from_coo_by_stable_sort(input);
     const std::vector<int> lengths = row_lengths(csr);
@@ -242,18 +238,11 @@ int main(int argc, char** argv) {
     std::printf("(2) measured: thread t reads element t * stride of a 1 GiB float array, wrapping\n"
                 "    around so that every element is read once; effective GB/s counts 4 bytes per\n"
                 "    thread, the bytes that the threads asked for\n");
-    const std::string stride_2_claim = "stride 2 gets less effective bandwidth than stride 1";
-    const std::string stride_32_claim =
-        "stride 32 gets under a quarter of stride 1's effective bandwidth (the model: an eighth)";
     double copy_gbs = 0;
     if (!p.on_gpu()) {
-        std::printf("    (needs a GPU: skipped in emulation)\n\n");
-        check.skip(stride_2_claim);
-        check.skip(stride_32_claim);
+        std::printf("    (needs a GPU: not measured in emulation)\n\n");
     } else if (p.options.scale == 0) {
         std::printf("    (a timing, so it runs with --scale only)\n\n");
-        check.skip(stride_2_claim, "timed with --scale only");
-        check.skip(stride_32_claim, "timed with --scale only");
     } else {
         copy_gbs = measure_copy_gbs();
         DeviceBuffer<float> data(size_t{1} << kStridedLog2Length), sink(1);
@@ -277,8 +266,10 @@ int main(int argc, char** argv) {
             "A warp asks for 128 bytes at every stride; at stride s its 32 reads span 4s\n"
             "sectors and touch min(4s, 32) of them, so from stride 8 on each 32-byte sector\n"
             "brings one useful float.\n\n");
-        check.claim(stride_2_claim, gbs[1] < gbs[0]);
-        check.claim(stride_32_claim, gbs[5] < 0.25 * gbs[0]);
+        std::printf("measured, not a self-check (times vary with the GPU and its load):\n"
+                    "  stride 2 reaches %.2f and stride 32 %.2f of stride 1's effective bandwidth\n"
+                    "  (the model: 1/2 and 1/8)\n\n",
+                    gbs[1] / gbs[0], gbs[5] / gbs[0]);
     }
 
     // (3) ----------------------------------------------------------------------------------
@@ -339,21 +330,9 @@ int main(int argc, char** argv) {
     }
     if (!ell_built) check.skip(ell_claim, ell_skip_reason);
 
-    const std::string warp_faster =
-        "warp per row is faster than thread per row on this skewed matrix (measured)";
-    const std::string model_sectors = std::to_string(csr_stats.sectors) +
-                                      " sectors touched against ELL's " +
-                                      std::to_string(ell_stats.sectors);
-    const std::string ell_faster =
-        "ELL is faster than CSR thread per row (measured; the model: " + model_sectors + ")";
     const double skew_ratio = mean_length > 0 ? longest / mean_length : 0.0;
-    const bool skewed = skew_ratio >= kSkewedRowRatio;
-    const bool ell_predicted = csr_stats.sectors >= kSectorGainForClaim * ell_stats.sectors;
     if (!timed) {
-        const std::string why = p.on_gpu() ? "timed at --scale only" : "needs a GPU";
         std::printf("timings: %s\n\n", p.on_gpu() ? "at --scale only" : "need a GPU");
-        check.skip(warp_faster, why);
-        check.skip(ell_faster, ell_built ? why : ell_skip_reason);
     } else {
         DeviceCsrMatrix d_csr(csr);
         DeviceCooMatrix d_coo(coo);
@@ -381,9 +360,9 @@ int main(int argc, char** argv) {
             ell_built ? median_ms_of([&](const float* dx, float* dy) { d_ell->spmv(dx, dy); })
                       : 0.0;
         const double library_ms = median_gpu_ms([&] { library.run(); });
-        std::printf("timings on %s (median of 21 after 3 warm-ups; copy bandwidth %.0f GB/s; each\n"
+        std::printf("timings on %s (%s; copy bandwidth %.0f GB/s; each\n"
                     "counts %.1f MB: the CSR arrays, x, and y read and written):\n",
-                    p.backend.device_name.c_str(), copy_gbs, bytes / 1e6);
+                    p.backend.device_name.c_str(), timing_description().c_str(), copy_gbs, bytes / 1e6);
         auto row = [&](const char* name, double ms) {
             std::printf("  %-24s %9.3f ms %7.0f GB/s (%5.1f%% of copy)  %6.2fx thread per row\n",
                         name, ms, gb_per_s(bytes, ms), 100 * gb_per_s(bytes, ms) / copy_gbs,
@@ -402,18 +381,11 @@ int main(int argc, char** argv) {
         if (ell_built) std::printf("  ratio cuSPARSE / ELL: %.2f\n", library_ms / ell_ms);
         std::printf("  longest row %d entries, %.0f times the mean row length %.2f\n\n", longest,
                     skew_ratio, mean_length);
-        if (skewed)
-            check.claim(warp_faster, warp_ms < thread_ms);
-        else
-            check.skip(warp_faster, "the rows are not skewed: the longest is " +
-                                        fixed(skew_ratio, 0) + " times the mean (claimed from " +
-                                        fixed(kSkewedRowRatio, 0) + ")");
-        if (!ell_built)
-            check.skip(ell_faster, ell_skip_reason);
-        else if (ell_predicted)
-            check.claim(ell_faster, ell_ms < thread_ms);
-        else
-            check.skip(ell_faster, "the model predicts no clear gain: " + model_sectors);
+        std::printf("measured, not a self-check: warp per row takes %.2f and ELL %s of thread "
+                    "per row's time;\n  the model: ELL touches %zu sectors to thread per row's "
+                    "%zu\n\n",
+                    warp_ms / thread_ms, ell_built ? fixed(ell_ms / thread_ms, 2).c_str() : "-",
+                    ell_stats.sectors, csr_stats.sectors);
     }
 
     if (!p.options.matrix.empty()) {

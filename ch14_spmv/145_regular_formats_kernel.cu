@@ -162,12 +162,16 @@ struct InputEntries {
 }  // namespace regularized
 
 #ifndef SUITE_NO_MAIN
+// What this program allocates for an input, host and device together, in bytes per entry, per row
+// or column, and in all: its measured peaks with a margin (see memory_budget.h).
+constexpr MemoryModel kMemory{120, 100, 512e6};
+
 int main(int argc, char** argv) {
     using namespace regularized;
     const KernelProgram p = start_kernel_program(
         argc, argv,
         "145 (14.4-14.6) kernel: ELL, HYB and JDS, converted from CSR, one kernel each");
-    const HostCoo input = spmv_input(p.options);
+    const HostCoo input = spmv_input(p.options, kMemory);
     const HostCsr csr = csr_from_coo_by_stable_sort(input);
     const std::vector<int> lengths = row_lengths(csr);
     const bool small = csr.num_rows <= 8 && csr.nnz() <= 40;
@@ -336,9 +340,9 @@ int main(int argc, char** argv) {
         const double hyb_ms = median_ms_of(d_hyb);
         const double jds_ms = median_ms_of(d_jds);
         const double library_ms = median_gpu_ms([&] { library.run(); });
-        std::printf("timings on %s (median of 21 after 3 warm-ups; copy bandwidth %.0f GB/s; each\n"
+        std::printf("timings on %s (%s; copy bandwidth %.0f GB/s; each\n"
                     "counts %.1f MB: the CSR arrays, x, and y read and written):\n",
-                    p.backend.device_name.c_str(), copy_gbs, bytes / 1e6);
+                    p.backend.device_name.c_str(), timing_description().c_str(), copy_gbs, bytes / 1e6);
         auto row = [&](const char* name, double ms) {
             std::printf("  %-26s %9.3f ms %7.0f GB/s (%5.1f%% of copy)  cuSPARSE / this %.2f\n",
                         name, ms, gb_per_s(bytes, ms), 100 * gb_per_s(bytes, ms) / copy_gbs,

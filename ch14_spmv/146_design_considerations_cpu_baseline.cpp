@@ -336,12 +336,16 @@ Balance row_length_balance(const std::vector<int>& lengths) {
 }  // namespace design
 
 #ifndef SUITE_NO_MAIN
+// What this program allocates for an input, host only, in bytes per entry, per row
+// or column, and in all: its measured peaks with a margin (see memory_budget.h).
+constexpr MemoryModel kMemory{228, 88, 64e6};
+
 int main(int argc, char** argv) {
     using namespace design;
     const ProgramOptions options = parse_options(argc, argv, true);
     std::printf(
         "=== 146 (14.1-14.6) CPU baseline: the five design considerations, measured ===\n\n");
-    const HostCoo input = spmv_input(options);
+    const HostCoo input = spmv_input(options, kMemory);
     const Formats f = build_formats(input);
     const HostCsr& csr = f.csr;
     const size_t nnz = csr.nnz();
@@ -415,12 +419,12 @@ int main(int argc, char** argv) {
             holds(coo_from_hyb(f.hyb), input_entries) && holds(coo_from_jds(f.jds), input_entries));
 
     // flexibility and accessibility -------------------------------------------------------
-    if (csr.num_rows == 0) {
-        std::printf(
-            "flexibility, accessibility: the matrix has no rows, so there is nothing to add "
-            "to or look up\n\n");
+    if (csr.num_rows == 0 || csr.num_cols == 0) {
+        const char* missing = csr.num_rows == 0 ? "rows" : "columns";
+        std::printf("flexibility, accessibility: the matrix has no %s, so there is no place to "
+                    "add an entry to or look one up\n\n", missing);
         check.skip("after adding one entry, every format holds the input's entries and the new one",
-                   "the matrix has no rows");
+                   std::string("the matrix has no ") + missing);
     } else {
         const int row = csr.num_rows / 2;
         const int new_col = 0;

@@ -3,6 +3,7 @@
 #pragma once
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 #include "../common/graph_generators.h"
@@ -29,21 +30,43 @@ const std::vector<int> kFigRowPtrs = {0, 2, 5, 7, 8};
 
 constexpr uint64_t kMatrixSeed = 14;
 
-// Fig. 14.1; with --scale S an R-MAT matrix (2^S rows, 16 * 2^S entries, skewed row lengths);
-// with --matrix FILE the file's matrix. A file that cannot be read ends the program (exit 2).
-inline HostCoo spmv_input(const ProgramOptions& opt) {
-    if (!opt.matrix.empty()) {
-        HostCoo a;
-        try {
-            a = read_matrix_file(opt.matrix);
-        } catch (const BadInput& e) {
-            fail_bad_input(e.what());
+// The largest x entry that any of the chapter's SpMVs uses (lesson_x below; the result: line
+// uses ones), and the largest y0 entry.
+constexpr double kLargestX = 1.875;
+constexpr double kLargestY0 = 1.0;
+
+// SpMV sums each row in float. When a row's |a_ij| * |x_j| add up past the largest float, some
+// order of the additions overflows to inf: that is the input's values, not a kernel's fault,
+// so it is refused (exit 2) before any kernel runs, naming the row.
+inline void refuse_float_overflow(const HostCoo& a, const std::string& source) {
+    std::vector<double> magnitude(a.num_rows, 0.0);
+    for (size_t k = 0; k < a.nnz(); ++k)
+        magnitude[a.rows[k]] += std::fabs(static_cast<double>(a.values[k])) * kLargestX;
+    for (int r = 0; r < a.num_rows; ++r)
+        if (magnitude[r] + kLargestY0 > std::numeric_limits<float>::max()) {
+            char text[240];
+            std::snprintf(text, sizeof text,
+                          "%s: the input's values overflow float: row %d's |a_ij| * x_j add up to "
+                          "%.3g, beyond the largest float (%.4g), so a float SpMV can reach inf",
+                          source.c_str(), r + 1, magnitude[r],
+                          static_cast<double>(std::numeric_limits<float>::max()));
+            fail_bad_input(text);
         }
-        std::printf("input: %s, %d x %d, %zu stored entries\n", opt.matrix.c_str(), a.num_rows,
-                    a.num_cols, a.nnz());
+}
+
+// Fig. 14.1; with --scale S an R-MAT matrix (2^S rows, 16 * 2^S entries, skewed row lengths);
+// with --matrix FILE the file's matrix. An input beyond the program's memory budget, a file
+// that cannot be read, or values that overflow float end the program (exit 2).
+inline HostCoo spmv_input(const ProgramOptions& opt, const MemoryModel& memory) {
+    if (!opt.matrix.empty()) {
+        HostCoo a = read_matrix_option(opt, memory);
+        refuse_float_overflow(a, opt.matrix);
         return a;
     }
     if (opt.scale == 0) return fig14_1();
+    const uint64_t rows = uint64_t{1} << opt.scale;
+    require_memory(opt, memory, "--scale " + std::to_string(opt.scale), rows, rows,
+                   rows * kEdgeFactor);
     std::printf("input: R-MAT matrix, scale %d (%d x %d, %d entries), skew a = %.2f\n", opt.scale,
                 1 << opt.scale, 1 << opt.scale, kEdgeFactor << opt.scale, opt.skew);
     return make_rmat(opt.scale, kEdgeFactor, opt.skew, kMatrixSeed);

@@ -18,6 +18,7 @@
 #include <numeric>
 #include <string>
 #include <vector>
+#include "../common/memory_budget.h"
 #include "../common/sparse_host.h"
 
 // Entry counts of each row, read off the offsets.
@@ -93,16 +94,6 @@ inline double ell_to_csr_bytes(const HostCsr& a) {
 }
 
 inline bool ell_is_practical(const HostCsr& a) { return ell_to_csr_bytes(a) <= kEllPaddingLimit; }
-
-// For the sentences that explain ELL's size: "2.48 GB", "8.8 times".
-inline std::string readable_bytes(double bytes) {
-    const char* units[] = {"bytes", "KB", "MB", "GB", "TB"};
-    int u = 0;
-    while (bytes >= 1000 && u < 4) bytes /= 1000, ++u;
-    char text[32];
-    std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.3g %s", bytes, units[u]);
-    return text;
-}
 
 inline std::string readable_ratio(double ratio) {
     char text[32];

@@ -104,10 +104,14 @@ struct CusparseNeighborSums {
 };
 
 #ifndef SUITE_NO_MAIN
+// What this program allocates for an input, host and device together, in bytes per entry, per row
+// or column, and in all: its measured peaks with a margin (see memory_budget.h).
+constexpr MemoryModel kMemory{56, 44, 512e6};
+
 int main(int argc, char** argv) {
     const KernelProgram p =
         start_kernel_program(argc, argv, "113 (21.1) kernel: one thread per vertex sums its CSR slice");
-    const HostCoo edges = chapter_input(p.options);
+    const HostCoo edges = chapter_input(p.options, kMemory);
     const HostCsr g = csr_from_coo_by_stable_sort(edges);
     const bool small = g.num_rows <= static_cast<int>(kPrintLimit);
     if (small) {
@@ -165,8 +169,8 @@ int main(int argc, char** argv) {
         const double kernel_ms = median_gpu_ms([&] { launch_neighbor_sums(d, d_sums); });
         const double library_ms = median_gpu_ms([&] { library.run(); });
         const double bytes = d.row_offsets.bytes() + d.col_idx.bytes() + d_sums.bytes();
-        std::printf("timings on %s (median of 21 after 3 warm-ups; copy bandwidth %.0f GB/s):\n",
-                    p.backend.device_name.c_str(), copy_gbs);
+        std::printf("timings on %s (%s; copy bandwidth %.0f GB/s):\n",
+                    p.backend.device_name.c_str(), timing_description().c_str(), copy_gbs);
         std::printf("  thread per vertex   %8.3f ms  %6.0f GB/s (%.0f%% of copy)\n", kernel_ms,
                     gb_per_s(bytes, kernel_ms), 100 * gb_per_s(bytes, kernel_ms) / copy_gbs);
         std::printf("  cuSPARSE SpMV (f64) %8.3f ms  (it also reads the values and x)\n", library_ms);

@@ -366,8 +366,8 @@ void compare_with_libraries(const KernelProgram& p, const HostCoo& edges, const 
     // read, the offsets written, read and copied to the cursors (20 bytes per vertex).
     const double bytes = 24.0 * num_edges + 20.0 * (edges.num_rows + 1);
     const double total_gbs = gb_per_s(bytes, total_ms);
-    std::printf("\ntimings on %s (median of 21 after 3 warm-ups; copy bandwidth %.0f GB/s):\n",
-                p.backend.device_name.c_str(), copy_gbs);
+    std::printf("\ntimings on %s (%s; copy bandwidth %.0f GB/s):\n",
+                p.backend.device_name.c_str(), timing_description().c_str(), copy_gbs);
     std::printf("  1 count    atomicAdd per edge        %9.3f ms\n", count_ms);
     std::printf("  2 scan     cub::DeviceScan           %9.3f ms\n", scan_ms);
     std::printf("  3 scatter  atomicAdd per edge        %9.3f ms\n", scatter_ms);
@@ -392,12 +392,16 @@ void compare_with_libraries(const KernelProgram& p, const HostCoo& edges, const 
     }
 }
 
+// What this program allocates for an input, host and device together, in bytes per entry, per row
+// or column, and in all: its measured peaks with a margin (see memory_budget.h).
+constexpr MemoryModel kMemory{92, 32, 512e6};
+
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(
         argc, argv, "115 (21.2) kernel: CSR from a raw edge list by count, scan, scatter",
         {"--sorted-rows"});
     const bool book = p.options.book_example();
-    const HostCoo edges = chapter_input(p.options);
+    const HostCoo edges = chapter_input(p.options, kMemory);
     const HostCsr baseline = csr_from_coo_by_stable_sort(edges);
     const bool small = edges.num_rows <= static_cast<int>(kPrintLimit);
     if (small) {

@@ -178,10 +178,14 @@ std::vector<int> reverse_order(size_t n) {
 }
 }  // namespace
 
+// What this program allocates for an input, host and device together, in bytes per entry, per row
+// or column, and in all: its measured peaks with a margin (see memory_budget.h).
+constexpr MemoryModel kMemory{36, 16, 512e6};
+
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(
         argc, argv, "117 (21.3) kernel: edge-parallel reduction over COO, one thread per edge");
-    const HostCoo edges = chapter_input(p.options);
+    const HostCoo edges = chapter_input(p.options, kMemory);
     const bool book = p.options.book_example();
     const bool timed = p.options.scale > 0;
     const size_t num_edges = edges.nnz();
@@ -278,9 +282,9 @@ int main(int argc, char** argv) {
         const double warp_ms = time_and_recheck([&] { d.run_warp_aggregated(); });
         const double cub_ms = time_and_recheck([&] { d.run_cub(); });
         const double bytes = static_cast<double>(d.weight.bytes());
-        std::printf("timings on %s (median of 21 after 3 warm-ups; copy bandwidth %.0f GB/s;\n"
+        std::printf("timings on %s (%s; copy bandwidth %.0f GB/s;\n"
                     "each run reads the %zu weights, %.0f MB):\n",
-                    p.backend.device_name.c_str(), copy_gbs, num_edges, bytes / 1e6);
+                    p.backend.device_name.c_str(), timing_description().c_str(), copy_gbs, num_edges, bytes / 1e6);
         auto row = [&](const char* name, double ms, size_t num_atomics) {
             std::printf("  %-24s %9.3f ms %7.1f GB/s (%5.1f%% of copy) %11zu atomics\n", name, ms,
                         gb_per_s(bytes, ms), 100 * gb_per_s(bytes, ms) / copy_gbs, num_atomics);

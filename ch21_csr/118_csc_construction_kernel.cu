@@ -168,16 +168,22 @@ void print_side_by_side(const HostCsr& csr, const HostCsr& csc) {
                     neighbour_list(csc.row_offsets, csc.col_idx, v).c_str());
 }
 
+// A matrix may have rows and no columns, or the reverse: each side is summarized on its own.
+void print_degree_side(const char* direction, const std::vector<int>& degree) {
+    if (degree.empty()) {
+        std::printf("no %s-degrees: the graph has no vertices on that side\n", direction);
+        return;
+    }
+    const auto largest = std::max_element(degree.begin(), degree.end());
+    const long none = static_cast<long>(std::count(degree.begin(), degree.end(), 0));
+    std::printf("largest %s-degree %d (vertex %ld); %ld vertex%s with %s-degree 0\n", direction,
+                *largest, static_cast<long>(largest - degree.begin()), none, none == 1 ? "" : "es",
+                direction);
+}
+
 void print_degree_summary(const std::vector<int>& out_degree, const std::vector<int>& in_degree) {
-    if (in_degree.empty()) return;
-    const auto max_out = std::max_element(out_degree.begin(), out_degree.end());
-    const auto max_in = std::max_element(in_degree.begin(), in_degree.end());
-    std::printf("largest out-degree %d (vertex %ld), largest in-degree %d (vertex %ld)\n", *max_out,
-                static_cast<long>(max_out - out_degree.begin()), *max_in,
-                static_cast<long>(max_in - in_degree.begin()));
-    std::printf("vertices with no out-neighbours: %ld, with no in-neighbours: %ld\n",
-                static_cast<long>(std::count(out_degree.begin(), out_degree.end(), 0)),
-                static_cast<long>(std::count(in_degree.begin(), in_degree.end(), 0)));
+    print_degree_side("out", out_degree);
+    print_degree_side("in", in_degree);
 }
 
 // Bytes that each step has to move at the least, every array touched once: the count reads the
@@ -200,10 +206,14 @@ void print_timing(const char* label, double ms, double bytes, double copy_gbs) {
 
 }  // namespace
 
+// What this program allocates for an input, host and device together, in bytes per entry, per row
+// or column, and in all: its measured peaks with a margin (see memory_budget.h).
+constexpr MemoryModel kMemory{100, 40, 512e6};
+
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(
         argc, argv, "118 (21.3) kernel: CSC, every vertex's in-neighbours, by count, scan, scatter on dst");
-    const HostCoo edges = chapter_input(p.options);
+    const HostCoo edges = chapter_input(p.options, kMemory);
     const bool small = edges.num_rows <= static_cast<int>(kPrintLimit);
     const HostCsr csr = csr_from_coo_by_stable_sort(edges);
     const HostCsr expected = csc_cpu_baseline(edges);
@@ -286,8 +296,8 @@ int main(int argc, char** argv) {
         const double library_ms = median_gpu_ms([&] { library.run(); });
         const StepBytes bytes = csc_step_bytes(edges.num_cols, edges.nnz());
         const double library_bytes = 2 * (4.0 * (edges.num_cols + 1) + 8.0 * edges.nnz());
-        std::printf("timings on %s (median of 21 after 3 warm-ups; copy bandwidth %.0f GB/s):\n",
-                    p.backend.device_name.c_str(), copy_gbs);
+        std::printf("timings on %s (%s; copy bandwidth %.0f GB/s):\n",
+                    p.backend.device_name.c_str(), timing_description().c_str(), copy_gbs);
         print_timing("step 1, count (histogram of dst)", count_ms, bytes.count, copy_gbs);
         print_timing("step 2, scan (CUB exclusive sum)", scan_ms, bytes.scan, copy_gbs);
         print_timing("step 3, scatter (bump allocators)", scatter_ms, bytes.scatter, copy_gbs);

@@ -489,9 +489,9 @@ void time_routes(const KernelProgram& p, const HostCoo& coo) {
 
     const double n = static_cast<double>(coo.nnz()), r = coo.num_rows + 1.0;
     const double u = rle.runs_found();
-    std::printf("timings on %s (median of 21 after 3 warm-ups; copy bandwidth %.0f GB/s;\n"
+    std::printf("timings on %s (%s; copy bandwidth %.0f GB/s;\n"
                 "%zu entries, %d rows, %.0f runs of equal row ids):\n",
-                p.backend.device_name.c_str(), copy_gbs, coo.nnz(), coo.num_rows, u);
+                p.backend.device_name.c_str(), timing_description().c_str(), copy_gbs, coo.nnz(), coo.num_rows, u);
     print_timing("validation (one thread per entry)", validation_ms, 8 * n, copy_gbs);
     print_timing("search kernel alone (offsets only)", search_ms, 4 * n + 4 * r, copy_gbs);
     print_timing("lower-bound route (search + 2 copies)", lower_bound_ms, 20 * n + 4 * r, copy_gbs);
@@ -509,6 +509,10 @@ void time_routes(const KernelProgram& p, const HostCoo& coo) {
 }
 
 }  // namespace
+
+// What this program allocates for an input, host and device together, in bytes per entry, per row
+// or column, and in all: its measured peaks with a margin (see memory_budget.h).
+constexpr MemoryModel kMemory{64, 32, 512e6};
 
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(
@@ -534,7 +538,7 @@ int main(int argc, char** argv) {
         return check.finish();
     }
 
-    const HostCoo input = chapter_input(p.options);
+    const HostCoo input = chapter_input(p.options, kMemory);
     if (!p.options.matrix.empty()) check.end_with(result_line(input));
     // The conversion wants rows in order; sorting them is a separate job, done here on the host.
     const HostCoo coo = sorted_by_row(input);

@@ -738,8 +738,8 @@ void compare_on_gpu(const KernelProgram& p, SelfCheck& check, const HostCoo& sor
     // Bytes that a conversion must move: columns and values read and written, offsets written.
     // The searches' reads of the row ids are not counted; the validation reads rows and columns.
     const double bytes = 16.0 * nnz + 4.0 * (sorted.num_rows + 1);
-    std::printf("timings on %s (median of 21 after 3 warm-ups; copy bandwidth %.0f GB/s):\n",
-                p.backend.device_name.c_str(), copy_gbs);
+    std::printf("timings on %s (%s; copy bandwidth %.0f GB/s):\n",
+                p.backend.device_name.c_str(), timing_description().c_str(), copy_gbs);
     print_timing("validation, one launch per chunk", validate_ms, 8.0 * nnz, copy_gbs);
     print_timing("chunked: offsets kernel + copies", chunked_ms, bytes, copy_gbs);
     print_timing("one piece: the same kernel on 1 chunk + 2 copies", whole_ms, bytes, copy_gbs);
@@ -880,6 +880,10 @@ void run_large(const KernelProgram& p, SelfCheck& check, const HostCoo& input) {
 
 }  // namespace
 
+// What this program allocates for an input, host and device together, in bytes per entry, per row
+// or column, and in all: its measured peaks with a margin (see memory_budget.h).
+constexpr MemoryModel kMemory{108, 28, 512e6};
+
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(
         argc, argv, "121 kernel: sorted COO -> CSR over chunked storage, never concatenated");
@@ -889,7 +893,7 @@ int main(int argc, char** argv) {
         run_refusals(p, check);
         return check.finish();
     }
-    const HostCoo input = chapter_input(p.options);
+    const HostCoo input = chapter_input(p.options, kMemory);
     if (!p.options.matrix.empty()) check.end_with(result_line(input));
     run_large(p, check, input);
     return check.finish();

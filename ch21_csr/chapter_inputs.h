@@ -30,20 +30,14 @@ constexpr uint64_t kGraphSeed = 21;
 
 // The book's example; with --scale S an R-MAT graph of 2^S vertices and 16 * 2^S edges; with
 // --matrix FILE the graph in the file (rows are sources, columns destinations, values weights).
-// A file that cannot be read ends the program with its reason and exit code 2.
-inline HostCoo chapter_input(const ProgramOptions& opt) {
-    if (!opt.matrix.empty()) {
-        HostCoo g;
-        try {
-            g = read_matrix_file(opt.matrix);
-        } catch (const BadInput& e) {
-            fail_bad_input(e.what());
-        }
-        std::printf("input: %s, %d x %d, %zu stored entries\n", opt.matrix.c_str(), g.num_rows,
-                    g.num_cols, g.nnz());
-        return g;
-    }
+// An input beyond the program's memory budget, or a file that cannot be read, ends the program
+// with its reason and exit code 2.
+inline HostCoo chapter_input(const ProgramOptions& opt, const MemoryModel& memory) {
+    if (!opt.matrix.empty()) return read_matrix_option(opt, memory);
     if (opt.scale == 0) return book_example_edges();
+    const uint64_t vertices = uint64_t{1} << opt.scale;
+    require_memory(opt, memory, "--scale " + std::to_string(opt.scale), vertices, vertices,
+                   vertices * kEdgeFactor);
     std::printf("input: R-MAT graph, scale %d (%d vertices, %d edges), skew a = %.2f\n", opt.scale,
                 1 << opt.scale, kEdgeFactor << opt.scale, opt.skew);
     return make_rmat(opt.scale, kEdgeFactor, opt.skew, kGraphSeed);

@@ -7,11 +7,32 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
+#include "memory_budget.h"
 
-// A failed CUDA call is a bug or a broken machine, never something to carry on from.
+// Device memory that runs out is reported here, as bad input (exit 2): the input was larger
+// than this GPU can hold beside whatever else runs on it.
+[[noreturn]] inline void report_device_out_of_memory(const char* what, size_t bytes) {
+    size_t free_bytes = 0, total_bytes = 0;
+    cudaGetLastError();
+    cudaMemGetInfo(&free_bytes, &total_bytes);
+    std::fprintf(stderr,
+                 "error: out of device memory: %s%s%s failed; the input was estimated at %s, and "
+                 "%s of the GPU's %s is free now\n",
+                 what, bytes > 0 ? " of " : "",
+                 bytes > 0 ? readable_bytes(static_cast<double>(bytes)).c_str() : "",
+                 readable_bytes(g_estimated_bytes).c_str(),
+                 readable_bytes(static_cast<double>(free_bytes)).c_str(),
+                 readable_bytes(static_cast<double>(total_bytes)).c_str());
+    std::exit(2);
+}
+
+// A failed CUDA call is a bug or a broken machine, never something to carry on from; running
+// out of memory is the input's size, reported as such.
 #define CUDA_CHECK(call)                                                                   \
     do {                                                                                   \
         const cudaError_t cuda_check_status_ = (call);                                     \
+        if (cuda_check_status_ == cudaErrorMemoryAllocation)                               \
+            report_device_out_of_memory(#call, 0);                                         \
         if (cuda_check_status_ != cudaSuccess) {                                           \
             std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,      \
                          cudaGetErrorString(cuda_check_status_));                          \
@@ -33,6 +54,7 @@ struct Backend {
     bool gpu = false;
     std::string device_name;  // set when gpu
     int sm = 0;               // compute capability as 10 * major + minor
+    size_t free_bytes = 0;    // device memory free at the start
     std::string reason;       // why there is no GPU, when !gpu
 };
 
@@ -76,6 +98,8 @@ inline Backend detect_backend() {
     b.gpu = true;
     b.device_name = prop.name;
     b.sm = prop.major * 10 + prop.minor;
+    size_t total_bytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&b.free_bytes, &total_bytes));
     return b;
 }
 
@@ -96,7 +120,11 @@ class DeviceBuffer {
 public:
     DeviceBuffer() = default;
     explicit DeviceBuffer(size_t count) : count_(count) {
-        if (count_ > 0) CUDA_CHECK(cudaMalloc(&data_, count_ * sizeof(T)));
+        if (count_ == 0) return;
+        const cudaError_t status = cudaMalloc(&data_, bytes());
+        if (status == cudaErrorMemoryAllocation) report_device_out_of_memory("cudaMalloc", bytes());
+        CUDA_CHECK(status);
+        count_device_allocation(bytes());
     }
     explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) { upload(host); }
     DeviceBuffer(const DeviceBuffer&) = delete;
@@ -107,7 +135,10 @@ public:
         return *this;
     }
     ~DeviceBuffer() {
-        if (data_) cudaFree(data_);
+        if (data_) {
+            cudaFree(data_);
+            count_device_release(bytes());
+        }
     }
 
     T* data() { return data_; }
@@ -141,10 +172,44 @@ private:
     size_t count_ = 0;
 };
 
-// Median time of `launch` in milliseconds, by CUDA events, after `warmups` untimed runs.
+// How many timed runs a measurement makes: 21 after 3 warm-ups, unless the environment
+// variable SUITE_TIMED_RUNS says otherwise. Under compute-sanitizer, where each launch is many
+// times slower and only correctness is of interest, SUITE_TIMED_RUNS=1 runs each kernel once.
+struct TimedRuns {
+    int warmups = 3;
+    int repetitions = 21;
+};
+
+inline TimedRuns timed_runs() {
+    TimedRuns runs;
+    const char* text = std::getenv("SUITE_TIMED_RUNS");
+    if (text == nullptr || *text == '\0') return runs;
+    char* end = nullptr;
+    const long n = std::strtol(text, &end, 10);
+    if (*end != '\0' || n < 1 || n > 1000) {
+        std::fprintf(stderr, "error: SUITE_TIMED_RUNS=%s: expected a whole number from 1 to 1000\n",
+                     text);
+        std::exit(2);
+    }
+    runs.repetitions = static_cast<int>(n);
+    runs.warmups = n == 1 ? 0 : runs.warmups;
+    return runs;
+}
+
+// "median of 21 after 3 warm-ups", as the timing tables print it.
+inline std::string timing_description() {
+    const TimedRuns runs = timed_runs();
+    if (runs.repetitions == 1) return "one run, no warm-up (SUITE_TIMED_RUNS=1)";
+    return "median of " + std::to_string(runs.repetitions) + " after " +
+           std::to_string(runs.warmups) + " warm-ups";
+}
+
+// Median time of `launch` in milliseconds, by CUDA events, after the warm-up runs.
 // `launch` enqueues work on the default stream and checks its own launches.
 template <class Launch>
-double median_gpu_ms(Launch&& launch, int warmups = 3, int repetitions = 21) {
+double median_gpu_ms(Launch&& launch) {
+    const TimedRuns runs = timed_runs();
+    const int warmups = runs.warmups, repetitions = runs.repetitions;
     for (int i = 0; i < warmups; ++i) launch();
     CUDA_CHECK(cudaDeviceSynchronize());
     cudaEvent_t start, stop;
@@ -165,8 +230,9 @@ double median_gpu_ms(Launch&& launch, int warmups = 3, int repetitions = 21) {
 }
 
 // Device-to-device copy bandwidth, counting bytes read plus bytes written: the ceiling that
-// a memory-bound kernel's GB/s is compared with. 1 GiB is many times any L2.
-inline double measure_copy_gbs(size_t bytes = size_t{1} << 30) {
+// a memory-bound kernel's GB/s is compared with. 256 MiB is four times the largest L2 (60 MB
+// on an H200), so the copy streams from memory.
+inline double measure_copy_gbs(size_t bytes = size_t{1} << 28) {
     DeviceBuffer<unsigned char> from(bytes), to(bytes);
     from.fill_bytes(1);
     const double ms = median_gpu_ms([&] {

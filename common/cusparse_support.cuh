@@ -13,6 +13,8 @@
 #define CUSPARSE_CHECK(call)                                                               \
     do {                                                                                   \
         const cusparseStatus_t cusparse_check_status_ = (call);                            \
+        if (cusparse_check_status_ == CUSPARSE_STATUS_ALLOC_FAILED)                        \
+            report_device_out_of_memory(#call, 0);                                         \
         if (cusparse_check_status_ != CUSPARSE_STATUS_SUCCESS) {                           \
             std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,      \
                          cusparseGetErrorString(cusparse_check_status_));                  \

@@ -2,15 +2,20 @@
 // as its format says, and every invalid one is refused with "FILE:LINE: problem" (a BadInput),
 // never read halfway or guessed at.
 //
-// Matrix Market (chosen by content: the first line starts with %%MatrixMarket): coordinate
-// files with real, integer or pattern values (pattern entries are 1) and general, symmetric or
-// skew-symmetric symmetry. Symmetric files store one triangle; each off-diagonal entry is
-// mirrored (negated for skew-symmetric). Indices are 1-based in the file, 0-based in memory.
+// Matrix Market: coordinate files with real, integer or pattern values (pattern entries are 1)
+// and general, symmetric or skew-symmetric symmetry. A symmetric file stores one triangle; each
+// off-diagonal entry is mirrored (negated for skew-symmetric), and a file with entries on both
+// sides of the diagonal is refused. Indices are 1-based in the file, 0-based in memory.
 // Explicit zeros and duplicate coordinates are stored entries and are kept as they are.
 //
-// Any other file is an edge list: "src dst" or "src dst weight" per line, separated by spaces,
-// tabs or commas; lines starting with # or % are comments; ids are 0-based; the vertex count is
-// the largest id plus one; the weight is 1 when absent.
+// Edge lists: "src dst" or "src dst weight" per line, separated by spaces, tabs or commas;
+// lines starting with # or % are comments; ids are 0-based; the vertex count is the largest id
+// plus one; the weight is 1 when absent.
+//
+// Which of the two a file is: a first line that starts with "%%" makes it Matrix Market, and
+// must then be a correct banner; a file named *.mtx must start with the banner; any other file
+// is an edge list, in which a "%%" line is refused. Empty, compressed and non-regular files
+// (FIFOs, devices) are refused, and no line may be longer than 1 MiB.
 #pragma once
 #include <algorithm>
 #include <cctype>
@@ -27,43 +32,100 @@
 #include <string_view>
 #include <system_error>
 #include <vector>
+#include "memory_budget.h"
 #include "options.h"
 #include "sparse_host.h"
 
 namespace matrix_reader_detail {
 
-// The file split into lines, numbered from 1, without their "\n" or "\r\n". It views the
-// text, which its owner keeps alive; a copy is a cheap second cursor.
-class LineCursor {
+// No line of a matrix file is anywhere near this long; a longer one means the file is not a
+// matrix file (a binary, /dev/zero), and reading on would only fill the memory.
+constexpr size_t kMaxLineBytes = size_t{1} << 20;
+
+// The lines of a stream, numbered from 1, without their "\n" or "\r\n", read a block at a
+// time: the file is never held whole, and no line may pass kMaxLineBytes. `total_bytes` is the
+// stream's length, which tells how many entries the rest of it can still hold.
+class LineReader {
 public:
-    LineCursor(std::string path, std::string_view text) : path_(std::move(path)), text_(text) {}
+    LineReader(std::string path, std::istream& in, uint64_t total_bytes)
+        : path_(std::move(path)), in_(in), total_bytes_(total_bytes), block_(size_t{1} << 16) {}
 
     bool next(std::string_view& line) {
-        if (pos_ >= text_.size()) return false;
-        const size_t end = text_.find('\n', pos_);
-        const size_t stop = end == std::string::npos ? text_.size() : end;
-        line = text_.substr(pos_, stop - pos_);
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        pos_ = stop + 1;
+        if (replay_) {
+            replay_ = false;
+            ++number_;
+            line = line_;
+            return true;
+        }
+        line_.clear();
+        bool any = false;
+        for (;;) {
+            if (block_pos_ == block_len_ && !refill()) {
+                if (!any) return false;
+                break;
+            }
+            any = true;
+            const char* start = block_.data() + block_pos_;
+            const size_t available = block_len_ - block_pos_;
+            const void* newline = std::memchr(start, '\n', available);
+            const size_t take =
+                newline ? static_cast<size_t>(static_cast<const char*>(newline) - start) : available;
+            if (line_.size() + take > kMaxLineBytes)
+                fail_at(number_ + 1, "the line is longer than " + std::to_string(kMaxLineBytes) +
+                                         " bytes: this is not a text matrix file");
+            line_.append(start, take);
+            block_pos_ += take;
+            consumed_ += take;
+            if (newline) {
+                ++block_pos_;
+                ++consumed_;
+                break;
+            }
+        }
+        if (!line_.empty() && line_.back() == '\r') line_.pop_back();
+        if (number_ == 0 && line_.compare(0, 3, "\xEF\xBB\xBF") == 0) line_.erase(0, 3);
         ++number_;
+        line = line_;
         return true;
     }
 
-    size_t bytes_left() const { return pos_ >= text_.size() ? 0 : text_.size() - pos_; }
-    int line_number() const { return number_; }
+    // The next call of next() gives the same line again.
+    void unread() {
+        replay_ = true;
+        --number_;
+    }
 
-    [[noreturn]] void fail(const std::string& problem) const {
-        throw BadInput(path_ + ":" + std::to_string(number_) + ": " + problem);
+    uint64_t bytes_left() const { return total_bytes_ > consumed_ ? total_bytes_ - consumed_ : 0; }
+    int line_number() const { return number_; }
+    const std::string& path() const { return path_; }
+
+    [[noreturn]] void fail(const std::string& problem) const { fail_at(number_, problem); }
+    [[noreturn]] void fail_at(int line, const std::string& problem) const {
+        throw BadInput(path_ + ":" + std::to_string(line) + ": " + problem);
     }
 
 private:
+    bool refill() {
+        in_.read(block_.data(), static_cast<std::streamsize>(block_.size()));
+        block_len_ = static_cast<size_t>(in_.gcount());
+        block_pos_ = 0;
+        if (in_.bad()) throw BadInput(path_ + ": cannot read the file");
+        return block_len_ > 0;
+    }
+
     std::string path_;
-    std::string_view text_;
-    size_t pos_ = 0;
+    std::istream& in_;
+    uint64_t total_bytes_;
+    uint64_t consumed_ = 0;
+    std::vector<char> block_;
+    size_t block_pos_ = 0, block_len_ = 0;
+    std::string line_;
+    bool replay_ = false;
     int number_ = 0;
 };
 
-inline bool is_separator(char c) { return c == ' ' || c == '\t'; }
+// A stray '\r' (a file with "\r\r\n" line ends) separates fields like a blank does.
+inline bool is_separator(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 // Fields separated by runs of spaces and tabs.
 inline std::vector<std::string_view> split_fields(std::string_view line) {
@@ -116,6 +178,10 @@ inline std::string lowercase(std::string_view s) {
     return out;
 }
 
+inline bool ends_with(std::string_view s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
 // A whole field as a non-negative integer, or false.
 inline bool parse_count(std::string_view field, uint64_t& value) {
     if (field.empty() || field.front() == '-' || field.front() == '+') return false;
@@ -130,6 +196,12 @@ inline std::string_view without_plus(std::string_view field) {
         if (field.empty() || field.front() == '+' || field.front() == '-') return {};
     }
     return field;
+}
+
+// Values up to here round to the largest float (3.4028235e38, as it is usually printed, is a
+// little above FLT_MAX itself): FLT_MAX plus half of its last place, 2^103.
+inline double largest_float_rounding_down() {
+    return static_cast<double>(std::numeric_limits<float>::max()) + std::ldexp(1.0, 103);
 }
 
 // Parses a whole field as a value that a float can hold. Returns what is wrong with it, or
@@ -152,45 +224,67 @@ inline std::string value_problem(std::string_view field, bool integer, double& v
     if (ec != std::errc() || end != digits.data() + digits.size())
         return integer ? "is not an integer" : "is not a number";
     if (!std::isfinite(value)) return "is not a finite number";
-    if (std::fabs(value) > std::numeric_limits<float>::max()) return "is beyond the range of a float";
+    if (!(std::fabs(value) < largest_float_rounding_down())) return "is beyond the range of a float";
+    if (value != 0 && static_cast<float>(value) == 0.0f)
+        return "is too small for a float: it would be stored as 0 (write 0 if a zero is meant)";
     return {};
 }
 
-inline std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+// A field as a message shows it: at most 40 characters, with anything unprintable (a NUL, a
+// '\r', a byte of a binary file) written as \xNN, so that the message is one readable line.
+inline std::string quoted(std::string_view s) {
+    constexpr size_t kShown = 40;
+    std::string out = "'";
+    for (size_t i = 0; i < s.size() && i < kShown; ++i) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        if (c >= 0x20 && c < 0x7F) {
+            out += static_cast<char>(c);
+        } else {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "\\x%02X", c);
+            out += hex;
+        }
+    }
+    out += "'";
+    if (s.size() > kShown) out += " (" + std::to_string(s.size()) + " characters in all)";
+    return out;
+}
 
 // The fewest bytes one more entry line can take: two one-digit fields, a separator and a
 // line end, so a declared count larger than the bytes left allow is a lie about the file.
 constexpr size_t kMinBytesPerEntry = 4;
 
-// Every program allocates per-row arrays, so a size line, which costs a few bytes to write, must
-// not be able to ask for tens of gigabytes. 2^28 rows is beyond every matrix this suite is meant
-// for and still fits the 32-bit indices.
+// 2^28 rows is beyond every matrix this suite is meant for and still fits the 32-bit indices.
+// What a program may allocate for an input is decided by its memory budget (memory_budget.h).
 constexpr uint64_t kMaxDimension = uint64_t{1} << 28;
 
-// Matrix Market is chosen by content: the first line starts with %%MatrixMarket. A first line
-// that is nearly that (one '%', leading blanks, blank lines before it) would otherwise be read
-// as an edge list whose first "edge" is the size line, so it is refused instead.
-inline bool announces_matrix_market(const LineCursor& start) {
-    LineCursor look = start;
-    std::string_view line;
-    while (look.next(line)) {
-        if (is_blank(line)) continue;
-        const std::string lower = lowercase(line);
-        if (look.line_number() == 1 && lower.rfind("%%matrixmarket", 0) == 0) return true;
-        if (lower.find("matrixmarket") != std::string::npos && trim_left(lower).front() == '%')
-            look.fail("bad banner: a Matrix Market file's first line must start with "
-                      "'%%MatrixMarket'");
-        return false;
-    }
-    return false;
+// The program's memory model and budget, checked as soon as the input's size is known, before
+// anything is allocated for it. Without limits (tests of the reader itself) nothing is checked.
+struct InputLimits {
+    MemoryModel model;
+    MemoryBudget budget;
+};
+
+inline void check_limits(const InputLimits* limits, const LineReader& in, int line, uint64_t rows,
+                         uint64_t cols, uint64_t entries) {
+    if (limits == nullptr) return;
+    const std::string problem =
+        over_budget_problem(limits->model, limits->budget, rows, cols, entries);
+    if (!problem.empty()) in.fail_at(line, problem);
 }
 
-inline HostCoo read_matrix_market(LineCursor& in) {
+constexpr const char* kBannerForm = "'%%MatrixMarket matrix coordinate <field> <symmetry>'";
+
+// Which side of the diagonal a symmetric file's entry lies on.
+enum class Triangle { none, lower, upper };
+
+inline HostCoo read_matrix_market(LineReader& in, const InputLimits* limits) {
     std::string_view line;
     in.next(line);
     const std::vector<std::string_view> banner = split_fields(line);
     if (banner.size() != 5 || lowercase(banner[0]) != "%%matrixmarket")
-        in.fail("bad banner: expected '%%MatrixMarket matrix coordinate <field> <symmetry>'");
+        in.fail(std::string("bad banner: a first line that starts with '%%' must be a Matrix "
+                            "Market banner, ") + kBannerForm);
     const std::string object = lowercase(banner[1]), format = lowercase(banner[2]);
     const std::string field = lowercase(banner[3]), symmetry = lowercase(banner[4]);
     if (object != "matrix") in.fail("bad banner: object " + quoted(banner[1]) + " is not 'matrix'");
@@ -227,20 +321,23 @@ inline HostCoo read_matrix_market(LineCursor& in) {
     if (mirrored && num_rows != num_cols)
         in.fail("bad size line: a " + symmetry + " matrix must be square, not " +
                 std::to_string(num_rows) + " x " + std::to_string(num_cols));
-    const size_t room = in.bytes_left() / kMinBytesPerEntry + 1;
+    const uint64_t room = in.bytes_left() / kMinBytesPerEntry + 1;
     if (declared > room)
         in.fail("the size line declares " + std::to_string(declared) +
                 " entries, more than the rest of the file can hold (at most " +
                 std::to_string(room) + ")");
+    const size_t expected = static_cast<size_t>(declared) * (mirrored ? 2 : 1);
+    check_limits(limits, in, in.line_number(), num_rows, num_cols, expected);
 
     HostCoo a;
     a.num_rows = static_cast<int>(num_rows);
     a.num_cols = static_cast<int>(num_cols);
-    const size_t expected = static_cast<size_t>(declared) * (mirrored ? 2 : 1);
     a.rows.reserve(expected);
     a.cols.reserve(expected);
     a.values.reserve(expected);
     const size_t fields_per_entry = pattern ? 2 : 3;
+    Triangle stored = Triangle::none;
+    int first_off_diagonal_line = 0;
     uint64_t read = 0;
     while (in.next(line)) {
         if (is_blank(line) || trim_left(line).front() == '%') continue;
@@ -262,7 +359,22 @@ inline HostCoo read_matrix_market(LineCursor& in) {
         }
         if (negate_mirror && row == col && value != 0)
             in.fail("a skew-symmetric matrix has zeros on its diagonal, but this entry is " +
-                    std::string(f[2]));
+                    quoted(f[2]));
+        // A symmetric file stores one triangle. One that stores both would have every entry
+        // mirrored onto a copy of itself, doubling the matrix without a word.
+        if (mirrored && row != col) {
+            const Triangle side = row > col ? Triangle::lower : Triangle::upper;
+            if (stored == Triangle::none) {
+                stored = side;
+                first_off_diagonal_line = in.line_number();
+            } else if (side != stored) {
+                in.fail("a " + symmetry + " file stores one triangle, but this entry (" +
+                        std::to_string(row) + ", " + std::to_string(col) + ") is " +
+                        (side == Triangle::upper ? "above" : "below") + " the diagonal and line " +
+                        std::to_string(first_off_diagonal_line) + "'s entry is " +
+                        (side == Triangle::upper ? "below" : "above") + " it");
+            }
+        }
         const int r = static_cast<int>(row - 1), c = static_cast<int>(col - 1);
         a.rows.push_back(r);
         a.cols.push_back(c);
@@ -280,16 +392,24 @@ inline HostCoo read_matrix_market(LineCursor& in) {
     return a;
 }
 
-inline HostCoo read_edge_list(LineCursor& in) {
+// How often an edge list's growing size is held against the memory budget.
+constexpr size_t kEdgesBetweenBudgetChecks = size_t{1} << 20;
+
+inline HostCoo read_edge_list(LineReader& in, const InputLimits* limits) {
     constexpr uint64_t kMaxId = static_cast<uint64_t>(std::numeric_limits<int>::max()) - 1;
     HostCoo g;
     uint64_t largest = 0;
+    int largest_line = 0;
     bool any = false;
     std::string_view line;
+    std::vector<std::string_view> f;
     while (in.next(line)) {
         const std::string_view content = trim_left(line);
+        if (content.rfind("%%", 0) == 0)
+            in.fail("a line that starts with '%%' is a Matrix Market banner, which must be the "
+                    "file's first line and read " + std::string(kBannerForm) +
+                    "; as it is, this file reads as an edge list");
         if (content.empty() || content.front() == '#' || content.front() == '%') continue;
-        std::vector<std::string_view> f;
         if (!split_edge_fields(line, f)) in.fail("empty field between commas");
         if (f.size() < 2 || f.size() > 3)
             in.fail("expected 'src dst' or 'src dst weight', found " + std::to_string(f.size()) +
@@ -318,30 +438,104 @@ inline HostCoo read_edge_list(LineCursor& in) {
         g.rows.push_back(static_cast<int>(ids[0]));
         g.cols.push_back(static_cast<int>(ids[1]));
         g.values.push_back(static_cast<float>(weight));
-        largest = std::max({largest, ids[0], ids[1]});
+        if (!any || std::max(ids[0], ids[1]) > largest) {
+            largest = std::max(ids[0], ids[1]);
+            largest_line = in.line_number();
+        }
         any = true;
+        if (g.nnz() % kEdgesBetweenBudgetChecks == 0)
+            check_limits(limits, in, in.line_number(), largest + 1, largest + 1, g.nnz());
     }
     g.num_rows = g.num_cols = any ? static_cast<int>(largest + 1) : 0;
+    check_limits(limits, in, largest_line, g.num_rows, g.num_cols, g.nnz());
     return g;
+}
+
+// The format is decided by the content and the name together. A first line that starts with
+// "%%" is a Matrix Market banner and must be a correct one; so must a ".mtx" file's first line;
+// a first line that is nearly a banner (one '%', leading blanks, blank lines before it) is
+// refused rather than read as an edge list whose first "edge" would be the size line.
+inline HostCoo read_matrix_stream(LineReader& in, const InputLimits* limits) {
+    std::string_view line;
+    bool found = false;
+    while (in.next(line)) {
+        if (!is_blank(line)) {
+            found = true;
+            break;
+        }
+    }
+    if (!found) {
+        if (in.line_number() == 0) in.fail_at(1, "the file is empty");
+        in.fail("the file holds nothing but blank lines");
+    }
+    if (line.size() >= 2 && static_cast<unsigned char>(line[0]) == 0x1F &&
+        static_cast<unsigned char>(line[1]) == 0x8B)
+        in.fail("the file is compressed (gzip): decompress it first, with gunzip");
+    const bool first = in.line_number() == 1;
+    const std::string lower = lowercase(line.substr(0, 64));
+    in.unread();
+    if (first && lower.rfind("%%", 0) == 0) return read_matrix_market(in, limits);
+    const std::string_view content = trim_left(line);
+    if (!content.empty() && content.front() == '%' && lower.find("matrixmarket") != std::string::npos) {
+        in.next(line);
+        in.fail("bad banner: a Matrix Market file's first line must start with '%%MatrixMarket'");
+    }
+    if (ends_with(lowercase(in.path()), ".mtx"))
+        in.fail_at(1, std::string("a .mtx file must start with the Matrix Market banner, ") +
+                          kBannerForm);
+    return read_edge_list(in, limits);
 }
 
 }  // namespace matrix_reader_detail
 
-// Reads a Matrix Market file or an edge list; throws BadInput("FILE:LINE: problem").
-inline HostCoo read_matrix_file(const std::string& path) {
-    std::error_code ignored;
-    if (std::filesystem::is_directory(path, ignored)) throw BadInput(path + ": is a folder, not a file");
+// Reads a Matrix Market file or an edge list held in memory; `name` stands for the file in
+// messages and decides, as a file name would, whether the text must be Matrix Market.
+inline HostCoo read_matrix_text(const std::string& name, const std::string& text,
+                                const matrix_reader_detail::InputLimits* limits = nullptr) {
+    std::istringstream in(text);
+    matrix_reader_detail::LineReader lines(name, in, text.size());
+    return matrix_reader_detail::read_matrix_stream(lines, limits);
+}
+
+// Reads a Matrix Market file or an edge list; throws BadInput("FILE:LINE: problem"). Only a
+// regular file is opened: a FIFO would block, and /dev/zero would never end.
+inline HostCoo read_matrix_file(const std::string& path,
+                                const matrix_reader_detail::InputLimits* limits = nullptr) {
+    namespace fs = std::filesystem;
+    using matrix_reader_detail::ends_with;
+    std::error_code error;
+    const fs::file_status status = fs::status(path, error);
+    if (fs::is_directory(status)) throw BadInput(path + ": is a folder, not a file");
+    if (fs::exists(status) && !fs::is_regular_file(status))
+        throw BadInput(path + ": is not a regular file (a device, a FIFO or a socket): give the "
+                              "path of a matrix file");
+    const std::string lower = matrix_reader_detail::lowercase(path);
+    for (const char* suffix : {".gz", ".bz2", ".xz", ".zst", ".zip", ".tgz", ".tar"})
+        if (ends_with(lower, suffix))
+            throw BadInput(path + ": is compressed (" + std::string(suffix + 1) +
+                           "): decompress it first, and give the decompressed file");
     std::ifstream file(path, std::ios::binary);
     if (!file) throw BadInput(path + ": cannot open the file: " + std::strerror(errno));
-    std::ostringstream contents;
-    contents << file.rdbuf();
-    if (file.bad()) throw BadInput(path + ": cannot read the file");
-    std::string text = contents.str();
-    const std::string byte_order_mark = "\xEF\xBB\xBF";
-    if (text.compare(0, byte_order_mark.size(), byte_order_mark) == 0) text.erase(0, byte_order_mark.size());
-    matrix_reader_detail::LineCursor in(path, text);
-    if (matrix_reader_detail::announces_matrix_market(in)) return matrix_reader_detail::read_matrix_market(in);
-    return matrix_reader_detail::read_edge_list(in);
+    const uintmax_t size = fs::file_size(path, error);
+    if (error) throw BadInput(path + ": cannot read the file's size: " + error.message());
+    matrix_reader_detail::LineReader lines(path, file, size);
+    return matrix_reader_detail::read_matrix_stream(lines, limits);
+}
+
+// A program's --matrix input: read within the program's memory budget, or the program ends
+// with the reason and exit code 2.
+inline HostCoo read_matrix_option(const ProgramOptions& opt, const MemoryModel& memory) {
+    const matrix_reader_detail::InputLimits limits{memory, opt.budget};
+    HostCoo a;
+    try {
+        a = read_matrix_file(opt.matrix, &limits);
+    } catch (const BadInput& e) {
+        fail_bad_input(e.what());
+    }
+    note_estimate(memory, a.num_rows, a.num_cols, a.nnz());
+    std::printf("input: %s, %d x %d, %zu stored entries\n", opt.matrix.c_str(), a.num_rows,
+                a.num_cols, a.nnz());
+    return a;
 }
 
 // The facts that the result: line reports.
@@ -351,17 +545,34 @@ struct MatrixFacts {
     int empty_rows = 0, max_row = 0;
 };
 
+// Rows are counted in a per-row array when there are not many more rows than entries, and
+// otherwise by sorting the entries' rows: either way the memory is proportional to the entries,
+// so a matrix of 2^28 mostly empty rows costs no more to describe than its few entries.
 inline MatrixFacts matrix_facts(const HostCoo& a) {
     MatrixFacts f;
     f.rows = a.num_rows;
     f.cols = a.num_cols;
     f.nnz = a.nnz();
-    std::vector<int> length(a.num_rows, 0);
-    for (int r : a.rows) ++length[r];
-    for (int n : length) {
-        f.empty_rows += n == 0;
-        f.max_row = std::max(f.max_row, n);
+    if (static_cast<size_t>(a.num_rows) <= 4 * a.nnz() + 64) {
+        std::vector<int> length(a.num_rows, 0);
+        for (int r : a.rows) ++length[r];
+        for (int n : length) {
+            f.empty_rows += n == 0;
+            f.max_row = std::max(f.max_row, n);
+        }
+        return f;
     }
+    std::vector<int> rows = a.rows;
+    std::sort(rows.begin(), rows.end());
+    int distinct = 0;
+    for (size_t k = 0; k < rows.size();) {
+        size_t end = k;
+        while (end < rows.size() && rows[end] == rows[k]) ++end;
+        ++distinct;
+        f.max_row = std::max(f.max_row, static_cast<int>(end - k));
+        k = end;
+    }
+    f.empty_rows = a.num_rows - distinct;
     return f;
 }
 

@@ -1,17 +1,24 @@
 // Command-line handling shared by the numbered programs. Bad usage never crashes and never
 // runs with a guessed value: it prints one line saying what is wrong, the usage, and exits 2.
+// Values are read strictly: "--scale 0x10", "--scale 1e1", "--seed +5" and a flag given twice
+// are refused, not interpreted.
 #pragma once
 #include <cerrno>
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <vector>
+#include "memory_budget.h"
 
 constexpr int kExitBadInput = 2;
 constexpr int kMinScale = 1;
 constexpr int kMaxScale = 24;
+constexpr double kMinSkew = 0.25;
+constexpr double kMaxSkew = 0.95;
 constexpr double kDefaultSkew = 0.57;
 constexpr int kEdgeFactor = 16;
 
@@ -32,6 +39,8 @@ struct ProgramOptions {
     double skew = kDefaultSkew;
     bool seed_given = false;
     uint64_t seed = 0;
+    bool max_memory_given = false;
+    MemoryBudget budget;                // --max-memory, or the default (see memory_budget.h)
     std::vector<std::string> switches;  // boolean flags that were given, such as --sorted-rows
 
     bool book_example() const { return scale == 0 && matrix.empty(); }
@@ -43,73 +52,155 @@ struct ProgramOptions {
     }
 };
 
-// `allow_scale` is false for CPU baselines, which only ever run the book's example; kernel
-// programs take --scale, --skew, --seed and --matrix.
-// `extra_switches` lists the boolean flags that this program accepts.
-inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_scale,
-                                             const std::vector<std::string>& extra_switches = {}) {
-    std::string usage = std::string("usage: ") + argv[0];
+namespace options_detail {
+
+inline bool all_digits(const std::string& text) {
+    if (text.empty()) return false;
+    for (char c : text)
+        if (c < '0' || c > '9') return false;
+    return true;
+}
+
+// A whole number written as digits only: no sign, no spaces, no hex, no exponent.
+inline bool parse_whole(const std::string& text, uint64_t& value) {
+    if (!all_digits(text)) return false;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return ec == std::errc() && end == text.data() + text.size();
+}
+
+// A decimal number as from_chars reads it: no leading spaces or '+', no hex, no inf or nan.
+inline bool parse_decimal(const std::string& text, double& value) {
+    if (text.empty() || text.find_first_not_of("0123456789.eE-") != std::string::npos) return false;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return ec == std::errc() && end == text.data() + text.size();
+}
+
+// BYTES with an optional K, M, G or T suffix (powers of 1024).
+inline bool parse_bytes(const std::string& text, uint64_t& bytes) {
+    if (text.empty()) return false;
+    std::string digits = text;
+    int shift = 0;
+    switch (text.back()) {
+        case 'K': case 'k': shift = 10; break;
+        case 'M': case 'm': shift = 20; break;
+        case 'G': case 'g': shift = 30; break;
+        case 'T': case 't': shift = 40; break;
+        default: break;
+    }
+    if (shift > 0) digits.pop_back();
+    uint64_t count = 0;
+    if (!parse_whole(digits, count) || count == 0 || count > (UINT64_MAX >> shift)) return false;
+    bytes = count << shift;
+    return true;
+}
+
+}  // namespace options_detail
+
+inline std::string usage_line(const std::string& program, bool allow_scale,
+                              const std::vector<std::string>& extra_switches) {
+    std::string usage = "usage: " + program;
     if (allow_scale)
         usage += " [--scale S (" + std::to_string(kMinScale) + ".." + std::to_string(kMaxScale) +
-                 ")] [--skew A (0.25..0.95, with --scale)] [--matrix FILE] [--seed N]";
+                 ")] [--skew A (0.25..0.95, with --scale)] [--matrix FILE] [--seed N]"
+                 " [--max-memory BYTES[K|M|G]]";
     for (const auto& s : extra_switches) usage += " [" + s + "]";
-    auto fail = [&](const std::string& why) { throw BadInput(why + "\n" + usage); };
+    return usage;
+}
+
+// `allow_scale` is false for CPU baselines that only ever run the book's example; the others
+// take --scale, --skew, --seed, --matrix and --max-memory. `extra_switches` lists the boolean
+// flags that this program accepts. Every flag may also be written --flag=value.
+inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_scale,
+                                             const std::vector<std::string>& extra_switches = {}) {
+    using namespace options_detail;
+    const std::string usage = usage_line(argv[0], allow_scale, extra_switches);
+    auto fail = [&](const std::string& why) -> void { throw BadInput(why + "\n" + usage); };
 
     ProgramOptions opt;
+    std::vector<std::string> seen;
     bool skew_given = false;
     for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
+        std::string flag = argv[i];
+        std::string attached;
+        bool has_attached = false;
+        const size_t equals = flag.find('=');
+        if (flag.rfind("--", 0) == 0 && equals != std::string::npos) {
+            attached = flag.substr(equals + 1);
+            flag = flag.substr(0, equals);
+            has_attached = true;
+        }
+        for (const auto& s : seen)
+            if (s == flag) fail(flag + " is given twice");
+        seen.push_back(flag);
         auto value = [&]() -> std::string {
-            if (i + 1 >= argc) fail(arg + " needs a value");
-            return argv[++i];
-        };
-        auto number = [&](const std::string& text, double lo, double hi) {
-            char* end = nullptr;
-            errno = 0;
-            const double x = std::strtod(text.c_str(), &end);
-            if (text.empty() || *end != '\0' || errno != 0 || !(x >= lo && x <= hi))
-                fail(arg + " " + text + ": expected a number in [" + std::to_string(lo) + ", " +
-                     std::to_string(hi) + "]");
-            return x;
+            if (has_attached) return attached;
+            if (i + 1 >= argc) fail(flag + " needs a value");
+            const std::string next = argv[i + 1];
+            if (next.rfind("--", 0) == 0)
+                fail(flag + " needs a value, but the next argument is the flag " + next);
+            ++i;
+            return next;
         };
         bool known_switch = false;
-        for (const auto& s : extra_switches) known_switch = known_switch || arg == s;
-        if (known_switch) {
-            opt.switches.push_back(arg);
-        } else if (allow_scale && arg == "--scale") {
+        for (const auto& s : extra_switches) known_switch = known_switch || flag == s;
+        if (known_switch && !has_attached) {
+            opt.switches.push_back(flag);
+        } else if (allow_scale && flag == "--scale") {
             const std::string text = value();
-            const double s = number(text, kMinScale, kMaxScale);
-            if (s != static_cast<int>(s)) fail("--scale " + text + ": expected a whole number");
+            uint64_t s = 0;
+            if (!parse_whole(text, s) || s < kMinScale || s > kMaxScale)
+                fail("--scale " + text + ": expected a whole number from " +
+                     std::to_string(kMinScale) + " to " + std::to_string(kMaxScale));
             opt.scale = static_cast<int>(s);
-        } else if (allow_scale && arg == "--skew") {
-            opt.skew = number(value(), 0.25, 0.95);
+        } else if (allow_scale && flag == "--skew") {
+            const std::string text = value();
+            if (!parse_decimal(text, opt.skew) || !(opt.skew >= kMinSkew && opt.skew <= kMaxSkew))
+                fail("--skew " + text + ": expected a number from 0.25 to 0.95");
             skew_given = true;
-        } else if (allow_scale && arg == "--matrix") {
+        } else if (allow_scale && flag == "--matrix") {
             opt.matrix = value();
             if (opt.matrix.empty()) fail("--matrix needs a file name");
-        } else if (allow_scale && arg == "--seed") {
+        } else if (allow_scale && flag == "--seed") {
             const std::string text = value();
-            char* end = nullptr;
-            errno = 0;
-            const unsigned long long s = std::strtoull(text.c_str(), &end, 10);
-            if (text.empty() || text[0] == '-' || *end != '\0' || errno != 0)
-                fail("--seed " + text + ": expected a non-negative whole number");
-            opt.seed = s;
+            if (!parse_whole(text, opt.seed))
+                fail("--seed " + text + ": expected a non-negative whole number (digits only)");
             opt.seed_given = true;
+        } else if (allow_scale && flag == "--max-memory") {
+            const std::string text = value();
+            uint64_t bytes = 0;
+            if (!parse_bytes(text, bytes))
+                fail("--max-memory " + text +
+                     ": expected a positive number of bytes, optionally with K, M, G or T");
+            opt.max_memory_given = true;
+            opt.budget = {bytes, "set by --max-memory"};
         } else {
-            fail("unknown argument '" + arg + "'");
+            fail("unknown argument '" + std::string(argv[i]) + "'");
         }
     }
     if (skew_given && opt.scale == 0) fail("--skew applies to the --scale graph; give --scale too");
     if (opt.scale > 0 && !opt.matrix.empty()) fail("give --scale or --matrix, not both");
+    if (!opt.max_memory_given) opt.budget = default_memory_budget(0);
     return opt;
 }
 
 inline ProgramOptions parse_options(int argc, char** argv, bool allow_scale,
                                     const std::vector<std::string>& extra_switches = {}) {
+    install_out_of_memory_handler();
     try {
-        return parse_options_or_throw(argc, argv, allow_scale, extra_switches);
+        ProgramOptions opt = parse_options_or_throw(argc, argv, allow_scale, extra_switches);
+        g_memory_budget = opt.budget;
+        return opt;
     } catch (const BadInput& e) {
         fail_bad_input(e.what());
     }
+}
+
+// Refuses an input whose estimated memory exceeds the budget, before anything is allocated
+// for it; `what` names the input in the message ("--scale 24", "FILE:3").
+inline void require_memory(const ProgramOptions& opt, const MemoryModel& model,
+                           const std::string& what, uint64_t rows, uint64_t cols,
+                           uint64_t entries) {
+    const std::string problem = over_budget_problem(model, opt.budget, rows, cols, entries);
+    if (!problem.empty()) fail_bad_input(what + ": " + problem);
+    note_estimate(model, rows, cols, entries);
 }

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdio>
 #include <string>
+#include "memory_budget.h"
 
 class SelfCheck {
 public:
@@ -23,8 +24,10 @@ public:
     // A line to print after the tally, so that it is the program's last: the result: line.
     void end_with(const std::string& line) { last_line_ = line; }
 
-    // Prints the tally and returns the program's exit code.
+    // Prints the tally and returns the program's exit code. A run whose input was held
+    // against the memory budget first sets what it used beside what was estimated.
     int finish() const {
+        if (g_estimated_bytes > 0) print_memory_use();
         std::printf("\nself-check tally: %d confirmed, %d MISMATCH, %d skipped\n", confirmed_,
                     mismatched_, skipped_);
         if (!last_line_.empty()) std::printf("%s\n", last_line_.c_str());
