@@ -47,11 +47,20 @@ else
 endif
 TEST_OBJECTS += $(BUILD)/tests/catch_main.o
 
+# The tests that run the programs need to know which of them this build has.
+TEST_DEFINES := $(if $(NVCC),-DSUITE_HAVE_CUDA,)
+
 SANITIZER ?= $(or $(shell command -v compute-sanitizer 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/compute-sanitizer))
 SANITIZE_PROGRAMS ?= $(GPU_PROGRAMS)
-SANITIZE_ARGS ?=
+SANITIZE_TOOLS ?= memcheck racecheck synccheck initcheck
+SANITIZE_INPUTS ?= default,--scale 12
+SANITIZE_JOBS ?= 4
 
-.PHONY: all run test sanitize ncu-sectors help clean cuda-note $(CPU_PROGRAMS) $(GPU_PROGRAMS)
+# libFuzzer needs clang (Debian: apt-get install clang libclang-rt-14-dev).
+FUZZ_CXX ?= clang++
+SECONDS ?= 60
+
+.PHONY: all run test sanitize fuzz ncu-sectors help clean cuda-note $(CPU_PROGRAMS) $(GPU_PROGRAMS)
 
 all: cuda-note $(addprefix $(BUILD)/,$(BUILT_PROGRAMS))
 
@@ -97,7 +106,7 @@ run: all
 
 $(BUILD)/tests/%.o: tests/%.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) $(CATCH2_INCLUDE) -c $< -o $@
+	$(CXX) $(CXXFLAGS) $(TEST_DEFINES) $(CATCH2_INCLUDE) -c $< -o $@
 
 $(BUILD)/tests/%.o: tests/%.cu $(BUILD)/nvcc-flags
 	@mkdir -p $(dir $@)
@@ -106,24 +115,32 @@ $(BUILD)/tests/%.o: tests/%.cu $(BUILD)/nvcc-flags
 $(BUILD)/run_tests: $(TEST_OBJECTS)
 	$(TEST_LINK) $^ -o $@ $(if $(NVCC),$(NVLIBS),)
 
-test: cuda-note $(BUILD)/run_tests
+# The tests run the built programs too, as a user would.
+test: all $(BUILD)/run_tests
 	@$(if $(NVCC),,echo "note: nvcc was not found: only the tests of CPU code were built.";)
 	$(BUILD)/run_tests
 
-# compute-sanitizer's memcheck and racecheck on each kernel program; GPU only.
+# compute-sanitizer's four tools on every kernel program, with the default input and with
+# --scale 12, several at a time; each kernel runs once (SUITE_TIMED_RUNS=1). GPU only.
 sanitize: all
 	@test -n "$(SANITIZER)" || { echo "compute-sanitizer not found"; exit 2; }
-	@passed=0; failed=0; \
-	for p in $(SANITIZE_PROGRAMS); do \
-	  for tool in memcheck racecheck; do \
-	    if $(SANITIZER) --tool $$tool --error-exitcode 99 $(BUILD)/$$p $(SANITIZE_ARGS) > $(BUILD)/$$p.$$tool.log 2>&1; \
-	    then passed=$$((passed + 1)); r=ok; else failed=$$((failed + 1)); r=FAILED; fi; \
-	    echo "$$tool $$p $(SANITIZE_ARGS): $$r: $$(grep -h 'ERROR SUMMARY\|RACECHECK SUMMARY' $(BUILD)/$$p.$$tool.log | tail -n 1)"; \
-	    test $$r = ok || grep -m 4 -E 'Race reported|Invalid|=========  +at ' $(BUILD)/$$p.$$tool.log | cut -c 1-200; \
-	  done; \
-	done; \
-	echo "sanitize: $$passed passed, $$failed failed"; \
-	test $$failed -eq 0
+	@SANITIZER="$(SANITIZER)" BUILD="$(BUILD)" JOBS="$(SANITIZE_JOBS)" \
+	  tests/sanitize_programs.sh "$(SANITIZE_TOOLS)" "$(SANITIZE_INPUTS)" $(SANITIZE_PROGRAMS)
+
+# libFuzzer on the matrix reader for SECONDS seconds, seeded with the files of data/.
+fuzz: $(BUILD)/fuzz_reader
+	@mkdir -p $(BUILD)/fuzz-corpus
+	@for f in data/*.mtx data/*.csv; do \
+	  { printf '\001'; cat $$f; } > $(BUILD)/fuzz-corpus/odd-$$(basename $$f); \
+	  { printf '\002'; cat $$f; } > $(BUILD)/fuzz-corpus/even-$$(basename $$f); done
+	$(BUILD)/fuzz_reader -max_total_time=$(SECONDS) -max_len=16384 -rss_limit_mb=1024 \
+	  -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz- $(BUILD)/fuzz-corpus
+
+$(BUILD)/fuzz_reader: tests/fuzz/fuzz_reader.cpp $(wildcard common/*.h)
+	@mkdir -p $(BUILD)
+	@command -v $(FUZZ_CXX) >/dev/null || { echo "make fuzz needs clang: apt-get install clang libclang-rt-14-dev"; exit 2; }
+	$(FUZZ_CXX) -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined \
+	  -fno-sanitize-recover=undefined $< -o $@
 
 # Nsight Compute's count of the sectors and requests of 144's SpMV loads (GPU only), to set beside
 # the model that 144 prints: sectors / requests is the measured sectors per request. The first 4
@@ -145,8 +162,10 @@ help:
 	@echo "make run          run every program in order, then print 'programs: N passed, M failed'"
 	@echo "make test         build and run the Catch2 tests ([gpu] tests only where a GPU is)"
 	@echo "make NAME         build one program, e.g. make 115_csr_concurrent_construction_kernel"
-	@echo "make sanitize     compute-sanitizer memcheck and racecheck on every kernel program (GPU only;"
-	@echo "                  SANITIZE_PROGRAMS=... and SANITIZE_ARGS='--scale 12' narrow or widen it)"
+	@echo "make sanitize     compute-sanitizer memcheck, racecheck, synccheck and initcheck on every"
+	@echo "                  kernel program, default input and --scale 12 (GPU only; SANITIZE_PROGRAMS,"
+	@echo "                  SANITIZE_TOOLS and SANITIZE_INPUTS='default,--scale 14' narrow or widen it)"
+	@echo "make fuzz         libFuzzer on the matrix reader for SECONDS seconds (default 60; needs clang)"
 	@echo "make ncu-sectors  Nsight Compute's sectors per request of 144's kernels (GPU and ncu only)"
 	@echo "make clean        remove $(BUILD)/"
 	@echo "CUDA_ARCH=...     native (default with a GPU), compute_75 (default without), sm_90, all"

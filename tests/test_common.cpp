@@ -46,11 +46,11 @@ TEST_CASE("options: accepted values", "[common][options]") {
 TEST_CASE("options: every bad usage is refused with a reason", "[common][options]") {
     CHECK_THROWS_WITH(parse({"--bogus"}), Catch::Contains("unknown argument '--bogus'"));
     CHECK_THROWS_WITH(parse({"--scale"}), Catch::Contains("needs a value"));
-    CHECK_THROWS_WITH(parse({"--scale", "0"}), Catch::Contains("expected a number"));
-    CHECK_THROWS_WITH(parse({"--scale", "25"}), Catch::Contains("expected a number"));
+    CHECK_THROWS_WITH(parse({"--scale", "0"}), Catch::Contains("expected a whole number from 1 to 24"));
+    CHECK_THROWS_WITH(parse({"--scale", "25"}), Catch::Contains("expected a whole number from 1 to 24"));
     CHECK_THROWS_WITH(parse({"--scale", "3.5"}), Catch::Contains("whole number"));
-    CHECK_THROWS_WITH(parse({"--scale", "ten"}), Catch::Contains("expected a number"));
-    CHECK_THROWS_WITH(parse({"--scale", "10", "--skew", "1.5"}), Catch::Contains("expected a number"));
+    CHECK_THROWS_WITH(parse({"--scale", "ten"}), Catch::Contains("whole number"));
+    CHECK_THROWS_WITH(parse({"--scale", "10", "--skew", "1.5"}), Catch::Contains("from 0.25 to 0.95"));
     CHECK_THROWS_WITH(parse({"--skew", "0.6"}), Catch::Contains("give --scale too"));
     CHECK_THROWS_WITH(parse({"--seed", "-4"}), Catch::Contains("non-negative"));
     CHECK_THROWS_WITH(parse({"--scale", "10"}, false), Catch::Contains("unknown argument"));
@@ -58,6 +58,62 @@ TEST_CASE("options: every bad usage is refused with a reason", "[common][options
     CHECK_THROWS_WITH(parse({"--matrix"}), Catch::Contains("needs a value"));
     CHECK_THROWS_WITH(parse({"--matrix", "a.mtx", "--scale", "4"}), Catch::Contains("not both"));
     CHECK_THROWS_WITH(parse({"--matrix", "a.mtx"}, false), Catch::Contains("unknown argument"));
+}
+
+TEST_CASE("options: values are read strictly, each flag once", "[common][options]") {
+    for (const char* scale : {"0x10", "1e1", " 3", "3 ", "+3", "03a", ""}) {
+        INFO("--scale '" << scale << "'");
+        CHECK_THROWS_WITH(parse({"--scale", scale}), Catch::Contains("--scale"));
+    }
+    for (const char* seed : {"+5", "5.0", "0x5", " 5", "18446744073709551616"}) {
+        INFO("--seed '" << seed << "'");
+        CHECK_THROWS_WITH(parse({"--seed", seed}), Catch::Contains("--seed"));
+    }
+    for (const char* skew : {"0x0.5", "inf", "nan", " 0.5", "+0.5", "0.5x"}) {
+        INFO("--skew '" << skew << "'");
+        CHECK_THROWS_WITH(parse({"--scale", "4", "--skew", skew}), Catch::Contains("--skew"));
+    }
+    CHECK_THROWS_WITH(parse({"--scale", "3", "--scale", "4"}), Catch::Contains("--scale is given twice"));
+    CHECK_THROWS_WITH(parse({"--seed", "1", "--seed=2"}), Catch::Contains("--seed is given twice"));
+    CHECK_THROWS_WITH(parse({"--sorted-rows", "--sorted-rows"}, true, {"--sorted-rows"}),
+                      Catch::Contains("given twice"));
+    CHECK_THROWS_WITH(parse({"--matrix", "--seed", "3"}),
+                      Catch::Contains("--matrix needs a value, but the next argument is the flag --seed"));
+}
+
+TEST_CASE("options: --flag=value and --max-memory", "[common][options]") {
+    const ProgramOptions o = parse({"--scale=12", "--skew=0.7", "--seed=99", "--max-memory=512M"});
+    CHECK(o.scale == 12);
+    CHECK(o.skew == Approx(0.7));
+    CHECK(o.seed == 99);
+    CHECK(o.max_memory_given);
+    CHECK(o.budget.bytes == (uint64_t{512} << 20));
+    CHECK(parse({"--max-memory", "3G"}).budget.bytes == (uint64_t{3} << 30));
+    CHECK(parse({"--max-memory", "1000"}).budget.bytes == 1000);
+    CHECK(parse({"--max-memory", "2k"}).budget.bytes == 2048);
+    for (const char* bytes : {"0", "1.5G", "-1G", "G", "4GB", "4 G", "99999999999T"}) {
+        INFO("--max-memory '" << bytes << "'");
+        CHECK_THROWS_WITH(parse({"--max-memory", bytes}), Catch::Contains("--max-memory"));
+    }
+    // Without the flag: 4 GiB, or less where the machine has less free.
+    const ProgramOptions d = parse({});
+    CHECK_FALSE(d.max_memory_given);
+    CHECK(d.budget.bytes > 0);
+    CHECK(d.budget.bytes <= (uint64_t{4} << 30));
+}
+
+TEST_CASE("memory budget: the estimate, the refusal and its suggested flag", "[common][memory]") {
+    const MemoryModel model{10, 20, 1000};
+    CHECK(estimated_bytes(model, 100, 50, 7) == 1000 + 70 + 2000);
+    const MemoryBudget budget{uint64_t{1} << 20, "a test budget"};
+    CHECK(over_budget_problem(model, budget, 100, 100, 1000).empty());
+    const std::string problem = over_budget_problem(model, budget, 268435456, 4, 1);
+    CHECK_THAT(problem, Catch::Contains("would need about 5.37 GB for 268,435,456 x 4 with 1 entry") &&
+                            Catch::Contains("budget of 1.05 MB (a test budget)") &&
+                            Catch::Contains("give --max-memory 6G"));
+    CHECK(max_memory_flag_for(100e6) == "--max-memory 101M");
+    CHECK(with_separators(1234567) == "1,234,567");
+    CHECK(with_separators(999) == "999");
 }
 
 TEST_CASE("options: --matrix is neither the book's example nor a --scale graph", "[common][options]") {

@@ -3,11 +3,13 @@
 // files written here; and every refusal naming the file, the line and the problem.
 #include <catch2/catch.hpp>
 #include "data_files.h"
+#include <sys/stat.h>
 #include <unistd.h>
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <string>
@@ -491,7 +493,7 @@ TEST_CASE("reader: bad entries are refused on their line", "[reader][refusal]") 
         {"pattern_value.mtx", kPatternGeneral + "3 3 1\n1 1 1\n", 3,
          "expected 2 fields ('row col'), found 3"},
         {"skew_diagonal.mtx", kSkewSymmetric + "3 3 2\n2 1 1\n2 2 5\n", 4,
-         "a skew-symmetric matrix has zeros on its diagonal, but this entry is 5"},
+         "a skew-symmetric matrix has zeros on its diagonal, but this entry is '5'"},
         // The count of lines includes comments, blank lines and CRLF ends, and a refusal
         // quotes the field without its '\r'.
         {"counted.mtx", "%%MatrixMarket matrix coordinate real general\r\n% c\r\n\r\n3 3 2\r\n\r\n1 1 1\r\n"
@@ -560,10 +562,6 @@ TEST_CASE("reader: an edge list has as many vertices as its largest id plus one"
     CHECK(result_line(isolated) == "result: rows=6 cols=6 nnz=2 empty_rows=4 max_row=1");
     const HostCoo by_destination = read_matrix_file(dir.write("by_destination.csv", "0 9\n"));
     CHECK(by_destination.num_rows == 10);
-    const HostCoo empty = read_matrix_file(dir.write("empty.csv", ""));
-    CHECK(empty.num_rows == 0);
-    CHECK(empty.num_cols == 0);
-    CHECK(empty.nnz() == 0);
     const HostCoo only_comments = read_matrix_file(dir.write("only_comments.csv", "# nothing\n\n% here\n"));
     CHECK(only_comments.num_rows == 0);
     CHECK(only_comments.nnz() == 0);
@@ -630,6 +628,133 @@ TEST_CASE("reader: matrix_facts and result_line on small files", "[reader][facts
 
     const HostCoo no_entries = read_matrix_file(dir.write("no_entries.mtx", kRealGeneral + "3 2 0\n"));
     CHECK(result_line(no_entries) == "result: rows=3 cols=2 nnz=0 empty_rows=3 max_row=0");
-    const HostCoo nothing = read_matrix_file(dir.write("nothing.csv", ""));
+    const HostCoo nothing = read_matrix_file(dir.write("nothing.csv", "# no edges\n"));
     CHECK(result_line(nothing) == "result: rows=0 cols=0 nnz=0 empty_rows=0 max_row=0");
+    // Many more rows than entries: the facts are counted from the entries alone.
+    const HostCoo tall = read_matrix_file(dir.write("tall.mtx", kRealGeneral + "268435456 3 4\n"
+                                                                 "7 1 1\n7 2 1\n9 1 1\n268435456 3 1\n"));
+    CHECK(result_line(tall) == "result: rows=268435456 cols=3 nnz=4 empty_rows=268435453 max_row=2");
+}
+
+TEST_CASE("reader: the format follows the name and the first line together", "[reader][format]") {
+    check_refusals({
+        {"misspelt.mtx", "%%MatrixMarkt matrix coordinate real general\n3 3 2\n1 1 1\n2 2 2\n", 1,
+         "a first line that starts with '%%' must be a Matrix Market banner"},
+        {"misspelt.txt", "%%MatrixMarkt matrix coordinate real general\n3 3 2\n1 1 1\n2 2 2\n", 1,
+         "bad banner"},
+        {"spaced.csv", "%%Matrix Market matrix coordinate real general\n3 3 2\n1 1 1\n", 1, "bad banner"},
+        {"hyphen.csv", "%%Matrix-Market matrix coordinate real general\n3 3 2\n1 1 1\n", 1, "bad banner"},
+        {"second_line.txt", "# made by hand\n" + kRealGeneral + "3 3 1\n1 1 1\n", 2,
+         "a line that starts with '%%' is a Matrix Market banner, which must be the file's first line"},
+        {"late_banner.csv", "0 1\n1 2\n%%MatrixMarket matrix coordinate real general\n", 3,
+         "must be the file's first line"},
+        {"no_banner.mtx", "3 3 1\n1 1 1\n", 1, "a .mtx file must start with the Matrix Market banner"},
+        {"NO_BANNER.MTX", "0 1\n", 1, "a .mtx file must start with the Matrix Market banner"},
+        {"comment_first.mtx", "% a comment\n" + kRealGeneral + "3 3 1\n1 1 1\n", 1,
+         "a .mtx file must start with the Matrix Market banner"},
+        {"empty.mtx", "", 1, "the file is empty"},
+        {"empty.csv", "", 1, "the file is empty"},
+        {"blank.csv", "\n  \n\t\n", 3, "nothing but blank lines"},
+        {"gzip_content.csv", std::string("\x1f\x8b\x08\x00\x00", 5), 1, "decompress it first"},
+    });
+}
+
+TEST_CASE("reader: a symmetric file stores one triangle", "[reader][mirror]") {
+    check_refusals({
+        {"both.mtx", kRealSymmetric + "3 3 3\n2 1 5\n3 3 1\n1 2 5\n", 5,
+         "a symmetric file stores one triangle, but this entry (1, 2) is above the diagonal and "
+         "line 3's entry is below it"},
+        {"both_skew.mtx", kSkewSymmetric + "3 3 2\n1 3 2\n3 2 1\n", 4,
+         "a skew-symmetric file stores one triangle, but this entry (3, 2) is below the diagonal"},
+    });
+    // Karate stored with both triangles: refused, where mirroring it again would give 312.
+    const ScratchDir dir;
+    const HostCoo karate = read_data_file("karate.mtx");
+    std::string both = "%%MatrixMarket matrix coordinate pattern symmetric\n34 34 156\n";
+    for (size_t k = 0; k < karate.nnz(); ++k)
+        both += std::to_string(karate.rows[k] + 1) + " " + std::to_string(karate.cols[k] + 1) + "\n";
+    CHECK_THAT(refusal_of(dir.write("karate_both.mtx", both)), Contains("stores one triangle"));
+    // The upper triangle alone is read as its mirror: the same matrix as the lower.
+    std::string upper = "%%MatrixMarket matrix coordinate pattern symmetric\n34 34 78\n";
+    for (size_t k = 0; k < karate.nnz(); ++k)
+        if (karate.rows[k] < karate.cols[k])
+            upper += std::to_string(karate.rows[k] + 1) + " " + std::to_string(karate.cols[k] + 1) + "\n";
+    const HostCoo from_upper = read_matrix_file(dir.write("karate_upper.mtx", upper));
+    CHECK(sorted_entries(from_upper) == sorted_entries(karate));
+}
+
+TEST_CASE("reader: files that are not matrix files are refused without being read whole",
+          "[reader][refusal]") {
+    const ScratchDir dir;
+    CHECK_THAT(refusal_of("/dev/zero"), StartsWith("/dev/zero: is not a regular file"));
+    const std::string fifo = dir.path("pipe.csv");
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    CHECK_THAT(refusal_of(fifo), StartsWith(fifo + ": is not a regular file"));
+    for (const char* name : {"a.mtx.gz", "a.csv.bz2", "a.mtx.xz", "a.zip", "a.mtx.zst"}) {
+        const std::string path = dir.write(name, "0 1\n");
+        CHECK_THAT(refusal_of(path), StartsWith(path + ": is compressed") &&
+                                         Contains("decompress it first"));
+    }
+    // One line of 10 MB: refused at the cap, naming the line, not echoed.
+    const std::string path = dir.write("long.csv", "0 1\n1 " + std::string(10 << 20, '7') + "\n");
+    const std::string message = refusal_of(path);
+    CHECK_THAT(message, StartsWith(path + ":2: the line is longer than 1048576 bytes"));
+    CHECK(message.size() < 200);
+}
+
+TEST_CASE("reader: messages stay one short, readable line", "[reader][refusal]") {
+    const ScratchDir dir;
+    const std::string nul = refusal_of(dir.write("nul.csv", std::string("0 1\n1 a\0b\n", 11)));
+    CHECK_THAT(nul, Contains("vertex id 'a\\x00b' is not a whole number"));
+    const std::string wide = refusal_of(dir.write("wide.csv", "0 1\n1 " + std::string(5000, 'x') + "\n"));
+    CHECK_THAT(wide, Contains("(5000 characters in all)"));
+    CHECK(wide.size() < 300);
+}
+
+TEST_CASE("reader: stray carriage returns, the float maximum and tiny values", "[reader][format]") {
+    const ScratchDir dir;
+    // "\r\r\n" line ends: the extra '\r' separates fields like a blank.
+    const HostCoo crcr = read_matrix_file(dir.write(
+        "crcr.mtx", "%%MatrixMarket matrix coordinate real general\r\r\n2 2 1\r\r\n2 1 4\r\r\n"));
+    CHECK(sorted_entries(crcr) == std::vector<Entry>{{1, 0, 4.0f}});
+    // 3.4028235e38, the float maximum as it is usually printed, rounds to FLT_MAX.
+    const HostCoo top = read_matrix_file(dir.write("top.csv", "0 1 3.4028235e38\n1 0 -3.4028235e38\n"));
+    CHECK(top.values[0] == std::numeric_limits<float>::max());
+    CHECK(top.values[1] == -std::numeric_limits<float>::max());
+    check_refusals({
+        {"tiny.csv", "0 1 1e-50\n", 1, "weight '1e-50' is too small for a float"},
+        {"tiny.mtx", kRealGeneral + "2 2 1\n1 1 -1e-46\n", 3, "value '-1e-46' is too small for a float"},
+        {"above_top.csv", "0 1 3.4028236e38\n", 1, "is beyond the range of a float"},
+    });
+    // A subnormal float is a float: kept.
+    const HostCoo small = read_matrix_file(dir.write("small.csv", "0 1 1e-40\n"));
+    CHECK(small.values[0] > 0);
+}
+
+TEST_CASE("reader: a program's memory budget is checked before anything is allocated",
+          "[reader][memory]") {
+    const ScratchDir dir;
+    const matrix_reader_detail::InputLimits limits{{16, 16, 0}, {uint64_t{1} << 30, "a test budget"}};
+    auto refusal_within = [&](const std::string& path) {
+        try {
+            read_matrix_file(path, &limits);
+            return std::string("accepted");
+        } catch (const BadInput& e) {
+            return std::string(e.what());
+        }
+    };
+    const std::string big = dir.write("big.mtx", kRealGeneral + "268435456 268435456 1\n1 1 1\n");
+    CHECK_THAT(refusal_within(big), StartsWith(big + ":2: this program would need about 4.29 GB") &&
+                                        Contains("more than its memory budget of 1.07 GB (a test budget)") &&
+                                        Contains("give --max-memory 5G"));
+    const std::string wide = dir.write("wide.csv", "1 2\n# comment\n268435455 0\n3 4\n");
+    CHECK_THAT(refusal_within(wide), StartsWith(wide + ":3: this program would need about"));
+    const std::string fits = dir.write("fits.mtx", kRealGeneral + "1000 1000 1\n1 1 1\n");
+    CHECK(refusal_within(fits) == "accepted");
+}
+
+TEST_CASE("reader: text in memory is read as a file of the given name", "[reader][format]") {
+    CHECK(read_matrix_text("t.csv", "0 1\n").nnz() == 1);
+    CHECK_THROWS_WITH(read_matrix_text("t.mtx", "0 1\n"), StartsWith("t.mtx:1: a .mtx file must start"));
+    CHECK_THROWS_WITH(read_matrix_text("t.txt", ""), StartsWith("t.txt:1: the file is empty"));
 }

@@ -1,0 +1,371 @@
+// The twelve --matrix programs run as a user runs them (build/NAME --matrix FILE), on files that
+// a student or a fuzzer could hand them: hostile files must be refused with "FILE:LINE:" and exit
+// code 2, quickly and in little memory; degenerate but valid files must run, exit 0, and end
+// with a result: line that agrees with a count made here, from the file's own entries.
+#include <catch2/catch.hpp>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+#include "../common/random.h"
+#include "run_program.h"
+
+namespace fs = std::filesystem;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+
+namespace {
+
+struct Program {
+    std::string name;
+    bool spmv;  // ends its result: line with y_sum
+    bool needs_cuda;
+};
+
+const std::vector<Program> kMatrixPrograms = {
+    {"113_csr_neighbor_sum_kernel", false, true},
+    {"115_csr_concurrent_construction_kernel", false, true},
+    {"117_coo_edge_parallel_reduce_kernel", false, true},
+    {"118_csc_construction_kernel", false, true},
+    {"120_sorted_coo_to_csr_kernel", false, true},
+    {"121_chunked_coo_to_csr_kernel", false, true},
+    {"142_spmv_coo_kernel", true, true},
+    {"143_spmv_csr_kernel", true, true},
+    {"144_coalescing_kernel", true, true},
+    {"145_regular_formats_kernel", true, true},
+    {"146_design_considerations_cpu_baseline", true, false},
+    {"147_conjugate_gradient_kernel", true, true},
+};
+
+// The programs that this build has: without nvcc only the CPU ones are built.
+std::vector<Program> built_programs() {
+    std::vector<Program> built;
+    for (const Program& p : kMatrixPrograms) {
+#ifndef SUITE_HAVE_CUDA
+        if (p.needs_cuda) continue;
+#endif
+        if (!fs::exists("build/" + p.name))
+            FAIL("build/" << p.name << " is missing: make test builds the programs first");
+        built.push_back(p);
+    }
+    return built;
+}
+
+class Scratch {
+public:
+    Scratch() : root_(fs::temp_directory_path() / ("suite_programs_" + std::to_string(getpid()))) {
+        fs::create_directories(root_);
+    }
+    ~Scratch() {
+        std::error_code ignored;
+        fs::remove_all(root_, ignored);
+    }
+    std::string write(const std::string& name, const std::string& text) const {
+        const std::string path = (root_ / name).string();
+        std::ofstream(path, std::ios::binary) << text;
+        return path;
+    }
+    std::string path(const std::string& name) const { return (root_ / name).string(); }
+
+private:
+    fs::path root_;
+};
+
+const std::string kGeneral = "%%MatrixMarket matrix coordinate real general\n";
+
+std::string describe(const ProgramRun& run) {
+    return "exit " + std::to_string(run.exit_code) + ", signal " + std::to_string(run.signal) +
+           (run.timed_out ? ", timed out" : "") + "\nstderr: " + run.err.substr(0, 400) +
+           "\nstdout tail: " + run.out.substr(run.out.size() > 600 ? run.out.size() - 600 : 0);
+}
+
+// A refusal: exit code 2, one line on stderr that names the file (and the line, when given),
+// within 10 seconds and 1 GB.
+void check_refused(const std::string& program, const std::string& path, int line,
+                   const std::string& problem) {
+    const ProgramRun run = run_program(program, {"--matrix", path}, 10);
+    INFO(program << " on " << path << ": " << describe(run));
+    CHECK(run.exit_code == 2);
+    const std::string place = line > 0 ? path + ":" + std::to_string(line) + ": " : path + ": ";
+    CHECK_THAT(run.err, StartsWith("error: " + place) && Contains(problem));
+    CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+    CHECK(run.seconds < 10);
+    CHECK(run.peak_bytes < 1e9);
+}
+
+}  // namespace
+
+TEST_CASE("programs: hostile files are refused by every --matrix program, naming file and line",
+          "[programs][hostile]") {
+    const Scratch dir;
+    struct Case {
+        std::string name, text;
+        int line;
+        std::string problem;
+    };
+    const std::string karate_both = [] {
+        std::string text = "%%MatrixMarket matrix coordinate pattern symmetric\n34 34 4\n";
+        return text + "2 1\n3 1\n1 2\n4 1\n";
+    }();
+    const std::vector<Case> cases = {
+        {"misspelt.mtx", "%%MatrixMarkt matrix coordinate real general\n3 3 2\n1 1 1\n2 2 2\n", 1,
+         "bad banner"},
+        {"spaced.txt", "%%Matrix Market matrix coordinate real general\n3 3 2\n1 1 1\n2 2 2\n", 1,
+         "bad banner"},
+        {"hyphen.csv", "%%Matrix-Market matrix coordinate real general\n3 3 2\n1 1 1\n2 2 2\n", 1,
+         "bad banner"},
+        {"banner_second.txt", "# a title\n" + kGeneral + "3 3 1\n1 1 1\n", 2,
+         "must be the file's first line"},
+        {"no_banner.mtx", "3 3 1\n1 1 1\n", 1, "a .mtx file must start with the Matrix Market banner"},
+        {"empty.mtx", "", 1, "the file is empty"},
+        {"empty.csv", "", 1, "the file is empty"},
+        {"both_triangles.mtx", karate_both, 5, "stores one triangle"},
+        {"huge_rows.mtx", kGeneral + "268435456 268435456 1\n1 1 1\n", 2, "would need about"},
+        {"huge_id.csv", "268435455 0\n", 1, "would need about"},
+        {"long_line.csv", "0 1\n1 " + std::string(2 << 20, '9') + "\n", 2, "longer than"},
+    };
+    std::vector<Case> refused_by_all = cases;
+    for (const Program& program : built_programs()) {
+        for (const Case& c : cases) {
+            const std::string path = dir.write(c.name, c.text);
+            // A program that keeps no per-row array reads a 2^28-row file in a few kilobytes;
+            // it may accept it, as long as it stays within the same 10 s and 1 GB.
+            if (c.problem == "would need about") {
+                const ProgramRun run = run_program(program.name, {"--matrix", path}, 10);
+                INFO(program.name << " on " << c.name << ": " << describe(run));
+                CHECK((run.exit_code == 2 || run.exit_code == 0));
+                if (run.exit_code == 2)
+                    CHECK_THAT(run.err, StartsWith("error: " + path + ":" +
+                                                   std::to_string(c.line) + ": ") &&
+                                            Contains("would need about") &&
+                                            Contains("--max-memory"));
+                if (run.exit_code == 0) CHECK(result_field(run, "rows") == "268435456");
+                CHECK(run.seconds < 10);
+                CHECK(run.peak_bytes < 1e9);
+                continue;
+            }
+            check_refused(program.name, path, c.line, c.problem);
+        }
+        check_refused(program.name, "/dev/zero", 0, "is not a regular file");
+        const std::string fifo = dir.path("fifo.csv");
+        if (!fs::exists(fifo)) REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+        check_refused(program.name, fifo, 0, "is not a regular file");
+        check_refused(program.name, dir.write("karate.mtx.gz", "\x1f\x8b"), 0, "decompress it first");
+        check_refused(program.name, dir.write("gzip.csv", "\x1f\x8b\x08\x00"), 1,
+                      "decompress it first");
+        check_refused(program.name, dir.path(""), 0, "is a folder");
+    }
+}
+
+TEST_CASE("programs: a size line within the limit but beyond the budget names the flag that "
+          "raises it", "[programs][hostile]") {
+    const Scratch dir;
+    const std::string path = dir.write("tall.mtx", kGeneral + "268435456 4 1\n1 1 1\n");
+    const ProgramRun run = run_program("146_design_considerations_cpu_baseline",
+                                       {"--matrix", path, "--max-memory", "1G"}, 10);
+    INFO(describe(run));
+    CHECK(run.exit_code == 2);
+    CHECK_THAT(run.err, Contains(path + ":2: this program would need about") &&
+                            Contains("budget of 1.07 GB (set by --max-memory)") &&
+                            Contains("give --max-memory"));
+}
+
+TEST_CASE("programs: flags are read strictly", "[programs][flags]") {
+    const std::string program = "146_design_considerations_cpu_baseline";
+    for (const std::vector<std::string>& args :
+         std::vector<std::vector<std::string>>{{"--scale", "0x10"},
+                                               {"--scale", "1e1"},
+                                               {"--scale", " 3"},
+                                               {"--seed", "+5"},
+                                               {"--scale", "3", "--scale", "4"},
+                                               {"--matrix", "--seed", "3"},
+                                               {"--max-memory", "1.5G"}}) {
+        const ProgramRun run = run_program(program, args, 10);
+        INFO(args.front() << " " << args[1] << ": " << describe(run));
+        CHECK(run.exit_code == 2);
+        CHECK_THAT(run.err, StartsWith("error: "));
+    }
+}
+
+TEST_CASE("programs: degenerate shapes that the sweep found run and give the right facts",
+          "[programs][regression]") {
+    const Scratch dir;
+    std::vector<std::string> names;
+    for (const Program& p : built_programs()) names.push_back(p.name);
+    auto has = [&](const std::string& name) {
+        return std::find(names.begin(), names.end(), name) != names.end();
+    };
+    SECTION("0 rows and 5 columns (118 once read an empty out-degree list)") {
+        const std::string path = dir.write("rows0.mtx", kGeneral + "0 5 0\n");
+        for (const std::string& name : names) {
+            if (name.rfind("147", 0) == 0) continue;  // not square: CG refuses it, tested below
+            const ProgramRun run = run_program(name, {"--matrix", path});
+            INFO(name << ": " << describe(run));
+            CHECK(run.exit_code == 0);
+            CHECK(result_field(run, "rows") == "0");
+            CHECK(result_field(run, "cols") == "5");
+        }
+    }
+    SECTION("5 rows and 0 columns (146 once added an entry at a column that does not exist)") {
+        const std::string path = dir.write("cols0.mtx", kGeneral + "5 0 0\n");
+        for (const std::string& name : names) {
+            if (name.rfind("147", 0) == 0) continue;
+            const ProgramRun run = run_program(name, {"--matrix", path});
+            INFO(name << ": " << describe(run));
+            CHECK(run.exit_code == 0);
+            CHECK(result_field(run, "empty_rows") == "5");
+        }
+    }
+    if (!has("147_conjugate_gradient_kernel")) return;
+    SECTION("147 solves the 1 x 1 matrix [3] and small diagonal matrices") {
+        const ProgramRun one = run_program("147_conjugate_gradient_kernel",
+                                           {"--matrix", dir.write("three.mtx", kGeneral + "1 1 1\n1 1 3\n")});
+        INFO(describe(one));
+        CHECK(one.exit_code == 0);
+        SplitMix64 rng(147);
+        for (int trial = 0; trial < 20; ++trial) {
+            const int n = 1 + static_cast<int>(rng.below(6));
+            std::string text = kGeneral + std::to_string(n) + " " + std::to_string(n) + " " +
+                               std::to_string(n) + "\n";
+            for (int i = 1; i <= n; ++i)
+                text += std::to_string(i) + " " + std::to_string(i) + " " +
+                        std::to_string(0.1 + 100 * rng.uniform()) + "\n";
+            const ProgramRun run = run_program(
+                "147_conjugate_gradient_kernel",
+                {"--matrix", dir.write("diagonal" + std::to_string(trial) + ".mtx", text)});
+            INFO("trial " << trial << ":\n" << text << describe(run));
+            CHECK(run.exit_code == 0);
+        }
+    }
+    SECTION("147 counts 200 duplicates of one entry as their sum, and converges") {
+        std::string text = kGeneral + "1 1 200\n";
+        for (int k = 0; k < 200; ++k) text += "1 1 0.37\n";
+        const ProgramRun run =
+            run_program("147_conjugate_gradient_kernel", {"--matrix", dir.write("dups.mtx", text)});
+        INFO(describe(run));
+        CHECK(run.exit_code == 0);
+        CHECK(result_field(run, "nnz") == "200");
+    }
+    SECTION("147 names float overflow, not a lack of positive definiteness, on [1e30]") {
+        const ProgramRun run = run_program(
+            "147_conjugate_gradient_kernel", {"--matrix", dir.write("huge.mtx", kGeneral + "1 1 1\n1 1 1e30\n")});
+        INFO(describe(run));
+        CHECK(run.exit_code == 2);
+        CHECK_THAT(run.err, Contains("overflow float"));
+        CHECK_THAT(run.err, !Contains("positive definite"));
+    }
+}
+
+TEST_CASE("programs: sums that overflow float are named as the input's, with exit 2",
+          "[programs][regression]") {
+    const Scratch dir;
+    const std::string path =
+        dir.write("overflow.mtx", kGeneral + "2 2 3\n1 1 3e38\n1 2 3e38\n2 2 1\n");
+    for (const Program& p : built_programs()) {
+        if (!p.spmv || p.name.rfind("147", 0) == 0) continue;
+        const ProgramRun run = run_program(p.name, {"--matrix", path});
+        INFO(p.name << ": " << describe(run));
+        CHECK(run.exit_code == 2);
+        CHECK_THAT(run.err, Contains("overflow float") && Contains("row 1"));
+    }
+}
+
+namespace {
+
+// A random small matrix of one of the shapes that break programs, written as Matrix Market, and
+// the facts that its result: line must report, counted here from the entries themselves.
+struct Shape {
+    std::string text;
+    long rows = 0, cols = 0, nnz = 0, empty_rows = 0, max_row = 0;
+    double sum = 0, magnitude = 0;
+};
+
+Shape random_shape(SplitMix64& rng, int kind) {
+    const char* symmetry = kind == 6 ? "symmetric" : kind == 7 ? "skew-symmetric" : "general";
+    const bool mirrored = kind == 6 || kind == 7;
+    long rows = 1 + rng.below(6), cols = 1 + rng.below(6);
+    if (kind == 0) rows = 0;
+    if (kind == 1) cols = 0;
+    if (kind == 2) rows = cols = 1;
+    if (mirrored) cols = rows;
+    struct E {
+        long r, c;
+        double v;
+    };
+    std::vector<E> stored;
+    const long count = rows == 0 || cols == 0 ? 0 : static_cast<long>(rng.below(9));
+    for (long k = 0; k < count; ++k) {
+        E e{static_cast<long>(rng.below(rows)), static_cast<long>(rng.below(cols)),
+            static_cast<double>(static_cast<int>(rng.below(19)) - 9)};
+        if (kind == 3) e.r = 0;                                    // every entry in one row
+        if (kind == 4 && k > 0) e = {stored[0].r, stored[0].c, e.v};  // duplicates
+        if (kind == 5) e.v = 0;                                    // explicit zeros
+        if (mirrored && e.r < e.c) std::swap(e.r, e.c);            // the lower triangle
+        if (kind == 7 && e.r == e.c) e.v = 0;
+        stored.push_back(e);
+    }
+    Shape s;
+    s.rows = rows;
+    s.cols = cols;
+    s.text = std::string("%%MatrixMarket matrix coordinate real ") + symmetry + "\n" +
+             std::to_string(rows) + " " + std::to_string(cols) + " " +
+             std::to_string(stored.size()) + "\n";
+    std::vector<long> length(rows, 0);
+    auto count_entry = [&](long r, double v) {
+        ++length[r];
+        ++s.nnz;
+        s.sum += v;
+        s.magnitude += std::fabs(v);
+    };
+    for (const E& e : stored) {
+        s.text += std::to_string(e.r + 1) + " " + std::to_string(e.c + 1) + " " +
+                  std::to_string(static_cast<int>(e.v)) + "\n";
+        count_entry(e.r, e.v);
+        if (mirrored && e.r != e.c) count_entry(e.c, kind == 7 ? -e.v : e.v);
+    }
+    for (long n : length) {
+        s.empty_rows += n == 0;
+        s.max_row = std::max(s.max_row, n);
+    }
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("programs: a randomized sweep of small shapes, every --matrix program",
+          "[programs][sweep]") {
+    const uint64_t seed = 8008;
+    INFO("seed " << seed);
+    SplitMix64 rng(seed);
+    const Scratch dir;
+    const std::vector<Program> programs = built_programs();
+    // Shapes: 0 rows, 0 columns, 1 x 1, one row, duplicates, explicit zeros, symmetric,
+    // skew-symmetric, and general.
+    for (int kind = 0; kind <= 8; ++kind) {
+        const Shape shape = random_shape(rng, kind);
+        const std::string path = dir.write("shape" + std::to_string(kind) + ".mtx", shape.text);
+        for (const Program& p : programs) {
+            const ProgramRun run = run_program(p.name, {"--matrix", path});
+            INFO(p.name << " on shape " << kind << ":\n" << shape.text << describe(run));
+            // CG takes symmetric positive definite matrices only, and says why it refuses others.
+            if (p.name.rfind("147", 0) == 0 && run.exit_code == 2) {
+                CHECK_THAT(run.err, StartsWith("error: " + path + ": "));
+                continue;
+            }
+            REQUIRE(run.exit_code == 0);
+            CHECK(result_field(run, "rows") == std::to_string(shape.rows));
+            CHECK(result_field(run, "cols") == std::to_string(shape.cols));
+            CHECK(result_field(run, "nnz") == std::to_string(shape.nnz));
+            CHECK(result_field(run, "empty_rows") == std::to_string(shape.empty_rows));
+            CHECK(result_field(run, "max_row") == std::to_string(shape.max_row));
+            if (p.spmv)
+                CHECK(std::stod(result_field(run, "y_sum")) ==
+                      Approx(shape.sum).margin(1e-5 * (1 + shape.magnitude)));
+        }
+    }
+}
