@@ -7,7 +7,7 @@
 //
 // Build and run:  make 115_csr_concurrent_construction_kernel
 //                 build/115_csr_concurrent_construction_kernel [--sorted-rows]
-//                 build/115_csr_concurrent_construction_kernel --scale 22 --sorted-rows
+//                 build/115_csr_concurrent_construction_kernel --scale 22 --sorted-rows --max-memory 20G
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_segmented_sort.cuh>
@@ -226,11 +226,13 @@ HostCsr build_csr_by_sort_gpu(const HostCoo& edges) {
     return build.download();
 }
 
-// The library's histogram, to compare with the atomic count step: one bin per vertex.
+// The library's histogram, to compare with the atomic count step: one bin per vertex. A graph
+// with no vertices has no bins, which CUB refuses to be asked for: there is nothing to count.
 class LibraryDegreeCount {
 public:
     LibraryDegreeCount(int num_rows, int num_edges)
         : num_rows_(num_rows), num_edges_(num_edges), degree(num_rows) {
+        if (num_rows_ == 0) return;
         size_t bytes = 0;
         CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, bytes,
                                                        static_cast<const int*>(nullptr),
@@ -239,6 +241,7 @@ public:
         scratch = DeviceBuffer<unsigned char>(bytes);
     }
     void run(const int* src) {
+        if (num_rows_ == 0) return;
         size_t bytes = scratch.size();
         CUDA_CHECK(cub::DeviceHistogram::HistogramEven(scratch.data(), bytes, src, degree.data(),
                                                        num_rows_ + 1, 0, num_rows_, num_edges_));
@@ -393,8 +396,8 @@ void compare_with_libraries(const KernelProgram& p, const HostCoo& edges, const 
 }
 
 // What this program allocates for an input, host and device together, in bytes per entry, per row
-// or column, and in all: its measured peaks with a margin (see memory_budget.h).
-constexpr MemoryModel kMemory{92, 32, 512e6};
+// or column, and in all: its peaks measured on an H200, with a quarter more (memory_budget.h).
+constexpr MemoryModel kMemory{248, 36, 900e6};
 
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(

@@ -23,10 +23,10 @@ inline KernelProgram start_kernel_program(int argc, char** argv, const std::stri
     p.options = parse_options(argc, argv, true, extra_switches);
     p.seed = p.options.seed_given ? p.options.seed : fresh_emulation_seed();
     p.backend = detect_backend();
-    if (p.on_gpu() && !p.options.max_memory_given) {
+    if (p.on_gpu() && !p.options.max_memory_given)
         p.options.budget = default_memory_budget(p.backend.free_bytes);
-        g_memory_budget = p.options.budget;
-    }
+    p.options.budget.on_gpu = p.on_gpu();
+    g_memory_budget = p.options.budget;
     std::printf("=== %s ===\n", title.c_str());
     print_where_kernels_run(p.backend, p.seed);
     std::printf("\n");

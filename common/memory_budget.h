@@ -13,17 +13,19 @@
 #include <sys/resource.h>
 
 // What a program allocates for an input, host and device together, as bytes per stored entry
-// and per row or column (whichever is more). Each program states its own, measured on its
-// largest runs, so that the estimate is an upper bound with a margin, not a guess.
+// and per row or column (whichever is more), plus what a GPU run costs whatever the input (the
+// CUDA context, the library handles, the buffers that measure copy bandwidth). Each program
+// states its own, measured on its largest runs, so that the estimate is an upper bound with a
+// margin, not a guess.
 struct MemoryModel {
     double per_entry = 0;
     double per_dimension = 0;
-    double fixed = 0;
+    double gpu_fixed = 0;
 };
 
 inline double estimated_bytes(const MemoryModel& m, uint64_t rows, uint64_t cols,
-                              uint64_t entries) {
-    return m.fixed + m.per_entry * static_cast<double>(entries) +
+                              uint64_t entries, bool on_gpu) {
+    return (on_gpu ? m.gpu_fixed : 0.0) + m.per_entry * static_cast<double>(entries) +
            m.per_dimension * static_cast<double>(std::max(rows, cols));
 }
 
@@ -34,6 +36,7 @@ constexpr uint64_t kDefaultBudgetCap = 4 * kGiB;
 struct MemoryBudget {
     uint64_t bytes = kDefaultBudgetCap;
     std::string origin = "the default";
+    bool on_gpu = false;  // whether the kernels run on a GPU, which costs gpu_fixed more
 };
 
 // "2.48 GB": decimal units, three significant digits.
@@ -82,6 +85,7 @@ inline MemoryBudget default_memory_budget(uint64_t free_device_bytes) {
         b.origin = "the default, half of the " + readable_bytes(static_cast<double>(host)) +
                    " of free host memory";
     }
+    b.on_gpu = free_device_bytes > 0;
     if (free_device_bytes > 0 && free_device_bytes < b.bytes) {
         b.bytes = free_device_bytes;
         b.origin = "the default, the GPU's free memory";
@@ -103,7 +107,7 @@ inline std::string max_memory_flag_for(double bytes) {
 // "" when the input fits the budget; otherwise the reason, for a refusal.
 inline std::string over_budget_problem(const MemoryModel& model, const MemoryBudget& budget,
                                        uint64_t rows, uint64_t cols, uint64_t entries) {
-    const double need = estimated_bytes(model, rows, cols, entries);
+    const double need = estimated_bytes(model, rows, cols, entries, budget.on_gpu);
     if (need <= static_cast<double>(budget.bytes)) return "";
     return "this program would need about " + readable_bytes(need) + " for " +
            with_separators(rows) + " x " + with_separators(cols) + " with " +
@@ -120,7 +124,7 @@ inline MemoryBudget g_memory_budget;
 
 inline void note_estimate(const MemoryModel& model, uint64_t rows, uint64_t cols,
                           uint64_t entries) {
-    g_estimated_bytes = estimated_bytes(model, rows, cols, entries);
+    g_estimated_bytes = estimated_bytes(model, rows, cols, entries, g_memory_budget.on_gpu);
 }
 
 // Host allocations that fail are reported here, the one place, as bad input (exit 2): the

@@ -104,8 +104,9 @@ TEST_CASE("options: --flag=value and --max-memory", "[common][options]") {
 
 TEST_CASE("memory budget: the estimate, the refusal and its suggested flag", "[common][memory]") {
     const MemoryModel model{10, 20, 1000};
-    CHECK(estimated_bytes(model, 100, 50, 7) == 1000 + 70 + 2000);
-    const MemoryBudget budget{uint64_t{1} << 20, "a test budget"};
+    CHECK(estimated_bytes(model, 100, 50, 7, true) == 1000 + 70 + 2000);
+    CHECK(estimated_bytes(model, 100, 50, 7, false) == 70 + 2000);
+    const MemoryBudget budget{uint64_t{1} << 20, "a test budget", true};
     CHECK(over_budget_problem(model, budget, 100, 100, 1000).empty());
     const std::string problem = over_budget_problem(model, budget, 268435456, 4, 1);
     CHECK_THAT(problem, Catch::Contains("would need about 5.37 GB for 268,435,456 x 4 with 1 entry") &&
