@@ -183,6 +183,11 @@ int main(int argc, char** argv) {
         check.skip(library_claim, "the matrix has no nonzeros");
         return check.finish();
     }
+    const std::string refused = cusparse_refusal(csr.num_rows, csr.num_cols, static_cast<int64_t>(csr.nnz()));
+    if (!refused.empty()) {
+        check.skip(library_claim, refused);
+        return check.finish();
+    }
 
     CusparseCsrSpmv library(csr, x, y0);
     library.run();

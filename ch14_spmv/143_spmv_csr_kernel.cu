@@ -189,6 +189,11 @@ int main(int argc, char** argv) {
         check.skip(library_claim, "the matrix has no nonzeros");
         return check.finish();
     }
+    const std::string refused = cusparse_refusal(a.num_rows, a.num_cols, static_cast<int64_t>(a.nnz()));
+    if (!refused.empty()) {
+        check.skip(library_claim, refused);
+        return check.finish();
+    }
 
     CusparseCsrSpmv library(a, x, y0);
     library.run();

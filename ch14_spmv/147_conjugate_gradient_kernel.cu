@@ -381,6 +381,8 @@ public:
     GpuCgOps(const HostCsr& a, const std::vector<float>& b_host, bool time_spmv)
         : n(a.num_rows), row_offsets(a.row_offsets), col_idx(a.col_idx), values(a.values),
           b(b_host), x(n), r(n), p(n), q(n), scalars(kNumScalars), time_spmv_(time_spmv) {
+        // read() copies all three scalars, before the first iteration has written two of them.
+        scalars.fill_bytes(0);
         size_t bytes = 0;
         CUDA_CHECK(dot_into(nullptr, bytes, r.data(), r.data(), kRr));
         scratch_ = DeviceBuffer<unsigned char>(std::max<size_t>(bytes, 1));

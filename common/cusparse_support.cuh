@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 #include "cuda_support.cuh"
 #include "sparse_host.h"
@@ -21,6 +22,16 @@
             std::exit(1);                                                                  \
         }                                                                                  \
     } while (0)
+
+// cuSPARSE refuses a matrix descriptor that stores more entries than the matrix has places
+// ("dimension mismatch"), which duplicates make possible. The reason to skip the library's
+// comparison then, or "" when cuSPARSE takes the matrix.
+inline std::string cusparse_refusal(int64_t num_rows, int64_t num_cols, int64_t nnz) {
+    if (nnz <= num_rows * num_cols) return "";
+    return "cuSPARSE refuses a matrix of " + std::to_string(num_rows) + " x " +
+           std::to_string(num_cols) + " that stores " + std::to_string(nnz) +
+           " entries (duplicates)";
+}
 
 class CusparseHandle {
 public:
