@@ -36,8 +36,10 @@ inline std::string slurp(const std::string& path) {
 
 // build/NAME, run with `args`; its output goes through files, so that a program that prints a
 // lot cannot block on a full pipe.
+// `address_space_limit`, when not 0, caps the child's virtual memory (RLIMIT_AS), so that an
+// allocation fails as it would on a machine with less memory.
 inline ProgramRun run_program(const std::string& name, const std::vector<std::string>& args,
-                              double time_limit_seconds = 60) {
+                              double time_limit_seconds = 60, size_t address_space_limit = 0) {
     static int serial = 0;
     const std::string stem = (std::filesystem::temp_directory_path() /
                               ("suite_run_" + std::to_string(getpid()) + "_" +
@@ -58,6 +60,10 @@ inline ProgramRun run_program(const std::string& name, const std::vector<std::st
     const auto start = std::chrono::steady_clock::now();
     const pid_t pid = fork();
     if (pid == 0) {
+        if (address_space_limit > 0) {
+            const rlimit limit{address_space_limit, address_space_limit};
+            setrlimit(RLIMIT_AS, &limit);
+        }
         if (!std::freopen(out_path.c_str(), "w", stdout) ||
             !std::freopen(err_path.c_str(), "w", stderr))
             _exit(127);

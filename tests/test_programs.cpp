@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 #include "../common/random.h"
@@ -173,6 +174,37 @@ TEST_CASE("programs: a size line within the limit but beyond the budget names th
     CHECK_THAT(run.err, Contains(path + ":2: this program would need about") &&
                             Contains("budget of 1.07 GB (set by --max-memory)") &&
                             Contains("give --max-memory"));
+}
+
+TEST_CASE("programs: an allocation that fails anyway is reported in one line, with exit 2",
+          "[programs][hostile]") {
+    // The budget allows the run; the address-space limit makes the machine smaller than that.
+    const ProgramRun run = run_program("146_design_considerations_cpu_baseline",
+                                       {"--scale", "20", "--max-memory", "64G"}, 60, size_t{300} << 20);
+    INFO(describe(run));
+    CHECK(run.exit_code == 2);
+    CHECK_THAT(run.err, StartsWith("error: out of host memory: an allocation failed although the "
+                                   "input was estimated at") &&
+                            Contains("budget of 68.7 GB (set by --max-memory)"));
+}
+
+TEST_CASE("programs: a comparison of times is printed as a measurement, never as a self-check",
+          "[programs][regression]") {
+    for (const Program& p : built_programs()) {
+        if (p.name.rfind("146", 0) == 0) continue;
+        const ProgramRun run = run_program(p.name, {"--scale", "8"});
+        INFO(p.name << ": " << describe(run));
+        CHECK(run.exit_code == 0);
+        std::istringstream lines(run.out);
+        std::string line;
+        while (std::getline(lines, line))
+            if (line.rfind("self-check:", 0) == 0) {
+                INFO(line);
+                CHECK(line.find("faster") == std::string::npos);
+                CHECK(line.find("slower") == std::string::npos);
+                CHECK(line.find("bandwidth") == std::string::npos);
+            }
+    }
 }
 
 TEST_CASE("programs: flags are read strictly", "[programs][flags]") {
