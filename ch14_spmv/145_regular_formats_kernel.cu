@@ -317,18 +317,11 @@ int main(int argc, char** argv) {
         DeviceBuffer<float> d_x(x), d_y(y0);
         // At --scale 1 to 3 the R-MAT matrix can hold more entries than places, which cuSPARSE
         // refuses; it is then neither checked nor timed.
-        const std::string refused = cusparse_refusal(d_csr.num_rows, d_csr.num_cols, d_csr.nnz());
-        std::unique_ptr<CusparseSpmv> library;
-        const std::string library_claim = "y from cuSPARSE's SpMV matches the CPU reference";
-        if (refused.empty()) {
-            library = std::make_unique<CusparseSpmv>(
-                d_csr.num_rows, d_csr.num_cols, d_csr.nnz(), d_csr.row_ptrs.data(),
-                d_csr.col_idx.data(), d_csr.values.data(), d_x.data(), d_y.data());
-            library->run();
-            check.claim(library_claim, spmv_matches(d_y.download(), reference));
-        } else {
-            check.skip(library_claim, refused);
-        }
+        const std::unique_ptr<CusparseSpmv> library = cusparse_spmv_checked(
+            check, "y from cuSPARSE's SpMV matches the CPU reference", d_csr.num_rows,
+            d_csr.num_cols, d_csr.nnz(), d_csr.row_ptrs.data(), d_csr.col_idx.data(),
+            d_csr.values.data(), d_x.data(), d_y.data(),
+            [&] { return spmv_matches(d_y.download(), reference); });
 
         const double copy_gbs = measure_copy_gbs();
         // Bytes that any SpMV of this matrix must move at least once: the CSR arrays, x, and y

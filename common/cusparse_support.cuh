@@ -6,9 +6,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 #include "cuda_support.cuh"
+#include "self_check.h"
 #include "sparse_host.h"
 
 #define CUSPARSE_CHECK(call)                                                               \
@@ -83,6 +85,26 @@ private:
     cusparseSpMatDescr_t matrix_ = nullptr;
     cusparseDnVecDescr_t x_ = nullptr, y_ = nullptr;
 };
+
+// The library's SpMV on the caller's device arrays, run once, and the claim that the y it left
+// is right (`y_is_right` reads it back and judges it). Where cuSPARSE refuses the matrix, the
+// claim is skipped with the reason and the result is null: nothing to time.
+template <class Judge>
+std::unique_ptr<CusparseSpmv> cusparse_spmv_checked(SelfCheck& check, const std::string& claim,
+                                                    int num_rows, int num_cols, int64_t nnz,
+                                                    int* row_offsets, int* col_idx, float* values,
+                                                    float* x, float* y, Judge&& y_is_right) {
+    const std::string refused = cusparse_refusal(num_rows, num_cols, nnz);
+    if (!refused.empty()) {
+        check.skip(claim, refused);
+        return nullptr;
+    }
+    auto library = std::make_unique<CusparseSpmv>(num_rows, num_cols, nnz, row_offsets, col_idx,
+                                                  values, x, y);
+    library->run();
+    check.claim(claim, y_is_right());
+    return library;
+}
 
 // The same, on its own device copy of a host CSR, x and y.
 class CusparseCsrSpmv {
