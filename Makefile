@@ -36,16 +36,22 @@ endif
 # Programs run in the order of their numbers.
 RUN_ORDER := $(sort $(BUILT_PROGRAMS))
 
+# Each test file is its own binary: a program's tests include the program itself, and a later
+# lesson includes the earlier lessons whose kernels it reuses, so two test files may hold the
+# same functions. Catch2's main is compiled once and linked into each.
 TEST_CPP := $(wildcard tests/test_*.cpp)
 TEST_CU  := $(wildcard tests/test_*.cu)
 ifeq ($(NVCC),)
-  TEST_OBJECTS := $(TEST_CPP:%.cpp=$(BUILD)/%.o) $(BUILD)/tests/gpu_probe_without_cuda.o
-  TEST_LINK    := $(CXX) -fopenmp
+  TEST_BINARIES := $(TEST_CPP:tests/%.cpp=$(BUILD)/tests/%)
+  TEST_SUPPORT  := $(BUILD)/tests/catch_main.o $(BUILD)/tests/gpu_probe_without_cuda.o
+  TEST_LINK     := $(CXX) -fopenmp
 else
-  TEST_OBJECTS := $(TEST_CPP:%.cpp=$(BUILD)/%.o) $(TEST_CU:%.cu=$(BUILD)/%.o) $(BUILD)/tests/gpu_probe.o
-  TEST_LINK    := $(NVCC) $(ARCH_FLAGS)
+  TEST_BINARIES := $(TEST_CPP:tests/%.cpp=$(BUILD)/tests/%) $(TEST_CU:tests/%.cu=$(BUILD)/tests/%)
+  TEST_SUPPORT  := $(BUILD)/tests/catch_main.o $(BUILD)/tests/gpu_probe.o
+  TEST_LINK     := $(NVCC) $(ARCH_FLAGS)
 endif
-TEST_OBJECTS += $(BUILD)/tests/catch_main.o
+# Catch2 arguments for every test binary, e.g. make test TEST_ARGS='[gpu]'
+TEST_ARGS ?=
 
 # The tests that run the programs need to know which of them this build has.
 TEST_DEFINES := $(if $(NVCC),-DSUITE_HAVE_CUDA,)
@@ -112,13 +118,13 @@ $(BUILD)/tests/%.o: tests/%.cu $(BUILD)/nvcc-flags
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) $(CATCH2_INCLUDE) -c $< -o $@
 
-$(BUILD)/run_tests: $(TEST_OBJECTS)
+$(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_SUPPORT)
 	$(TEST_LINK) $^ -o $@ $(if $(NVCC),$(NVLIBS),)
 
 # The tests run the built programs too, as a user would.
-test: all $(BUILD)/run_tests
+test: all $(TEST_BINARIES)
 	@$(if $(NVCC),,echo "note: nvcc was not found: only the tests of CPU code were built.";)
-	$(BUILD)/run_tests
+	@tests/run_test_binaries.sh '$(TEST_ARGS)' $(TEST_BINARIES)
 
 # compute-sanitizer's four tools on every kernel program, with the default input and with
 # --scale 12, several at a time; each kernel runs once (SUITE_TIMED_RUNS=1). GPU only.
@@ -160,7 +166,8 @@ ncu-sectors:
 help:
 	@echo "make              build every program (CUDA ones only where nvcc exists)"
 	@echo "make run          run every program in order, then print 'programs: N passed, M failed'"
-	@echo "make test         build and run the Catch2 tests ([gpu] tests only where a GPU is)"
+	@echo "make test         build and run the Catch2 tests ([gpu] tests only where a GPU is;"
+	@echo "                  TEST_ARGS='[143]' passes Catch2 arguments to every test binary)"
 	@echo "make NAME         build one program, e.g. make 115_csr_concurrent_construction_kernel"
 	@echo "make sanitize     compute-sanitizer memcheck, racecheck, synccheck and initcheck on every"
 	@echo "                  kernel program, default input and --scale 12 (GPU only; SANITIZE_PROGRAMS,"
@@ -175,5 +182,7 @@ help:
 
 clean:
 	rm -rf $(BUILD)
+
+.PRECIOUS: $(BUILD)/tests/%.o
 
 -include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d)

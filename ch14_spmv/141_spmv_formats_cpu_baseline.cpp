@@ -125,7 +125,7 @@ int largest_nnz_where_coo_is_smaller(int num_rows, int num_cols) {
     return largest;
 }
 
-#ifndef SUITE_NO_MAIN
+#ifndef LESSON_WITHOUT_MAIN
 namespace {
 void print_dense(const DenseMatrix& d) {
     std::printf("         ");
@@ -228,7 +228,7 @@ int main(int argc, char** argv) {
     check.claim("COO value = [ 1 7 5 3 9 2 8 6 ], as in the notes", coo.values == notes.values);
     check.claim("COO colIdx = [ 0 1 0 2 3 1 2 3 ], as in the notes", coo.cols == notes.cols);
     check.claim("COO rowIdx = [ 0 0 1 1 1 2 2 3 ], as in the notes", coo.rows == notes.rows);
-    check.claim("CSR rowPtrs = [ 0 2 5 7 8 ], as in the notes", csr.row_offsets == kFigRowPtrs);
+    check.claim("CSR rowPtrs = [ 0 2 5 7 8 ], as in the notes", csr.row_offsets == kFigRowOffsets);
     check.claim("CSR value and colIdx are COO's, row by row (the notes list them row-sorted)",
                 csr.values == notes.values && csr.col_idx == notes.cols);
     // Small whole numbers times multiples of 1/8, plus y0: every product and partial sum is

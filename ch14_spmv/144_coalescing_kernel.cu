@@ -159,7 +159,7 @@ void print_stats_row(const char* name, const AccessStats& s) {
 
 }  // namespace coalescing
 
-#ifndef SUITE_NO_MAIN
+#ifndef LESSON_WITHOUT_MAIN
 // What this program allocates for an input, host and device together, in bytes per entry, per row
 // or column, and in all: its peaks measured on an H200, with a quarter more (memory_budget.h).
 constexpr MemoryModel kMemory{52, 96, 1600e6};

@@ -161,7 +161,7 @@ struct InputEntries {
 
 }  // namespace regularized
 
-#ifndef SUITE_NO_MAIN
+#ifndef LESSON_WITHOUT_MAIN
 // What this program allocates for an input, host and device together, in bytes per entry, per row
 // or column, and in all: its peaks measured on an H200, with a quarter more (memory_budget.h).
 constexpr MemoryModel kMemory{128, 108, 1000e6};

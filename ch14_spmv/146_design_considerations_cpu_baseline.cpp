@@ -335,7 +335,7 @@ Balance row_length_balance(const std::vector<int>& lengths) {
 
 }  // namespace design
 
-#ifndef SUITE_NO_MAIN
+#ifndef LESSON_WITHOUT_MAIN
 // What this program allocates for an input, in bytes per entry, per row or column, and in
 // all: its measured peaks, with a quarter more (see memory_budget.h).
 constexpr MemoryModel kMemory{200, 76, 200e6};

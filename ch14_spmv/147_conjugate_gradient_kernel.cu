@@ -708,7 +708,7 @@ std::vector<float> csr_times_ones(const HostCsr& a, bool on_gpu, const ThreadOrd
     return y.download();
 }
 
-#ifndef SUITE_NO_MAIN
+#ifndef LESSON_WITHOUT_MAIN
 namespace {
 
 

@@ -10,6 +10,7 @@
 #include "../common/matrix_reader.h"
 #include "../common/options.h"
 #include "../common/sparse_host.h"
+#include "../common/text.h"
 
 // Fig. 14.1, in COO, row by row:
 //        x0 x1 x2 x3
@@ -26,7 +27,7 @@ inline HostCoo fig14_1() {
     return a;
 }
 
-const std::vector<int> kFigRowPtrs = {0, 2, 5, 7, 8};
+const std::vector<int> kFigRowOffsets = {0, 2, 5, 7, 8};  // the notes' rowPtrs
 
 constexpr uint64_t kMatrixSeed = 14;
 
@@ -67,17 +68,39 @@ inline HostCoo spmv_input(const ProgramOptions& opt, const MemoryModel& memory) 
     const uint64_t rows = uint64_t{1} << opt.scale;
     require_memory(opt, memory, "--scale " + std::to_string(opt.scale), rows, rows,
                    rows * kEdgeFactor);
-    std::printf("input: R-MAT matrix, scale %d (%d x %d, %d entries), skew a = %.2f\n", opt.scale,
-                1 << opt.scale, 1 << opt.scale, kEdgeFactor << opt.scale, opt.skew);
+    std::printf("input: R-MAT matrix, scale %d (%s x %s, %s entries), skew a = %.2f\n", opt.scale,
+                with_separators(rows).c_str(), with_separators(rows).c_str(),
+                with_separators(rows * kEdgeFactor).c_str(), opt.skew);
+    if (rows * kEdgeFactor >= kAnnouncedSize) announce("generating the R-MAT matrix");
     return make_rmat(opt.scale, kEdgeFactor, opt.skew, kMatrixSeed);
 }
 
-// x for the lessons: small, distinct, exactly representable values, so that a wrong column
-// index changes y. The result: line uses x = all ones instead (y_sum is then the sum of A).
+// x and y0 for every lesson of the chapter, so that one matrix gives a student one y wherever it
+// is multiplied. x: small, distinct, exactly representable values, so that a wrong column index
+// changes y. y0: not zero, so that a kernel that stores into y instead of adding to it is
+// caught. The result: line uses x = all ones and y0 = 0 instead (y_sum is then the sum of A).
 inline std::vector<float> lesson_x(int num_cols) {
     std::vector<float> x(num_cols);
     for (int j = 0; j < num_cols; ++j) x[j] = 1.0f + static_cast<float>(j % 8) * 0.125f;
     return x;
+}
+
+inline std::vector<float> lesson_y0(int num_rows) {
+    std::vector<float> y(num_rows);
+    for (int i = 0; i < num_rows; ++i) y[i] = 0.5f * static_cast<float>(i % 3);
+    return y;
+}
+
+inline std::vector<float> ones(int n) { return std::vector<float>(n, 1.0f); }
+inline std::vector<float> zeros(int n) { return std::vector<float>(n, 0.0f); }
+
+// The lesson's CSR, rows in the input's order (csr_from_coo_by_stable_sort), announced when
+// the input is large enough for the sort to take a while.
+inline HostCsr csr_for_lesson(const HostCoo& a) {
+    if (a.nnz() >= kAnnouncedSize)
+        announce("building the CSR of " + counted(a.nnz(), "entry", "entries") +
+                 " (a stable sort by row)");
+    return csr_from_coo_by_stable_sort(a);
 }
 
 // The CPU reference y = A * x + y0 in double, with the bound that float32 arithmetic must stay

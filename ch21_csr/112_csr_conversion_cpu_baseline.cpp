@@ -31,7 +31,7 @@ void adjacency_to_csr(const AdjacencyList& adj, std::vector<int>& row_offsets,
     row_offsets[adj.size()] = static_cast<int>(col_idx.size());
 }
 
-#ifndef SUITE_NO_MAIN
+#ifndef LESSON_WITHOUT_MAIN
 int main(int argc, char** argv) {
     parse_options(argc, argv, false);
     std::printf("=== 112 (21.1) CPU baseline: adjacency list -> CSR ===\n\n");

@@ -103,7 +103,7 @@ struct CusparseNeighborSums {
     const double alpha = 1.0, beta = 0.0;
 };
 
-#ifndef SUITE_NO_MAIN
+#ifndef LESSON_WITHOUT_MAIN
 // What this program allocates for an input, host and device together, in bytes per entry, per row
 // or column, and in all: its peaks measured on an H200, with a quarter more (memory_budget.h).
 constexpr MemoryModel kMemory{56, 72, 900e6};

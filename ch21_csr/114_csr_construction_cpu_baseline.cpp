@@ -60,7 +60,7 @@ HostCsr build_csr_sequential(const HostCoo& edges) {
     return csr;
 }
 
-#ifndef SUITE_NO_MAIN
+#ifndef LESSON_WITHOUT_MAIN
 int main(int argc, char** argv) {
     parse_options(argc, argv, false);
     std::printf(

@@ -270,7 +270,7 @@ void print_csr(const CsrBuild& b) {
     print_array("weights", b.csr.values, 11);
 }
 
-#ifndef SUITE_NO_MAIN
+#ifndef LESSON_WITHOUT_MAIN
 // The book's example only: its two arrival orders for the scatter, replayed by the emulator
 // (on either backend, since the replay is the point and no GPU can be told an order).
 void replay_book_orders(const KernelProgram& p, const HostCoo& edges, const HostCsr& baseline,

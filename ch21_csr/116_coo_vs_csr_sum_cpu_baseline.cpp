@@ -29,7 +29,7 @@ double total_weight_csr(const HostCsr& g) {
     return total;
 }
 
-#ifndef SUITE_NO_MAIN
+#ifndef LESSON_WITHOUT_MAIN
 int main(int argc, char** argv) {
     parse_options(argc, argv, false);
     std::printf("=== 116 (21.3) CPU baseline: total edge weight, over COO and over CSR ===\n\n");

@@ -163,7 +163,7 @@ AtomicCounts atomics_issued(size_t num_edges) {
     return {num_edges, (num_edges + kWarpSize - 1) / kWarpSize};
 }
 
-#ifndef SUITE_NO_MAIN
+#ifndef LESSON_WITHOUT_MAIN
 namespace {
 std::vector<int> increasing_order(size_t n) {
     std::vector<int> order(n);

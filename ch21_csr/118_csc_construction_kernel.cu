@@ -149,7 +149,7 @@ HostCsr csc_by_cusparse(const HostCsr& csr) {
 // once (from 0) and each of the vertices 2 to 5 twice.
 const std::vector<int> kExampleInDegree = {0, 1, 2, 2, 2, 2};
 
-#ifndef SUITE_NO_MAIN
+#ifndef LESSON_WITHOUT_MAIN
 namespace {
 
 std::string neighbour_list(const std::vector<int>& offsets, const std::vector<int>& ids, int v) {

@@ -87,7 +87,7 @@ ContractVerdict convert_sorted_coo(const HostCoo& coo, HostCsr& csr) {
 }
 
 
-#ifndef SUITE_NO_MAIN
+#ifndef LESSON_WITHOUT_MAIN
 namespace {
 
 void print_coo(const HostCoo& coo) {

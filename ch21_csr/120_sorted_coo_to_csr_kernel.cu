@@ -360,7 +360,7 @@ std::vector<int> offsets_by_cusparse(const HostCoo& coo) {
 }
 
 
-#ifndef SUITE_NO_MAIN
+#ifndef LESSON_WITHOUT_MAIN
 namespace {
 
 std::vector<int> rows_with_repeated_offsets(const std::vector<int>& row_offsets) {

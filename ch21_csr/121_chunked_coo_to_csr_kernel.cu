@@ -579,7 +579,7 @@ inline ChunkLayout chunked_program_layout(int nnz) {
     return layout;
 }
 
-#ifndef SUITE_NO_MAIN
+#ifndef LESSON_WITHOUT_MAIN
 namespace {
 
 template <class T>

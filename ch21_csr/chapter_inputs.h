@@ -7,6 +7,7 @@
 #include "../common/matrix_reader.h"
 #include "../common/options.h"
 #include "../common/sparse_host.h"
+#include "../common/text.h"
 
 // The example's edges (src, dst, weight) in the order they arrive: not grouped by source.
 inline HostCoo book_example_edges() {
@@ -38,7 +39,9 @@ inline HostCoo chapter_input(const ProgramOptions& opt, const MemoryModel& memor
     const uint64_t vertices = uint64_t{1} << opt.scale;
     require_memory(opt, memory, "--scale " + std::to_string(opt.scale), vertices, vertices,
                    vertices * kEdgeFactor);
-    std::printf("input: R-MAT graph, scale %d (%d vertices, %d edges), skew a = %.2f\n", opt.scale,
-                1 << opt.scale, kEdgeFactor << opt.scale, opt.skew);
+    std::printf("input: R-MAT graph, scale %d (%s vertices, %s edges), skew a = %.2f\n", opt.scale,
+                with_separators(vertices).c_str(), with_separators(vertices * kEdgeFactor).c_str(),
+                opt.skew);
+    if (vertices * kEdgeFactor >= kAnnouncedSize) announce("generating the R-MAT graph");
     return make_rmat(opt.scale, kEdgeFactor, opt.skew, kGraphSeed);
 }

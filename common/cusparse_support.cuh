@@ -26,9 +26,10 @@
     } while (0)
 
 // cuSPARSE refuses a matrix descriptor that stores more entries than the matrix has places
-// ("dimension mismatch"), which duplicates make possible. The reason to skip the library's
-// comparison then, or "" when cuSPARSE takes the matrix.
+// ("dimension mismatch"), which duplicates make possible, and is not asked about a matrix with
+// no entries. The reason to skip the library's comparison then, or "" when it takes the matrix.
 inline std::string cusparse_refusal(int64_t num_rows, int64_t num_cols, int64_t nnz) {
+    if (nnz == 0) return "the matrix has no nonzeros";
     if (nnz <= num_rows * num_cols) return "";
     return "cuSPARSE refuses a matrix of " + std::to_string(num_rows) + " x " +
            std::to_string(num_cols) + " that stores " + std::to_string(nnz) +

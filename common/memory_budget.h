@@ -11,6 +11,7 @@
 #include <new>
 #include <string>
 #include <sys/resource.h>
+#include "text.h"
 
 // What a program allocates for an input, host and device together, as bytes per stored entry
 // and per row or column (whichever is more), plus what a GPU run costs whatever the input (the
@@ -38,29 +39,6 @@ struct MemoryBudget {
     std::string origin = "the default";
     bool on_gpu = false;  // whether the kernels run on a GPU, which costs gpu_fixed more
 };
-
-// "2.48 GB": decimal units, three significant digits.
-inline std::string readable_bytes(double bytes) {
-    const char* units[] = {"bytes", "KB", "MB", "GB", "TB"};
-    int u = 0;
-    while (bytes >= 1000 && u < 4) {
-        bytes /= 1000;
-        ++u;
-    }
-    char text[32];
-    std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.3g %s", bytes, units[u]);
-    return text;
-}
-
-// 268435456 as "268,435,456".
-inline std::string with_separators(uint64_t n) {
-    std::string digits = std::to_string(n), out;
-    for (size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-        out += digits[i];
-    }
-    return out;
-}
 
 // MemAvailable from /proc/meminfo (what can be had without swapping), or 0 if unknown.
 inline uint64_t available_host_bytes() {
@@ -162,10 +140,9 @@ inline double host_peak_bytes() {
 
 // One line that sets the estimate beside the use, for runs on large inputs.
 inline void print_memory_use() {
-    std::printf("memory: estimated %s (budget %s, %s); used at most %s on the host and %s on "
-                "the device\n",
-                readable_bytes(g_estimated_bytes).c_str(),
-                readable_bytes(static_cast<double>(g_memory_budget.bytes)).c_str(),
-                g_memory_budget.origin.c_str(), readable_bytes(host_peak_bytes()).c_str(),
-                readable_bytes(static_cast<double>(g_device_bytes_peak)).c_str());
+    print_wrapped("memory: estimated " + readable_bytes(g_estimated_bytes) + " (budget " +
+                  readable_bytes(static_cast<double>(g_memory_budget.bytes)) + ", " +
+                  g_memory_budget.origin + "); used at most " + readable_bytes(host_peak_bytes()) +
+                  " on the host and " + readable_bytes(static_cast<double>(g_device_bytes_peak)) +
+                  " on the device");
 }

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 #include "memory_budget.h"
 
@@ -37,6 +38,7 @@ struct ProgramOptions {
     int scale = 0;       // 0: the book's example, unless a matrix file is given
     std::string matrix;  // --matrix FILE
     double skew = kDefaultSkew;
+    bool skew_given = false;
     bool seed_given = false;
     uint64_t seed = 0;
     bool max_memory_given = false;
@@ -96,15 +98,90 @@ inline bool parse_bytes(const std::string& text, uint64_t& bytes) {
 
 }  // namespace options_detail
 
+// What a program is and which flags it takes, for its title line and its --help.
+struct Switch {
+    std::string flag;     // "--sorted-rows"
+    std::string meaning;  // "sort each row by column after the scatter"
+};
+
+struct ProgramDescription {
+    ProgramDescription(std::string title_line, std::vector<std::string> example_commands)
+        : title(std::move(title_line)), examples(std::move(example_commands)) {}
+
+    // What the program runs on with no flags, and what --scale gives it.
+    ProgramDescription& with_book_input(std::string what) {
+        book_input = std::move(what);
+        return *this;
+    }
+    ProgramDescription& with_scale_input(std::string what, bool rmat = true) {
+        scale_input = std::move(what);
+        takes_skew = rmat;
+        return *this;
+    }
+    ProgramDescription& with_switch(std::string flag, std::string meaning) {
+        switches.push_back({std::move(flag), std::move(meaning)});
+        return *this;
+    }
+    // A CPU baseline that runs the book's example only.
+    ProgramDescription& without_inputs() {
+        takes_inputs = false;
+        return *this;
+    }
+
+    std::vector<std::string> switch_flags() const {
+        std::vector<std::string> flags;
+        for (const Switch& s : switches) flags.push_back(s.flag);
+        return flags;
+    }
+
+    std::string title;                  // the first line the program prints
+    std::vector<std::string> examples;  // the commands of its header comment
+    bool takes_inputs = true;           // --scale, --skew, --matrix, --seed, --max-memory
+    std::string book_input = "the book's example";
+    std::string scale_input = "an R-MAT graph of 2^S vertices and 16 * 2^S edges";
+    bool takes_skew = true;             // false where --scale is not an R-MAT input
+    std::vector<Switch> switches;       // boolean flags of this program only
+};
+
 inline std::string usage_line(const std::string& program, bool allow_scale,
                               const std::vector<std::string>& extra_switches) {
     std::string usage = "usage: " + program;
     if (allow_scale)
-        usage += " [--scale S (" + std::to_string(kMinScale) + ".." + std::to_string(kMaxScale) +
-                 ")] [--skew A (0.25..0.95, with --scale)] [--matrix FILE] [--seed N]"
-                 " [--max-memory BYTES[K|M|G]]";
+        usage += "\n         [--scale S] [--skew A] [--matrix FILE] [--seed N] [--max-memory BYTES]";
     for (const auto& s : extra_switches) usage += " [" + s + "]";
-    return usage;
+    return usage + " [--help]";
+}
+
+// --help: one line per flag, with its meaning, range and default, then the examples.
+inline std::string help_text(const std::string& program, const ProgramDescription& d) {
+    std::string text = d.title + "\n\n" + usage_line(program, d.takes_inputs, d.switch_flags()) +
+                       "\n\nflags (each may also be written --flag=value):\n";
+    auto flag = [&](const std::string& name, const std::string& meaning) {
+        char line[256];
+        std::snprintf(line, sizeof line, "  %-20s %s\n", name.c_str(), meaning.c_str());
+        text += line;
+    };
+    flag("(none)", d.book_input);
+    if (d.takes_inputs) {
+        flag("--scale S", d.scale_input + ", with timings;");
+        flag("", "S a whole number from " + std::to_string(kMinScale) + " to " +
+                     std::to_string(kMaxScale));
+        if (d.takes_skew)
+            flag("--skew A", "with --scale: R-MAT's top-left quadrant probability, from 0.25 "
+                             "(uniform)");
+        if (d.takes_skew) flag("", "to 0.95 (a few huge hubs); default 0.57");
+        flag("--matrix FILE", "a Matrix Market file or an edge list (README: Real inputs)");
+        flag("--seed N", "the emulator's shuffle seed, digits only; default: a new one each run");
+        flag("--max-memory BYTES", "the memory budget, bytes or with K, M, G or T (powers of 1024);");
+        flag("", "default 4G, or half the free memory if that is less");
+    }
+    for (const Switch& s : d.switches) flag(s.flag, s.meaning);
+    flag("--help", "this text");
+    if (!d.examples.empty()) {
+        text += "\nexamples:\n";
+        for (const std::string& e : d.examples) text += "  " + e + "\n";
+    }
+    return text;
 }
 
 // `allow_scale` is false for CPU baselines that only ever run the book's example; the others
@@ -118,7 +195,6 @@ inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_s
 
     ProgramOptions opt;
     std::vector<std::string> seen;
-    bool skew_given = false;
     for (int i = 1; i < argc; ++i) {
         std::string flag = argv[i];
         std::string attached;
@@ -156,7 +232,7 @@ inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_s
             const std::string text = value();
             if (!parse_decimal(text, opt.skew) || !(opt.skew >= kMinSkew && opt.skew <= kMaxSkew))
                 fail("--skew " + text + ": expected a number from 0.25 to 0.95");
-            skew_given = true;
+            opt.skew_given = true;
         } else if (allow_scale && flag == "--matrix") {
             opt.matrix = value();
             if (opt.matrix.empty()) fail("--matrix needs a file name");
@@ -177,22 +253,48 @@ inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_s
             fail("unknown argument '" + std::string(argv[i]) + "'");
         }
     }
-    if (skew_given && opt.scale == 0) fail("--skew applies to the --scale graph; give --scale too");
+    if (opt.skew_given && opt.scale == 0) fail("--skew applies to the --scale graph; give --scale too");
     if (opt.scale > 0 && !opt.matrix.empty()) fail("give --scale or --matrix, not both");
     if (!opt.max_memory_given) opt.budget = default_memory_budget(0);
     return opt;
 }
 
-inline ProgramOptions parse_options(int argc, char** argv, bool allow_scale,
-                                    const std::vector<std::string>& extra_switches = {}) {
+// Parses the flags of a described program; --help prints the help and exits 0; bad usage
+// prints the reason and the usage line and exits 2. Host allocations that fail from here on
+// are reported by the memory budget's handler.
+inline ProgramOptions parse_options(int argc, char** argv, const ProgramDescription& d) {
     install_out_of_memory_handler();
+    for (int i = 1; i < argc; ++i)
+        if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+            std::fputs(help_text(argv[0], d).c_str(), stdout);
+            std::exit(0);
+        }
     try {
-        ProgramOptions opt = parse_options_or_throw(argc, argv, allow_scale, extra_switches);
+        ProgramOptions opt = parse_options_or_throw(argc, argv, d.takes_inputs, d.switch_flags());
+        if (!d.takes_skew && opt.skew_given)
+            throw BadInput("--skew shapes R-MAT inputs, and this program's --scale input is not "
+                           "one\n" + usage_line(argv[0], d.takes_inputs, d.switch_flags()));
         g_memory_budget = opt.budget;
         return opt;
     } catch (const BadInput& e) {
         fail_bad_input(e.what());
     }
+}
+
+// The flags as the programs not yet described for --help parse them.
+inline ProgramOptions parse_options(int argc, char** argv, bool allow_scale,
+                                    const std::vector<std::string>& extra_switches = {}) {
+    ProgramDescription d(argv[0], {});
+    if (!allow_scale) d.without_inputs();
+    for (const std::string& s : extra_switches) d.with_switch(s, "");
+    return parse_options(argc, argv, d);
+}
+
+// The opening of a CPU baseline: its flags, then its title.
+inline ProgramOptions start_cpu_program(int argc, char** argv, const ProgramDescription& d) {
+    ProgramOptions opt = parse_options(argc, argv, d);
+    std::printf("=== %s ===\n\n", d.title.c_str());
+    return opt;
 }
 
 // Refuses an input whose estimated memory exceeds the budget, before anything is allocated

@@ -32,6 +32,14 @@ struct HostCsr {
 // Arrays longer than this are summarized instead of printed in full.
 constexpr size_t kPrintLimit = 40;
 
+// A matrix small enough that the lesson prints its arrays and its threads one by one.
+inline bool printable(const HostCoo& a) {
+    return static_cast<size_t>(a.num_rows) <= kPrintLimit && a.nnz() <= kPrintLimit;
+}
+inline bool printable(const HostCsr& a) {
+    return static_cast<size_t>(a.num_rows) <= kPrintLimit && a.nnz() <= kPrintLimit;
+}
+
 template <class T>
 void print_array(const std::string& name, const std::vector<T>& a, int name_width = 0) {
     std::printf("  %-*s = ", name_width, name.c_str());

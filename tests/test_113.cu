@@ -2,7 +2,7 @@
 // sum taken straight from the edge list and against cuSPARSE.
 #include <catch2/catch.hpp>
 #include <vector>
-#define SUITE_NO_MAIN
+#define LESSON_WITHOUT_MAIN
 #include "../ch21_csr/113_csr_neighbor_sum_kernel.cu"
 #include "edge_case_graphs.h"
 

@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 #include <numeric>
 #include <utility>
-#define SUITE_NO_MAIN
+#define LESSON_WITHOUT_MAIN
 #include "../ch21_csr/115_csr_concurrent_construction_kernel.cu"
 #include "edge_case_graphs.h"
 

@@ -2,7 +2,7 @@
 // one atomic per edge, by warp aggregation and by cub::DeviceReduce.
 #include <catch2/catch.hpp>
 #include <numeric>
-#define SUITE_NO_MAIN
+#define LESSON_WITHOUT_MAIN
 #include "../ch21_csr/117_coo_edge_parallel_reduce_kernel.cu"
 
 namespace {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <utility>
 #include <vector>
-#define SUITE_NO_MAIN
+#define LESSON_WITHOUT_MAIN
 #include "../ch21_csr/118_csc_construction_kernel.cu"
 #include "edge_case_graphs.h"
 

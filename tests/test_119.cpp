@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
-#define SUITE_NO_MAIN
+#define LESSON_WITHOUT_MAIN
 #include "../ch21_csr/119_sorted_coo_to_csr_cpu_baseline.cpp"
 #include "edge_case_graphs.h"
 

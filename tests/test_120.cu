@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
-#define SUITE_NO_MAIN
+#define LESSON_WITHOUT_MAIN
 #include "../ch21_csr/120_sorted_coo_to_csr_kernel.cu"
 #include "edge_case_graphs.h"
 

@@ -2,7 +2,7 @@
 // byte counts of the three layouts.
 #include <catch2/catch.hpp>
 #include <vector>
-#define SUITE_NO_MAIN
+#define LESSON_WITHOUT_MAIN
 #include "../ch14_spmv/141_spmv_formats_cpu_baseline.cpp"
 
 namespace {
@@ -65,7 +65,7 @@ TEST_CASE("141: Fig. 14.1's dense array gives the notes' COO arrays", "[141]") {
 
 TEST_CASE("141: Fig. 14.1's dense array gives the notes' CSR arrays", "[141]") {
     const HostCsr csr = dense_to_csr(fig14_1_dense());
-    CHECK(csr.row_offsets == kFigRowPtrs);
+    CHECK(csr.row_offsets == kFigRowOffsets);
     CHECK(csr.row_offsets == std::vector<int>{0, 2, 5, 7, 8});
     CHECK(csr.values == fig14_1().values);
     CHECK(csr.col_idx == fig14_1().cols);

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
-#define SUITE_NO_MAIN
+#define LESSON_WITHOUT_MAIN
 #include "../ch14_spmv/142_spmv_coo_kernel.cu"
 #include "data_files.h"
 #include "edge_case_graphs.h"
@@ -23,9 +23,10 @@ TEST_CASE("142: emulated COO SpMV of Fig. 14.1 in several thread orders", "[142]
     const std::vector<float> expected = book_product(x, y0);
     for (uint64_t seed : {1u, 2u, 3u, 142u, 999u}) {
         CAPTURE(seed);
-        CHECK(coo_spmv_emulated(a, x, y0, ThreadOrder::shuffled(seed)) == expected);
+        CHECK(coo_spmv(Here::emulated(ThreadOrder::shuffled(seed)), a, x, y0) == expected);
     }
-    CHECK(coo_spmv_emulated(a, x, y0, ThreadOrder::given({7, 6, 5, 4, 3, 2, 1, 0})) == expected);
+    CHECK(coo_spmv(Here::emulated(ThreadOrder::given({7, 6, 5, 4, 3, 2, 1, 0})), a, x, y0) ==
+          expected);
 }
 
 TEST_CASE("142: the contention table of Fig. 14.1", "[142]") {
@@ -55,7 +56,7 @@ TEST_CASE("142: emulated COO SpMV on the data files", "[142][emulation][data]") 
         CAPTURE(name);
         const HostCoo a = read_data_file(name);
         const std::vector<float> x = lesson_x(a.num_cols), y0 = varied_y0(a.num_rows);
-        CHECK(spmv_matches(coo_spmv_emulated(a, x, y0, ThreadOrder::shuffled(kSeed142)),
+        CHECK(spmv_matches(coo_spmv(Here::emulated(ThreadOrder::shuffled(kSeed142)), a, x, y0),
                            spmv_reference(a, x, y0)));
     }
 }
@@ -67,14 +68,15 @@ TEST_CASE("142: emulated COO SpMV on 1,200 random matrices and the hub",
         const HostCoo a = edge_case_graph(i, kSeed142);
         CAPTURE(i, a.num_rows, a.nnz());
         const std::vector<float> x = lesson_x(a.num_cols), y0 = varied_y0(a.num_rows);
-        REQUIRE(
-            spmv_matches(coo_spmv_emulated(a, x, y0, ThreadOrder::shuffled(mix_seed(kSeed142, i))),
-                         spmv_reference(a, x, y0)));
+        REQUIRE(spmv_matches(
+            coo_spmv(Here::emulated(ThreadOrder::shuffled(mix_seed(kSeed142, i))), a, x, y0),
+            spmv_reference(a, x, y0)));
     }
     // 10^5 atomics on one y entry, and 10^5 entries that no thread touches.
     const HostCoo star = make_star(100001, 0, kSeed142);
     const std::vector<float> x = lesson_x(star.num_cols), y0 = varied_y0(star.num_rows);
-    const std::vector<float> y = coo_spmv_emulated(star, x, y0, ThreadOrder::shuffled(kSeed142));
+    const std::vector<float> y =
+        coo_spmv(Here::emulated(ThreadOrder::shuffled(kSeed142)), star, x, y0);
     CHECK(spmv_matches(y, spmv_reference(star, x, y0)));
     CHECK(std::vector<float>(y.begin() + 1, y.end()) ==
           std::vector<float>(y0.begin() + 1, y0.end()));
@@ -82,7 +84,7 @@ TEST_CASE("142: emulated COO SpMV on 1,200 random matrices and the hub",
 
 TEST_CASE("142: GPU COO SpMV of Fig. 14.1", "[142][gpu]") {
     const std::vector<float> x = lesson_x(4), y0 = varied_y0(4);
-    CHECK(coo_spmv_gpu(fig14_1(), x, y0) == book_product(x, y0));
+    CHECK(coo_spmv(Here::gpu(), fig14_1(), x, y0) == book_product(x, y0));
 }
 
 TEST_CASE("142: GPU COO SpMV on 200 random matrices, an empty one and the hub",
@@ -92,14 +94,14 @@ TEST_CASE("142: GPU COO SpMV on 200 random matrices, an empty one and the hub",
         const HostCoo a = edge_case_graph(i, kSeed142);
         CAPTURE(i, a.num_rows, a.nnz());
         const std::vector<float> x = lesson_x(a.num_cols), y0 = varied_y0(a.num_rows);
-        REQUIRE(spmv_matches(coo_spmv_gpu(a, x, y0), spmv_reference(a, x, y0)));
+        REQUIRE(spmv_matches(coo_spmv(Here::gpu(), a, x, y0), spmv_reference(a, x, y0)));
     }
-    CHECK(coo_spmv_gpu(make_uniform_random(0, 0, 1), {}, {}).empty());
+    CHECK(coo_spmv(Here::gpu(), make_uniform_random(0, 0, 1), {}, {}).empty());
     const HostCoo no_entries = make_uniform_random(5, 0, 1);
-    CHECK(coo_spmv_gpu(no_entries, lesson_x(5), varied_y0(5)) == varied_y0(5));
+    CHECK(coo_spmv(Here::gpu(), no_entries, lesson_x(5), varied_y0(5)) == varied_y0(5));
     const HostCoo star = make_star(100001, 0, kSeed142);
     const std::vector<float> x = lesson_x(star.num_cols), y0 = varied_y0(star.num_rows);
-    CHECK(spmv_matches(coo_spmv_gpu(star, x, y0), spmv_reference(star, x, y0)));
+    CHECK(spmv_matches(coo_spmv(Here::gpu(), star, x, y0), spmv_reference(star, x, y0)));
     CHECK(cudaGetLastError() == cudaSuccess);
 }
 
@@ -109,7 +111,7 @@ TEST_CASE("142: GPU COO SpMV on the data files, and cuSPARSE agrees", "[142][gpu
         const HostCoo a = read_data_file(name);
         const std::vector<float> x = lesson_x(a.num_cols), y0 = varied_y0(a.num_rows);
         const SpmvReference reference = spmv_reference(a, x, y0);
-        CHECK(spmv_matches(coo_spmv_gpu(a, x, y0), reference));
+        CHECK(spmv_matches(coo_spmv(Here::gpu(), a, x, y0), reference));
         CusparseCsrSpmv library(csr_from_coo_by_stable_sort(a), x, y0);
         library.run();
         CHECK(spmv_matches(library.y.download(), reference));

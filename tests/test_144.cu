@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <set>
 #include <vector>
-#define SUITE_NO_MAIN
+#define LESSON_WITHOUT_MAIN
 #include "../ch14_spmv/144_coalescing_kernel.cu"
 #include "edge_case_graphs.h"
 
@@ -71,7 +71,7 @@ std::vector<int> entry_rows(const HostCoo& input) { return sorted_by_row(input).
 
 TEST_CASE("144: on Fig. 14.1 the CSR and COO tables are the notes'", "[144][emulation]") {
     const HostCsr csr = csr_from_coo_by_stable_sort(fig14_1());
-    REQUIRE(csr.row_offsets == kFigRowPtrs);
+    REQUIRE(csr.row_offsets == kFigRowOffsets);
     CHECK(access_table(CsrThreadPerRow(csr.row_offsets)).reads == kNotesCsrAccessTable);
     CHECK(access_table(CooThreadPerEntry(csr.nnz())).reads == kNotesCooAccessTable);
 }
@@ -83,9 +83,9 @@ TEST_CASE("144: warp per row and ELL on Fig. 14.1", "[144][emulation]") {
     REQUIRE(warps.num_steps() == 1);
     for (int r = 0; r < 4; ++r)
         for (int lane = 0; lane < kWarpSize; ++lane) {
-            const int length = kFigRowPtrs[r + 1] - kFigRowPtrs[r];
+            const int length = kFigRowOffsets[r + 1] - kFigRowOffsets[r];
             CHECK(warps.reads[0][kWarpSize * r + lane] ==
-                  (lane < length ? kFigRowPtrs[r] + lane : kDone));
+                  (lane < length ? kFigRowOffsets[r] + lane : kDone));
         }
     // ELL column-major, 4 rows: step i reads slots 4i .. 4i + 3 of the rows that are long enough.
     const std::vector<std::vector<long long>> expected = {

@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
-#define SUITE_NO_MAIN
+#define LESSON_WITHOUT_MAIN
 #include "../ch14_spmv/145_regular_formats_kernel.cu"
 #include "data_files.h"
 #include "edge_case_graphs.h"
@@ -53,7 +53,7 @@ void require_emulated_spmv(const HostCoo& input, uint64_t seed) {
 
 TEST_CASE("145: Fig. 14.1 in ELL, HYB and JDS", "[145][emulation]") {
     const HostCsr csr = csr_from_coo_by_stable_sort(fig14_1());
-    REQUIRE(csr.row_offsets == kFigRowPtrs);
+    REQUIRE(csr.row_offsets == kFigRowOffsets);
     // The figure's rows, r0 [1 7 . .], r1 [5 . 3 9], r2 [. 2 8 .], r3 [. . . 6], padded to 3
     // entries and read down the columns of the padded table.
     const HostEll ell = ell_from_csr(csr);
@@ -116,7 +116,7 @@ TEST_CASE("145: an ELL of a given width keeps each row's first entries", "[145][
         const HostEll ell = ell_from_csr(csr, width);
         REQUIRE(is_well_formed(ell));
         size_t kept = 0;
-        for (int r = 0; r < 4; ++r) kept += std::min(width, kFigRowPtrs[r + 1] - kFigRowPtrs[r]);
+        for (int r = 0; r < 4; ++r) kept += std::min(width, kFigRowOffsets[r + 1] - kFigRowOffsets[r]);
         CHECK(coo_from_ell(ell).nnz() == kept);
     }
 }

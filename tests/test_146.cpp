@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <vector>
-#define SUITE_NO_MAIN
+#define LESSON_WITHOUT_MAIN
 #include "../ch14_spmv/146_design_considerations_cpu_baseline.cpp"
 #include "edge_case_graphs.h"
 

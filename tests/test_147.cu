@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
-#define SUITE_NO_MAIN
+#define LESSON_WITHOUT_MAIN
 #include "../ch14_spmv/147_conjugate_gradient_kernel.cu"
 #include "data_files.h"
 

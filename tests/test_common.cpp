@@ -1,7 +1,9 @@
 // Unit tests of common/'s host-only helpers: self-checks, options, generators, sparse types.
 #include <catch2/catch.hpp>
 #include <algorithm>
+#include <cstdio>
 #include <set>
+#include <string>
 #include "../common/graph_generators.h"
 #include "../common/options.h"
 #include "../common/self_check.h"
@@ -20,15 +22,24 @@ ProgramOptions parse(std::vector<std::string> args, bool allow_scale = true,
 }  // namespace
 
 TEST_CASE("SelfCheck turns claims into an exit code", "[common]") {
-    SelfCheck all_hold;
+    std::FILE* out = std::tmpfile();
+    REQUIRE(out != nullptr);
+    SelfCheck all_hold(out);
     all_hold.claim("one", true);
     all_hold.skip("two");
     CHECK(all_hold.finish() == 0);
-    SelfCheck one_fails;
+    SelfCheck one_fails(out);
     one_fails.claim("one", true);
     one_fails.claim("two", false);
     CHECK(one_fails.mismatches() == 1);
     CHECK(one_fails.finish() == 1);
+    std::rewind(out);
+    std::string printed;
+    for (int c; (c = std::fgetc(out)) != EOF;) printed += static_cast<char>(c);
+    std::fclose(out);
+    CHECK_THAT(printed, Catch::Contains("self-check: one: confirmed\nself-check: two: skipped (needs a GPU)"));
+    CHECK_THAT(printed, Catch::Contains("self-check: two: MISMATCH"));
+    CHECK_THAT(printed, Catch::Contains("self-check tally: 1 confirmed, 1 MISMATCH, 0 skipped"));
 }
 
 TEST_CASE("options: accepted values", "[common][options]") {

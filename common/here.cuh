@@ -1,0 +1,95 @@
+// "Run this kernel here": one object that says where a program's kernels run, on the GPU or in
+// the host emulator, and launches a kernel there. A lesson writes its launch, and each claim
+// about what the launch computed, once; the same per-thread body runs in both places.
+//
+//   here.launch(n, spmv_csr_kernel, spmv_csr_thread, n, a.row_offsets.data(), ...);
+//
+// On the GPU that is spmv_csr_kernel<<<blocks, 256>>>(n, ...); in emulation it calls
+// spmv_csr_thread(i, n, ...) for every thread index i in [0, n), in the emulator's order.
+// DeviceArray<T> is an array that lives where the kernels run: device memory on the GPU, host
+// memory in emulation, so that the pointers handed to a launch are always the right kind.
+#pragma once
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+#include "cuda_support.cuh"
+#include "emulator.cuh"
+
+class Here {
+public:
+    static Here gpu() { return Here(true, ThreadOrder::shuffled(0)); }
+    static Here emulated(ThreadOrder order) { return Here(false, std::move(order)); }
+
+    bool on_gpu() const { return gpu_; }
+    const ThreadOrder& order() const { return order_; }
+    // "GPU" or "emulated", for the claims that name where a result came from.
+    const char* name() const { return gpu_ ? "GPU" : "emulated"; }
+
+    // `num_threads` threads, each running body(i, args...) for its own index i. The kernel is
+    // the lesson's __global__ wrapper of that body: it takes the thread count first, then
+    // `args`, and returns early past the last thread. No threads, no launch.
+    template <class... Params, class... Args>
+    void launch(size_t num_threads, void (*kernel)(int, Params...), void (*body)(int, Params...),
+                Args&&... args) const {
+        if (num_threads == 0) return;
+        if (gpu_) {
+            kernel<<<blocks_for(num_threads), kThreadsPerBlock>>>(static_cast<int>(num_threads),
+                                                                  args...);
+            CUDA_CHECK_LAUNCH();
+        } else {
+            emulate_threads(num_threads, order_, [&](int i) { body(i, args...); });
+        }
+    }
+
+private:
+    Here(bool gpu, ThreadOrder order) : gpu_(gpu), order_(std::move(order)) {}
+    bool gpu_;
+    ThreadOrder order_;
+};
+
+// An array where the kernels run. Uploaded from, and downloaded to, a host vector.
+template <class T>
+class DeviceArray {
+public:
+    DeviceArray() = default;
+    DeviceArray(const Here& here, size_t count) : gpu_(here.on_gpu()) {
+        if (gpu_)
+            device_ = DeviceBuffer<T>(count);
+        else
+            host_.resize(count);
+    }
+    DeviceArray(const Here& here, const std::vector<T>& values) : gpu_(here.on_gpu()) {
+        if (gpu_)
+            device_ = DeviceBuffer<T>(values);
+        else
+            host_ = values;
+    }
+
+    T* data() { return gpu_ ? device_.data() : host_.data(); }
+    const T* data() const { return gpu_ ? device_.data() : host_.data(); }
+    size_t size() const { return gpu_ ? device_.size() : host_.size(); }
+    size_t bytes() const { return size() * sizeof(T); }
+
+    std::vector<T> download() const { return gpu_ ? device_.download() : host_; }
+    void upload(const std::vector<T>& values) {
+        if (gpu_)
+            device_.upload(values);
+        else
+            host_ = values;
+    }
+    // Every byte set to `byte`: 0 to clear, 0xFF to poison (-1 in ints, NaN in floats), so that
+    // a slot that no thread wrote cannot pass for a right one.
+    void fill_bytes(int byte) {
+        if (gpu_)
+            device_.fill_bytes(byte);
+        else if (!host_.empty())
+            std::memset(static_cast<void*>(host_.data()), byte, bytes());
+    }
+
+private:
+    bool gpu_ = false;
+    std::vector<T> host_;
+    DeviceBuffer<T> device_;
+};

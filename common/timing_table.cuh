@@ -1,0 +1,73 @@
+// The suite's one timing table. It measures the device-to-device copy bandwidth once, then
+// prints one row per timed kernel for people (median time, GB/s of the bytes that the kernel
+// must move at least, and that as a share of copy bandwidth), each followed by a line for
+// scripts, which the sweep (make bench) collects:
+//   timing: program=143 kernel=csr_thread_per_row scale=22 skew=0.57 ms=2.687 gbs=225
+//           copy_gbs=4219 device="NVIDIA H200"          (one line in the output)
+// A comparison of two times is printed as a measurement; it never becomes a self-check.
+#pragma once
+#include <cstdio>
+#include <string>
+#include "cuda_support.cuh"
+#include "kernel_program.cuh"
+#include "text.h"
+
+class TimingTable {
+public:
+    // `program` is the number ("143"); `skew` the R-MAT skew, or a negative number where the
+    // input is not an R-MAT matrix; `bytes_note` says what the byte counts count.
+    TimingTable(const KernelProgram& p, std::string program, double skew,
+                const std::string& bytes_note)
+        : program_(std::move(program)),
+          scale_(p.options.scale),
+          skew_(skew),
+          device_(p.backend.device_name),
+          copy_gbs_(measure_copy_gbs()) {
+        std::printf("timings on %s (%s; copy bandwidth %.0f GB/s):\n", device_.c_str(),
+                    timing_description().c_str(), copy_gbs_);
+        if (!bytes_note.empty()) print_wrapped("  " + bytes_note, 2);
+    }
+
+    // Times `launch`, prints its rows, and returns the median in milliseconds. `kernel` names
+    // it for scripts (letters, digits and underscores), `label` for people.
+    template <class Launch>
+    double time(const std::string& kernel, const std::string& label, double bytes,
+                Launch&& launch) {
+        const double ms = median_gpu_ms(launch);
+        const double gbs = gb_per_s(bytes, ms);
+        std::printf("  %-46s %9.3f ms %7.0f GB/s (%5.1f%% of copy)\n", label.c_str(), ms, gbs,
+                    100 * gbs / copy_gbs_);
+        std::printf("%s\n", timing_line(kernel, ms, gbs).c_str());
+        return ms;
+    }
+
+    // "  ratio cuSPARSE / thread per row: 0.75", with what a ratio below 1 means.
+    void ratio(const std::string& what, double value, const std::string& below_one = "") const {
+        std::printf("  ratio %s: %.2f%s\n", what.c_str(), value,
+                    below_one.empty() ? "" : (" (below 1: " + below_one + ")").c_str());
+    }
+
+    double copy_gbs() const { return copy_gbs_; }
+
+    std::string timing_line(const std::string& kernel, double ms, double gbs) const {
+        char skew[32];
+        if (skew_ >= 0)
+            std::snprintf(skew, sizeof skew, "%.2f", skew_);
+        else
+            std::snprintf(skew, sizeof skew, "none");
+        char line[320];
+        std::snprintf(line, sizeof line,
+                      "timing: program=%s kernel=%s scale=%d skew=%s ms=%.4g gbs=%.0f "
+                      "copy_gbs=%.0f device=\"%s\"",
+                      program_.c_str(), kernel.c_str(), scale_, skew, ms, gbs, copy_gbs_,
+                      device_.c_str());
+        return line;
+    }
+
+private:
+    std::string program_;
+    int scale_;
+    double skew_;
+    std::string device_;
+    double copy_gbs_;
+};
