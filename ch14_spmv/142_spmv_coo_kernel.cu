@@ -137,9 +137,9 @@ inline void check_spmv(const KernelProgram& p, const HostCoo& a, const HostCsr& 
 // cuSPARSE's CSR SpMV: checked, and at --scale timed beside the COO kernel. Bytes that each must
 // move at least once: COO reads rowIdx, colIdx and value (12 per nonzero), CSR colIdx and value
 // (8 per nonzero) and rowPtrs (4 per row + 4); both read x and read and write y once.
-inline void compare_with_cusparse(const KernelProgram& p, const HostCoo& a, const HostCsr& csr,
-                                  const std::vector<float>& x, const std::vector<float>& y0,
-                                  SelfCheck& check) {
+inline void compare_coo_with_cusparse(const KernelProgram& p, const HostCoo& a, const HostCsr& csr,
+                                      const std::vector<float>& x, const std::vector<float>& y0,
+                                      SelfCheck& check) {
     const std::string claim = "cuSPARSE's CSR SpMV matches the same double reference";
     if (!p.on_gpu()) return check.skip(claim);
     DeviceCsr d_csr(p.here, csr);
@@ -163,11 +163,7 @@ inline void compare_with_cusparse(const KernelProgram& p, const HostCoo& a, cons
     table.ratio("cuSPARSE / COO kernel", library_ms / kernel_ms, "cuSPARSE is faster");
 }
 
-#ifndef LESSON_WITHOUT_MAIN
-// What this program allocates for an input, host and device together, in bytes per entry, per
-// row or column, and in all: its peaks measured on an H200, with a quarter more.
-constexpr MemoryModel kMemory{60, 100, 900e6};
-
+#if __INCLUDE_LEVEL__ == 0  // main, unless a later lesson or a test includes this file
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(
         argc, argv,
@@ -176,8 +172,9 @@ int main(int argc, char** argv) {
                             "build/142_spmv_coo_kernel --scale 22 --max-memory 8G",
                             "build/142_spmv_coo_kernel --matrix data/1138_bus.mtx"})
             .with_book_input("the 4 x 4 matrix of Fig. 14.1")
-            .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries"));
-    const HostCoo a = spmv_input(p.options, kMemory);
+            .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
+            .with_memory({60, 100, 900e6}));
+    const HostCoo a = spmv_input(p.options);
     const std::vector<float> x = lesson_x(a.num_cols), y0 = lesson_y0(a.num_rows);
     if (printable(a)) show_coo(a, x, y0);
     const std::vector<std::vector<int>> groups = coo_threads_per_y_entry(a);
@@ -186,7 +183,7 @@ int main(int argc, char** argv) {
     SelfCheck check;
     const HostCsr csr = csr_for_lesson(a);
     check_spmv(p, a, csr, groups, x, y0, check);
-    compare_with_cusparse(p, a, csr, x, y0, check);
+    compare_coo_with_cusparse(p, a, csr, x, y0, check);
     if (!p.options.book_example())
         check.end_with(
             spmv_result_line(a, coo_spmv(p.here, a, ones(a.num_cols), zeros(a.num_rows))));

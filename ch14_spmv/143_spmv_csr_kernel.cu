@@ -137,9 +137,9 @@ inline void check_spmv(const KernelProgram& p, const HostCoo& coo, const HostCsr
 // cuSPARSE's CSR SpMV on the same arrays: checked, and at --scale timed beside the kernel.
 // Bytes that both must move at least once: col_idx and values (8 per nonzero), row_offsets
 // (4 per row + 4), x read once, y read and written once. Repeated gathers of x are not counted.
-inline void compare_with_cusparse(const KernelProgram& p, const HostCoo& coo, const HostCsr& a,
-                                  const std::vector<float>& x, const std::vector<float>& y0,
-                                  SelfCheck& check) {
+inline void compare_csr_with_cusparse(const KernelProgram& p, const HostCoo& coo, const HostCsr& a,
+                                      const std::vector<float>& x, const std::vector<float>& y0,
+                                      SelfCheck& check) {
     const std::string claim = "cuSPARSE's CSR SpMV matches the same double reference";
     if (!p.on_gpu()) return check.skip(claim);
     DeviceCsr d(p.here, a);
@@ -161,11 +161,7 @@ inline void compare_with_cusparse(const KernelProgram& p, const HostCoo& coo, co
     table.ratio("cuSPARSE / thread per row", library_ms / kernel_ms, "cuSPARSE is faster");
 }
 
-#ifndef LESSON_WITHOUT_MAIN
-// What this program allocates for an input, host and device together, in bytes per entry, per
-// row or column, and in all: its peaks measured on an H200, with a quarter more.
-constexpr MemoryModel kMemory{48, 100, 900e6};
-
+#if __INCLUDE_LEVEL__ == 0  // main, unless a later lesson or a test includes this file
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(
         argc, argv,
@@ -174,8 +170,9 @@ int main(int argc, char** argv) {
                             "build/143_spmv_csr_kernel --scale 22 --max-memory 8G",
                             "build/143_spmv_csr_kernel --matrix data/1138_bus.mtx"})
             .with_book_input("the 4 x 4 matrix of Fig. 14.1")
-            .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries"));
-    const HostCoo coo = spmv_input(p.options, kMemory);
+            .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
+            .with_memory({48, 100, 900e6}));
+    const HostCoo coo = spmv_input(p.options);
     const HostCsr a = csr_for_lesson(coo);
     const std::vector<float> x = lesson_x(a.num_cols), y0 = lesson_y0(a.num_rows);
     if (printable(a)) show_csr(a, x, y0);
@@ -184,7 +181,7 @@ int main(int argc, char** argv) {
 
     SelfCheck check;
     check_spmv(p, coo, a, x, y0, check);
-    compare_with_cusparse(p, coo, a, x, y0, check);
+    compare_csr_with_cusparse(p, coo, a, x, y0, check);
     if (!p.options.book_example())
         check.end_with(
             spmv_result_line(coo, csr_spmv(p.here, a, ones(a.num_cols), zeros(a.num_rows))));

@@ -1,59 +1,79 @@
-// 14.3, kernel: why the CSR kernel's reads are strided and the COO kernel's contiguous, what that
-// costs, and two fixes.
-// (1) Which entry each thread reads in each step, computed from the matrix (on Fig. 14.1 it is
-//     the notes' table), and a model of the 32-byte sectors that each warp request touches.
-// (2) Measured: thread t reads element t * stride of a 1 GiB array, for strides 1 to 32.
-// (3) The fixes, checked against the CPU reference and timed beside cuSPARSE: CSR with one warp
-//     per row (the lanes read one row's consecutive entries) and ELL stored column-major (the
-//     threads read consecutive slots), which pays for it with padding.
-//
+// 14.3, kernel: why CSR's thread-per-row reads are strided and COO's contiguous, and two fixes.
+// In step i, CSR thread t reads entry rowPtrs[t] + i: a warp's reads lie a row apart and touch
+// many 32-byte sectors; COO thread t reads entry t. One warp per row (lanes read a row's
+// consecutive entries, then add by shuffles) and ELL stored column-major (step i of consecutive
+// rows is consecutive slots, paid for by padding) make each step contiguous. A model counts the
+// sectors (make ncu-sectors measures them); --scale adds a stride benchmark and timings.
 // Build and run:  make 144_coalescing_kernel && build/144_coalescing_kernel
-//                 build/144_coalescing_kernel --scale 20 --skew 0.8   (skewed: warp per row wins)
-//                 build/144_coalescing_kernel --scale 20 --skew 0.3   (ELL's padding stays small)
-//                 make ncu-sectors   (the sectors per request measured by Nsight Compute)
-#include <algorithm>
+//                 build/144_coalescing_kernel --scale 20 --skew 0.8
+//                 build/144_coalescing_kernel --scale 20 --skew 0.3
+//                 make ncu-sectors
 #include <cstdio>
+#include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
-#include "../common/kernel_program.cuh"
-#include "../common/self_check.h"
 #include "access_table.h"
-#include "chapter_inputs.h"
 #include "regular_formats.h"
-#include "spmv_bodies.cuh"
+// The chapter's COO and CSR kernels come from their lessons (an included lesson leaves its
+// main out: see the end of this file).
+#include "142_spmv_coo_kernel.cu"
+#include "143_spmv_csr_kernel.cu"
 
-namespace coalescing {
+// CSR, one warp per row: lane l of warp w reads entries l, l + 32, ... of row w, so in each step
+// the warp reads 32 consecutive entries. Lane partial sums are added by shuffles (16, 8, 4, 2, 1
+// lanes down), after which lane 0 holds the row's sum and alone writes y[row]: no atomics. The
+// lanes cooperate, so this kernel has no per-thread body and runs on a GPU only. Blocks hold
+// whole warps, so a warp past the last row leaves whole and every shuffle sees all 32 lanes.
+__global__ void spmv_csr_warp_per_row_kernel(int num_rows, const int* row_offsets,
+                                             const int* col_idx, const float* values,
+                                             const float* x, float* y) {
+    const size_t thread = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const size_t row = thread / kWarpSize;
+    const int lane = threadIdx.x % kWarpSize;
+    if (row >= static_cast<size_t>(num_rows)) return;
+    float sum = 0.0f;
+    for (int k = row_offsets[row] + lane; k < row_offsets[row + 1]; k += kWarpSize)
+        sum += values[k] * x[col_idx[k]];
+    for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
+        sum += __shfl_down_sync(0xFFFFFFFFu, sum, offset);
+    if (lane == 0) y[row] += sum;
+}
+static_assert(kThreadsPerBlock % kWarpSize == 0, "blocks must hold whole warps");
 
-std::string fixed(double value, int decimals) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.*f", decimals, value);
-    return text;
+// ELL, one thread per row. Slot (row, i) lives at i * num_rows + row, so in step i the threads of
+// a warp, rows r .. r + 31, read 32 consecutive slots. The row is this thread's alone: a private
+// sum and a plain += suffice. The slot index is a size_t: num_rows * width can pass 2^31.
+__host__ __device__ inline void spmv_ell_thread(int row, int num_rows, const int* nnz_per_row,
+                                                const int* col_idx, const float* values,
+                                                const float* x, float* y) {
+    float sum = 0.0f;
+    for (int i = 0; i < nnz_per_row[row]; ++i) {
+        const size_t slot = static_cast<size_t>(i) * num_rows + row;
+        sum += values[slot] * x[col_idx[slot]];
+    }
+    y[row] += sum;
 }
 
-// Not zero, so that a kernel that stores into y instead of adding to it fails the check.
-std::vector<float> starting_y(int n) {
-    std::vector<float> y(n);
-    for (int i = 0; i < n; ++i) y[i] = 0.5f * static_cast<float>(i % 3);
-    return y;
+// One thread per row: num_threads is num_rows, which the body needs again as the column height.
+__global__ void spmv_ell_kernel(int num_threads, int num_rows, const int* nnz_per_row,
+                                const int* col_idx, const float* values, const float* x, float* y) {
+    const int row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row < num_threads) spmv_ell_thread(row, num_rows, nnz_per_row, col_idx, values, x, y);
 }
 
-// ------------------------------------------------------------------------- (2) strided reads
-
-// 2^28 floats, 1 GiB: 18 times the 60 MB L2 of an H200, so every pass comes from DRAM.
-constexpr int kStridedLog2Length = 28;
-const std::vector<int> kStrides = {1, 2, 4, 8, 16, 32};
-
-// Thread t's element. t * stride runs `stride` times around the array; pass p (= t * stride /
-// length) starts at element p, so pass p reads p, p + stride, p + 2 * stride, ... and all the
-// passes together read every element exactly once, whatever the stride (a power of two).
+// The stride benchmark: thread t reads element t * stride, taken modulo the array's length and
+// shifted by the number of wraps, so that pass p reads p, p + stride, p + 2 * stride, ... and
+// the passes together read every element once, whatever the stride (a power of two).
 __host__ __device__ inline size_t strided_index(size_t t, int stride, int log2_length) {
     const size_t i = t * static_cast<size_t>(stride);
     return (i & ((size_t{1} << log2_length) - 1)) + (i >> log2_length);
 }
 
 // The data are zeros, so the store never happens; the compiler cannot know that, so the load
-// stays, and nothing but the loads reaches memory.
+// stays, and only the loads reach memory.
 __global__ void strided_read_kernel(const float* data, int stride, int log2_length, float* sink) {
     const size_t t = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (t >= (size_t{1} << log2_length)) return;
@@ -61,7 +81,75 @@ __global__ void strided_read_kernel(const float* data, int stride, int log2_leng
     if (v != 0.0f) *sink = v;
 }
 
-// The same reads as a mapping for the access model: one step, thread t reads its element.
+// ELL where the kernels run: each row's entry count, and the slots column-major.
+struct DeviceEll {
+    DeviceEll(const Here& here, const HostEll& e)
+        : num_rows(e.num_rows),
+          nnz_per_row(here, e.nnz_per_row),
+          col_idx(here, e.col_idx),
+          values(here, e.values) {}
+    int num_rows;
+    DeviceArray<int> nnz_per_row, col_idx;
+    DeviceArray<float> values;
+};
+
+// y += A * x, one thread per row, wherever the kernels run.
+inline void launch_spmv_ell(const Here& here, DeviceEll& a, const float* x, float* y) {
+    here.launch(a.num_rows, spmv_ell_kernel, spmv_ell_thread, a.num_rows, a.nnz_per_row.data(),
+                a.col_idx.data(), a.values.data(), x, y);
+}
+
+inline std::vector<float> ell_spmv(const Here& here, const HostEll& a, const std::vector<float>& x,
+                                   const std::vector<float>& y0) {
+    DeviceEll d(here, a);
+    DeviceArray<float> dx(here, x), dy(here, y0);
+    launch_spmv_ell(here, d, dx.data(), dy.data());
+    return dy.download();
+}
+
+// y += A * x, one warp per row: on a GPU only.
+inline void launch_spmv_csr_warp_per_row(DeviceCsr& a, const float* x, float* y) {
+    if (a.num_rows == 0) return;
+    spmv_csr_warp_per_row_kernel<<<blocks_for(static_cast<size_t>(a.num_rows) * kWarpSize),
+                                   kThreadsPerBlock>>>(a.num_rows, a.row_offsets.data(),
+                                                       a.col_idx.data(), a.values.data(), x, y);
+    CUDA_CHECK_LAUNCH();
+}
+
+inline std::vector<float> csr_warp_per_row_spmv(const HostCsr& a, const std::vector<float>& x,
+                                                const std::vector<float>& y0) {
+    const Here gpu = Here::gpu();
+    DeviceCsr d(gpu, a);
+    DeviceArray<float> dx(gpu, x), dy(gpu, y0);
+    launch_spmv_csr_warp_per_row(d, dx.data(), dy.data());
+    return dy.download();
+}
+
+// ELL, where its padding is affordable (regular_formats.h: at most 8 times the CSR's bytes).
+inline std::optional<HostEll> ell_if_practical(const HostCsr& a) {
+    if (!ell_is_practical(a)) return std::nullopt;
+    return ell_from_csr(a);
+}
+
+inline std::string ell_not_built(const HostCsr& a) {
+    return "ELL is not built: its padding would take " + readable_ratio(ell_to_csr_bytes(a)) +
+           " the CSR's bytes";
+}
+
+// The notes' COO, the entries in row order, read off the CSR (the same order as a stable sort).
+inline HostCoo row_sorted_coo(const HostCsr& a) {
+    HostCoo c;
+    c.num_rows = a.num_rows;
+    c.num_cols = a.num_cols;
+    c.rows.reserve(a.nnz());
+    for (int r = 0; r < a.num_rows; ++r)
+        c.rows.insert(c.rows.end(), a.row_offsets[r + 1] - a.row_offsets[r], r);
+    c.cols = a.col_idx;
+    c.values = a.values;
+    return c;
+}
+
+// The stride benchmark's reads as a mapping of the access model: one step, one element each.
 class StridedRead {
 public:
     StridedRead(int stride, int log2_length) : stride_(stride), log2_length_(log2_length) {}
@@ -75,331 +163,326 @@ private:
     int stride_, log2_length_;
 };
 
-// ------------------------------------------------------------------- (3) CSR, one warp per row
+// The four mappings' warp requests, summed by the model of access_table.h. ELL's needs only
+// the row lengths, so it is modelled whether ELL is built or not.
+struct RequestModel {
+    int longest_row = 0;
+    AccessStats csr_rows, coo_entries, csr_warps, ell_rows;
+};
 
-// Warp w owns row w: lane l reads entries l, l + 32, ... of the row, so in each step the warp
-// reads 32 consecutive entries. Warp-cooperative, so there is no host emulation. The row is the
-// same for all 32 lanes (blocks hold whole warps), so a warp past the last row leaves as a
-// whole and the shuffles below always see every lane. After the halving steps 16, 8, 4, 2, 1
-// lane 0 holds the row's sum, and only it writes y[row]: no atomics.
-__global__ void spmv_csr_warp_per_row_kernel(int num_rows, const int* row_ptrs, const int* cols,
-                                             const float* values, const float* x, float* y) {
-    const size_t thread = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    const size_t row = thread / kWarpSize;
-    const int lane = threadIdx.x % kWarpSize;
-    if (row >= static_cast<size_t>(num_rows)) return;
-    float sum = 0.0f;
-    for (int k = row_ptrs[row] + lane; k < row_ptrs[row + 1]; k += kWarpSize)
-        sum += values[k] * x[cols[k]];
-    for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
-        sum += __shfl_down_sync(0xFFFFFFFFu, sum, offset);
-    if (lane == 0) y[row] += sum;
-}
-static_assert(kThreadsPerBlock % kWarpSize == 0, "blocks must hold whole warps");
-
-// The launches, y += A * x; a matrix with no rows or no entries launches nothing.
-void launch_csr_thread_per_row(DeviceCsrMatrix& a, const float* x, float* y) {
-    if (a.num_rows == 0) return;
-    spmv_csr_kernel<<<blocks_for(a.num_rows), kThreadsPerBlock>>>(
-        a.num_rows, a.row_ptrs.data(), a.col_idx.data(), a.values.data(), x, y);
-    CUDA_CHECK_LAUNCH();
+inline RequestModel model_requests(const HostCsr& a) {
+    if (a.nnz() >= kAnnouncedSize) announce("modelling the warp requests of four mappings");
+    RequestModel m;
+    m.longest_row = max_row_length(a);
+    m.csr_rows = access_stats(CsrThreadPerRow(a.row_offsets));
+    m.coo_entries = access_stats(CooThreadPerEntry(a.nnz()));
+    m.csr_warps = access_stats(CsrWarpPerRow(a.row_offsets));
+    m.ell_rows = access_stats(EllThreadPerRow(row_lengths(a)));
+    return m;
 }
 
-void launch_csr_warp_per_row(DeviceCsrMatrix& a, const float* x, float* y) {
-    if (a.num_rows == 0) return;
-    spmv_csr_warp_per_row_kernel<<<blocks_for(static_cast<size_t>(a.num_rows) * kWarpSize),
-                                   kThreadsPerBlock>>>(a.num_rows, a.row_ptrs.data(),
-                                                       a.col_idx.data(), a.values.data(), x, y);
-    CUDA_CHECK_LAUNCH();
+// The notes' tables, computed: which entry each thread reads in each step.
+inline void show_reads_by_step(const HostCsr& a) {
+    print_array("rowPtrs", a.row_offsets, 7);
+    print_array("value", a.values, 7);
+    std::printf("CSR, one thread per row: thread t reads value[rowPtrs[t] + i] in step i\n");
+    print_access_table(access_table(CsrThreadPerRow(a.row_offsets)), "value");
+    std::printf("COO, one thread per nonzero: thread t reads value[t]\n");
+    print_access_table(access_table(CooThreadPerEntry(a.nnz())), "value");
+    print_wrapped(
+        "In one step the CSR threads read entries a row apart (strided), and the threads of "
+        "shorter rows sit idle while the longest row finishes; the COO threads read neighbouring "
+        "entries (contiguous).");
+    std::printf("\n");
 }
 
-std::vector<float> csr_thread_per_row_gpu(const HostCsr& a, const std::vector<float>& x,
-                                          const std::vector<float>& y0) {
-    DeviceCsrMatrix d(a);
-    return spmv_on_gpu(x, y0,
-                       [&](const float* dx, float* dy) { launch_csr_thread_per_row(d, dx, dy); });
-}
-
-std::vector<float> csr_warp_per_row_gpu(const HostCsr& a, const std::vector<float>& x,
-                                        const std::vector<float>& y0) {
-    DeviceCsrMatrix d(a);
-    return spmv_on_gpu(x, y0,
-                       [&](const float* dx, float* dy) { launch_csr_warp_per_row(d, dx, dy); });
-}
-
-std::vector<float> coo_thread_per_entry_gpu(const HostCoo& a, const std::vector<float>& x,
-                                            const std::vector<float>& y0) {
-    DeviceCooMatrix d(a);
-    return spmv_on_gpu(x, y0, [&](const float* dx, float* dy) { d.spmv(dx, dy); });
-}
-
-// The same per-thread bodies, run on the host one thread at a time.
-std::vector<float> csr_thread_per_row_emulated(const HostCsr& a, const std::vector<float>& x,
-                                               std::vector<float> y, const ThreadOrder& order) {
-    emulate_threads(a.num_rows, order, [&](int row) {
-        spmv_csr_thread(row, a.row_offsets.data(), a.col_idx.data(), a.values.data(), x.data(),
-                        y.data());
-    });
-    return y;
-}
-
-std::vector<float> coo_thread_per_entry_emulated(const HostCoo& a, const std::vector<float>& x,
-                                                 std::vector<float> y, const ThreadOrder& order) {
-    emulate_threads(a.nnz(), order, [&](int k) {
-        spmv_coo_thread(k, a.rows.data(), a.cols.data(), a.values.data(), x.data(), y.data());
-    });
-    return y;
-}
-
-void print_stats_row(const char* name, const AccessStats& s) {
-    std::printf("  %-32s %10zu %11zu %11.2f %12.2f %10.1f%% %9.1f%%\n", name, s.requests, s.sectors,
+inline void print_model_row(const char* mapping, const AccessStats& s) {
+    std::printf("  %-23s %12s %13s %11.2f %12.2f %9.1f%% %9.1f%%\n", mapping,
+                with_separators(s.requests).c_str(), with_separators(s.sectors).c_str(),
                 s.sectors_per_request(), s.fetched_per_used(), 100 * s.contiguous_fraction(),
                 100 * s.lanes_busy());
 }
 
-}  // namespace coalescing
+// Bytes and 32-byte sectors of an array of 4-byte elements: "48 bytes, 2 sectors".
+inline std::string array_extent(size_t elements) {
+    const size_t bytes = elements * kElementBytes;
+    return counted(bytes, "byte") + ", " +
+           counted((bytes + kSectorBytes - 1) / kSectorBytes, "sector");
+}
 
-#ifndef LESSON_WITHOUT_MAIN
-// What this program allocates for an input, host and device together, in bytes per entry, per row
-// or column, and in all: its peaks measured on an H200, with a quarter more (memory_budget.h).
-constexpr MemoryModel kMemory{52, 96, 1600e6};
+// On a small matrix every request may touch a single sector; then each sector count is a request
+// count, and what tells the mappings apart is how many requests they need and their contiguity.
+inline void explain_small_model(const HostCsr& a, const RequestModel& m) {
+    const size_t ell_slots = static_cast<size_t>(a.num_rows) * m.longest_row;
+    std::string text = "value holds " + counted(a.nnz(), "float") + " (" + array_extent(a.nnz()) +
+                       "); ELL's ell_values has " + counted(ell_slots, "slot") + " (" +
+                       array_extent(ell_slots) + ").";
+    const AccessStats* all[] = {&m.csr_rows, &m.coo_entries, &m.csr_warps, &m.ell_rows};
+    bool one_sector_each = true;
+    for (const AccessStats* s : all) one_sector_each = one_sector_each && s->sectors == s->requests;
+    if (one_sector_each)
+        text +=
+            " Every request here touches a single sector, so each mapping's sector count is "
+            "its request count (" +
+            std::to_string(m.csr_rows.sectors) + ", " + std::to_string(m.coo_entries.sectors) +
+            ", " + std::to_string(m.csr_warps.sectors) + " and " +
+            std::to_string(m.ell_rows.sectors) +
+            "): here the mappings differ in how many requests they need and in whether each "
+            "request is contiguous. On a larger matrix the sectors per request differ too: "
+            "try --scale 16.";
+    print_wrapped(text);
+}
 
+inline void show_request_model(const HostCsr& a, const RequestModel& m) {
+    std::printf(
+        "per warp request, the model of access_table.h (4-byte values, 32-byte sectors):\n");
+    std::printf("  %-23s %12s %13s %11s %12s %10s %10s\n", "mapping", "requests", "sectors",
+                "sectors/req", "fetched/used", "contiguous", "lanes busy");
+    print_model_row("CSR, thread per row", m.csr_rows);
+    print_model_row("COO, thread per nonzero", m.coo_entries);
+    print_model_row("CSR, warp per row", m.csr_warps);
+    print_model_row("ELL, thread per row", m.ell_rows);
+    if (!ell_is_practical(a))
+        std::printf("  (ELL's row is modelled from the row lengths: ELL itself is not built)\n");
+    if (printable(a)) explain_small_model(a, m);
+    std::printf("\n");
+}
+
+inline void check_request_model(const KernelProgram& p, const HostCsr& a, const RequestModel& m,
+                                SelfCheck& check) {
+    if (p.options.book_example()) {
+        check.claim(
+            "the CSR table is the notes' table (t0->value[0] t1->value[2] t2->value[5] "
+            "t3->value[7], then 1 3 6 done, then done 4 done done)",
+            access_table(CsrThreadPerRow(a.row_offsets)).reads == kNotesCsrAccessTable);
+        check.claim("the COO table is the notes' (thread t reads value[t], in one step)",
+                    access_table(CooThreadPerEntry(a.nnz())).reads == kNotesCooAccessTable);
+    }
+    if (a.nnz() >= kAnnouncedSize) announce("checking that each mapping reads every entry once");
+    const std::vector<char> every_entry(a.nnz(), 1);
+    check.claim(
+        "CSR thread per row, COO thread per nonzero and CSR warp per row each read every entry "
+        "exactly once",
+        reads_each_entry_once(CsrThreadPerRow(a.row_offsets), every_entry) &&
+            reads_each_entry_once(CooThreadPerEntry(a.nnz()), every_entry) &&
+            reads_each_entry_once(CsrWarpPerRow(a.row_offsets), every_entry));
+    const size_t longest = static_cast<size_t>(m.longest_row);
+    check.claim("thread per row takes as many steps as the longest row (" +
+                    with_separators(longest) + "), warp per row a 32nd of that, rounded up",
+                m.csr_rows.max_work == longest &&
+                    m.csr_warps.max_work == (longest + kWarpSize - 1) / kWarpSize);
+    check.claim("every COO, warp-per-row and ELL request is contiguous in the model",
+                m.coo_entries.contiguous_fraction() == 1.0 &&
+                    m.csr_warps.contiguous_fraction() == 1.0 &&
+                    m.ell_rows.contiguous_fraction() == 1.0);
+    std::printf("\n");
+}
+
+// The fixes' tables on a small matrix, then ELL's padding, or why ELL is not built.
+inline void show_fixes(const HostCsr& a, const std::optional<HostEll>& ell) {
+    if (printable(a)) {
+        std::printf(
+            "CSR, one warp per row: lane l of warp w (thread 32w + l) reads entries l, "
+            "l + 32, ... of row w\n");
+        print_access_table(access_table(CsrWarpPerRow(a.row_offsets)), "value");
+    }
+    if (ell && printable(a)) {
+        print_wrapped(
+            "ELL, column-major: slot (row, i) at i * num_rows + row; thread t reads "
+            "ell_values[i * num_rows + t] in step i");
+        print_array("nnz_per_row", ell->nnz_per_row, 11);
+        print_array("ell_values", ell->values, 11);
+        print_access_table(access_table(EllThreadPerRow(ell->nnz_per_row)), "ell_values");
+    }
+    if (ell) {
+        const size_t slots = ell->num_slots(), padding = slots - a.nnz();
+        print_wrapped("ELL: every row padded to " + counted(ell->width, "slot") + ", " +
+                      counted(slots, "slot") + " for " + counted(a.nnz(), "entry", "entries") +
+                      " (" + fixed_text(slots ? 100.0 * padding / slots : 0.0, 1) + "% padding), " +
+                      readable_ratio(ell_to_csr_bytes(a)) + " the CSR's bytes");
+    } else {
+        const int longest = max_row_length(a);
+        print_wrapped(
+            "ELL: the longest row has " + counted(longest, "entry", "entries") +
+            ", so ELL would pad all " + counted(a.num_rows, "row") + " to " +
+            counted(longest, "slot") + ": " +
+            readable_bytes(static_cast<double>(ell_bytes(a.num_rows, longest))) + ", " +
+            readable_ratio(ell_to_csr_bytes(a)) + " the CSR's " +
+            readable_bytes(static_cast<double>(csr_bytes(a))) + ". Past " +
+            fixed_text(kEllPaddingLimit, 0) +
+            " times this program does not build it (and never trims rows to make it fit); 145's "
+            "HYB keeps ELL narrow and puts the long rows' extra entries in COO.");
+    }
+    std::printf("\n");
+}
+
+// cuSPARSE's CSR SpMV, the bar that the kernels are timed against, checked like them. It skips
+// where the library refuses the matrix (more entries than places, from duplicates).
+inline void check_cusparse_spmv(const KernelProgram& p, const HostCsr& a,
+                                const std::vector<float>& x, const std::vector<float>& y0,
+                                const SpmvReference& reference, SelfCheck& check) {
+    const std::string claim = "y from cuSPARSE's CSR SpMV matches the CPU reference";
+    if (!p.on_gpu()) return check.skip(claim);
+    DeviceCsr d(p.here, a);
+    DeviceArray<float> dx(p.here, x), dy(p.here, y0);
+    cusparse_spmv_checked(check, claim, a.num_rows, a.num_cols, a.nnz(), d.row_offsets.data(),
+                          d.col_idx.data(), d.values.data(), dx.data(), dy.data(),
+                          [&] { return spmv_matches(dy.download(), reference); });
+}
+
+// Each mapping's y against the reference, then cuSPARSE's. make ncu-sectors counts the first
+// four launches whose names contain "spmv": CSR thread per row, COO, CSR warp per row, ELL.
+inline void check_fixes(const KernelProgram& p, const HostCoo& input, const HostCoo& coo,
+                        const HostCsr& a, const std::optional<HostEll>& ell, SelfCheck& check) {
+    const std::vector<float> x = lesson_x(a.num_cols), y0 = lesson_y0(a.num_rows);
+    if (a.nnz() >= kAnnouncedSize) announce("multiplying by each mapping's kernel");
+    const SpmvReference reference = spmv_reference(input, x, y0);
+    const std::string from = std::string(" (") + p.here.name() + ") matches the CPU reference";
+    check.claim("y from CSR, thread per row" + from,
+                spmv_matches(csr_spmv(p.here, a, x, y0), reference));
+    check.claim("y from COO, thread per nonzero" + from,
+                spmv_matches(coo_spmv(p.here, coo, x, y0), reference));
+    const std::string warp_claim = "y from CSR, warp per row (GPU) matches the CPU reference";
+    if (p.on_gpu())
+        check.claim(warp_claim, spmv_matches(csr_warp_per_row_spmv(a, x, y0), reference));
+    else
+        check.skip(warp_claim, "needs a GPU: its lanes cooperate by shuffles");
+    const std::string ell_claim = "y from ELL, thread per row" + from;
+    if (ell)
+        check.claim(ell_claim, spmv_matches(ell_spmv(p.here, *ell, x, y0), reference));
+    else
+        check.skip(ell_claim, ell_not_built(a));
+    check_cusparse_spmv(p, a, x, y0, reference, check);
+}
+
+// 2^28 floats, 1 GiB: 18 times the 60 MB L2 of an H200, so every pass comes from DRAM.
+constexpr int kStridedLog2Length = 28;
+const std::vector<int> kStrides = {1, 2, 4, 8, 16, 32};
+
+// Measured: the same reads at strides 1 to 32, beside the sectors that the model predicts.
+inline void time_strided_reads(TimingTable& table) {
+    print_wrapped(
+        "  strided reads: thread t reads element t * stride of a 1 GiB float array, wrapping "
+        "around so that every element is read once; bytes: 4 per thread, the bytes asked for",
+        4);
+    DeviceBuffer<float> data(size_t{1} << kStridedLog2Length), sink(1);
+    data.fill_bytes(0);
+    std::vector<double> ms, sectors;
+    for (int stride : kStrides) {
+        // The model needs one pass of the pattern, not the whole gigabyte.
+        sectors.push_back(access_stats(StridedRead(stride, 16)).sectors_per_request());
+        ms.push_back(
+            table.time("strided_read_" + std::to_string(stride),
+                       "stride " + std::to_string(stride) + ", model " +
+                           fixed_text(sectors.back(), 0) + " sectors per request",
+                       static_cast<double>(data.bytes()), [&] {
+                           strided_read_kernel<<<blocks_for(data.size()), kThreadsPerBlock>>>(
+                               data.data(), stride, kStridedLog2Length, sink.data());
+                           CUDA_CHECK_LAUNCH();
+                       }));
+    }
+    print_wrapped(
+        "  A warp asks for 128 bytes at every stride; at stride s its 32 reads span 4s sectors "
+        "and touch min(4s, 32) of them, so from stride 8 on each 32-byte sector brings one "
+        "useful float.",
+        4);
+    print_wrapped("  measured, not a self-check: stride 2 runs at " + fixed_text(ms[0] / ms[1], 2) +
+                      " and stride 32 at " + fixed_text(ms[0] / ms.back(), 2) +
+                      " of stride 1's speed, where the model's sectors per request say 1/" +
+                      fixed_text(sectors[1] / sectors[0], 0) + " and 1/" +
+                      fixed_text(sectors.back() / sectors[0], 0),
+                  4);
+}
+
+// Measured: the four mappings and cuSPARSE on the same arrays. Every kernel is given the same
+// bytes, those that any SpMV must move at least once (the CSR arrays, x, and y read and written),
+// so GB/s ranks them as time does. Repeated runs keep adding into y: the same work each run.
+inline void time_spmv_kernels(const KernelProgram& p, TimingTable& table, const HostCoo& coo,
+                              const HostCsr& a, const std::optional<HostEll>& ell,
+                              const RequestModel& m) {
+    DeviceCsr d_csr(p.here, a);
+    DeviceCoo d_coo(p.here, coo);
+    std::unique_ptr<DeviceEll> d_ell = ell ? std::make_unique<DeviceEll>(p.here, *ell) : nullptr;
+    DeviceArray<float> dx(p.here, lesson_x(a.num_cols)), dy(p.here, lesson_y0(a.num_rows));
+    float *x = dx.data(), *y = dy.data();
+    const double bytes = static_cast<double>(csr_bytes(a)) + 4.0 * a.num_cols + 8.0 * a.num_rows;
+    print_wrapped("  SpMV: bytes for every kernel: the CSR arrays, x, and y read and written", 4);
+    const double thread_ms = table.time("csr_thread_per_row", "CSR, thread per row", bytes,
+                                        [&] { launch_spmv_csr(p.here, d_csr, x, y); });
+    table.time("coo_thread_per_nonzero", "COO, thread per nonzero", bytes,
+               [&] { launch_spmv_coo(p.here, d_coo, x, y); });
+    const double warp_ms = table.time("csr_warp_per_row", "CSR, warp per row", bytes,
+                                      [&] { launch_spmv_csr_warp_per_row(d_csr, x, y); });
+    const double ell_ms = d_ell ? table.time("ell_thread_per_row", "ELL, thread per row", bytes,
+                                             [&] { launch_spmv_ell(p.here, *d_ell, x, y); })
+                                : 0.0;
+    if (!d_ell) print_wrapped("  (" + ell_not_built(a) + ")", 4);
+    // At --scale 1 to 3 the R-MAT matrix can hold more entries than places, which cuSPARSE
+    // refuses; it is then not timed.
+    if (cusparse_refusal(a.num_rows, a.num_cols, a.nnz()).empty()) {
+        CusparseSpmv library(a.num_rows, a.num_cols, a.nnz(), d_csr.row_offsets.data(),
+                             d_csr.col_idx.data(), d_csr.values.data(), x, y);
+        const double library_ms =
+            table.time("cusparse_csr", "cuSPARSE CSR SpMV", bytes, [&] { library.run(); });
+        table.ratio("cuSPARSE / warp per row", library_ms / warp_ms, "cuSPARSE is faster");
+        if (d_ell) table.ratio("cuSPARSE / ELL", library_ms / ell_ms, "cuSPARSE is faster");
+    }
+    table.ratio("warp per row / thread per row", warp_ms / thread_ms, "warp per row is faster");
+    if (d_ell) table.ratio("ELL / thread per row", ell_ms / thread_ms, "ELL is faster");
+    const double mean = a.num_rows ? static_cast<double>(a.nnz()) / a.num_rows : 0.0;
+    print_wrapped("  the longest row has " + counted(m.longest_row, "entry", "entries") +
+                      ", the mean row " + fixed_text(mean, 2) + "; the model: ELL touches " +
+                      with_separators(m.ell_rows.sectors) + " sectors to thread per row's " +
+                      with_separators(m.csr_rows.sectors),
+                  4);
+}
+
+// The stride benchmark and the kernels' timings, in one table.
+inline void measure(const KernelProgram& p, const HostCoo& coo, const HostCsr& a,
+                    const std::optional<HostEll>& ell, const RequestModel& m) {
+    std::printf("\n(3) measured\n");
+    if (!p.on_gpu() || p.options.scale == 0) {
+        std::printf("  the stride benchmark and the kernels' timings run on a GPU, with --scale\n");
+        return;
+    }
+    TimingTable table(p, "144", p.options.skew, "");
+    time_strided_reads(table);
+    time_spmv_kernels(p, table, coo, a, ell, m);
+}
+
+#if __INCLUDE_LEVEL__ == 0  // main, unless a later lesson or a test includes this file
 int main(int argc, char** argv) {
-    using namespace coalescing;
     const KernelProgram p = start_kernel_program(
-        argc, argv, "144 (14.3) kernel: CSR reads strided, COO contiguous; warp per row and ELL");
-    const HostCoo input = spmv_input(p.options, kMemory);
-    const HostCoo coo = sorted_by_row(input);  // the notes' COO: the entries in row order
-    const HostCsr csr = csr_from_coo_by_stable_sort(input);
-    const std::vector<int> lengths = row_lengths(csr);
-    const int longest = max_row_length(csr);
-    const double mean_length = csr.num_rows ? double(csr.nnz()) / csr.num_rows : 0.0;
-    const bool small = csr.num_rows <= 8 && csr.nnz() <= 32;
-    const bool timed = p.on_gpu() && p.options.scale > 0;
-    const std::vector<char> every_entry(csr.nnz(), 1);
+        argc, argv,
+        ProgramDescription(
+            "144 (14.3) kernel: CSR reads strided, COO contiguous; warp per row and ELL",
+            {"make 144_coalescing_kernel && build/144_coalescing_kernel",
+             "build/144_coalescing_kernel --scale 20 --skew 0.8",
+             "build/144_coalescing_kernel --scale 20 --skew 0.3", "make ncu-sectors"})
+            .with_book_input("the 4 x 4 matrix of Fig. 14.1")
+            .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
+            .with_memory({52, 96, 1600e6}));
+    const HostCoo input = spmv_input(p.options);
+    const HostCsr csr = csr_for_lesson(input);
+    const HostCoo coo = row_sorted_coo(csr);
     SelfCheck check;
 
-    // (1) ----------------------------------------------------------------------------------
-    std::printf("(1) which entry each thread reads, step by step, computed from row_ptrs\n");
-    const CsrThreadPerRow csr_threads(csr.row_offsets);
-    const CooThreadPerEntry coo_threads(coo.nnz());
-    const CsrWarpPerRow csr_warps(csr.row_offsets);
-    const EllThreadPerRow ell_threads(lengths);
-    if (small) {
-        print_array("row_ptrs", csr.row_offsets, 8);
-        print_array("value", csr.values, 8);
-        std::printf("CSR, one thread per row: thread t reads value[row_ptrs[t] + i] in step i\n");
-        print_access_table(access_table(csr_threads), "value");
-        std::printf("COO, one thread per entry: thread t reads value[t]\n");
-        print_access_table(access_table(coo_threads), "value");
-        std::printf("In one step the CSR threads read entries a row apart (strided), and the\n"
-                    "shorter rows' threads sit idle while the longest row finishes; the COO\n"
-                    "threads read neighbouring entries (contiguous).\n");
-    }
-    const AccessStats csr_stats = access_stats(csr_threads), coo_stats = access_stats(coo_threads),
-                      warp_stats = access_stats(csr_warps), ell_stats = access_stats(ell_threads);
     std::printf(
-        "\nper warp request, the model of access_table.h (4-byte values, 32-byte sectors):\n");
-    std::printf("  %-32s %10s %11s %11s %12s %11s %10s\n", "mapping", "requests", "sectors",
-                "sectors/req", "fetched/used", "contiguous", "lanes busy");
-    print_stats_row("CSR, thread per row", csr_stats);
-    print_stats_row("COO, thread per entry", coo_stats);
-    print_stats_row("CSR, warp per row", warp_stats);
-    print_stats_row("ELL column-major, thread per row", ell_stats);
-    std::printf("  (ELL's row needs only the row lengths: it is computed, built or not)\n");
-    if (csr.nnz() <= 8)
-        std::printf(
-            "(The whole value array fits in one 32-byte sector here, so only the contiguity\n"
-            "tells the mappings apart; the sectors do on a larger matrix: try --scale 16.)\n");
-    std::printf("\n");
+        "(1) which entry each thread reads, step by step, and the warp requests that follow\n");
+    if (printable(csr)) show_reads_by_step(csr);
+    const RequestModel model = model_requests(csr);
+    show_request_model(csr, model);
+    check_request_model(p, csr, model, check);
 
-    if (p.options.book_example()) {
-        check.claim("the CSR table is the notes' table (t0->value[0] t1->value[2] t2->value[5] "
-                    "t3->value[7], then 1 3 6 done, then done 4 done done)",
-                    access_table(csr_threads).reads == kNotesCsrAccessTable);
-        check.claim("the COO table is the notes' (thread t reads value[t], in one step)",
-                    access_table(coo_threads).reads == kNotesCooAccessTable);
-    }
-    check.claim("CSR thread per row, COO thread per entry and CSR warp per row each read every "
-                "entry exactly once",
-                reads_each_entry_once(csr_threads, every_entry) &&
-                    reads_each_entry_once(coo_threads, every_entry) &&
-                    reads_each_entry_once(csr_warps, every_entry));
-    check.claim(
-        "thread per row takes as many steps as the longest row (" + std::to_string(longest) +
-            "), warp per row a 32nd of that, rounded up",
-        csr_stats.max_work == static_cast<size_t>(longest) &&
-            warp_stats.max_work == static_cast<size_t>((longest + kWarpSize - 1) / kWarpSize));
-    check.claim("every COO, warp-per-row and ELL request is contiguous in the model",
-                coo_stats.contiguous_fraction() == 1.0 && warp_stats.contiguous_fraction() == 1.0 &&
-                    ell_stats.contiguous_fraction() == 1.0);
+    std::printf("(2) the fixes: one warp per row, and ELL stored column-major\n");
+    const std::optional<HostEll> ell = ell_if_practical(csr);
+    show_fixes(csr, ell);
+    check_fixes(p, input, coo, csr, ell, check);
 
-    // (2) ----------------------------------------------------------------------------------
-    std::printf("(2) measured: thread t reads element t * stride of a 1 GiB float array, wrapping\n"
-                "    around so that every element is read once; effective GB/s counts 4 bytes per\n"
-                "    thread, the bytes that the threads asked for\n");
-    double copy_gbs = 0;
-    if (!p.on_gpu()) {
-        std::printf("    (needs a GPU: not measured in emulation)\n\n");
-    } else if (p.options.scale == 0) {
-        std::printf("    (a timing, so it runs with --scale only)\n\n");
-    } else {
-        copy_gbs = measure_copy_gbs();
-        DeviceBuffer<float> data(size_t{1} << kStridedLog2Length), sink(1);
-        data.fill_bytes(0);
-        std::printf("  %6s %16s %10s %15s %10s   (copy bandwidth %.0f GB/s)\n", "stride",
-                    "sectors/request", "time ms", "effective GB/s", "% of copy", copy_gbs);
-        std::vector<double> gbs;
-        for (int stride : kStrides) {
-            // The model needs one pass of the pattern, not the whole gigabyte.
-            const AccessStats model = access_stats(StridedRead(stride, 16));
-            const double ms = median_gpu_ms([&] {
-                strided_read_kernel<<<blocks_for(data.size()), kThreadsPerBlock>>>(
-                    data.data(), stride, kStridedLog2Length, sink.data());
-                CUDA_CHECK_LAUNCH();
-            });
-            gbs.push_back(gb_per_s(static_cast<double>(data.bytes()), ms));
-            std::printf("  %6d %16.1f %10.3f %15.0f %9.1f%%\n", stride, model.sectors_per_request(),
-                        ms, gbs.back(), 100 * gbs.back() / copy_gbs);
-        }
-        std::printf(
-            "A warp asks for 128 bytes at every stride; at stride s its 32 reads span 4s\n"
-            "sectors and touch min(4s, 32) of them, so from stride 8 on each 32-byte sector\n"
-            "brings one useful float.\n\n");
-        std::printf("measured, not a self-check (times vary with the GPU and its load):\n"
-                    "  stride 2 reaches %.2f and stride 32 %.2f of stride 1's effective bandwidth\n"
-                    "  (the model: 1/2 and 1/8)\n\n",
-                    gbs[1] / gbs[0], gbs[5] / gbs[0]);
-    }
-
-    // (3) ----------------------------------------------------------------------------------
-    std::printf("(3) the fixes\n");
-    const bool ell_built = ell_is_practical(csr);
-    HostEll ell;
-    if (ell_built) ell = ell_from_csr(csr);
-    if (small && ell_built) {
-        std::printf(
-            "CSR, one warp per row: lane l of warp w (thread 32w + l) reads entries l, l + 32,\n"
-            "... of row w\n");
-        print_access_table(access_table(csr_warps), "value");
-        std::printf("ELL, column-major: slot (row, i) at i * num_rows + row; thread t reads\n"
-                    "ell_values[i * num_rows + t] in step i\n");
-        print_array("nnz_per_row", ell.nnz_per_row, 11);
-        print_array("ell_values", ell.values, 11);
-        print_access_table(access_table(ell_threads), "ell_values");
-    }
-    const std::string ell_skip_reason = "ELL is not built: its padding would take " +
-                                        readable_ratio(ell_to_csr_bytes(csr)) + " the CSR's bytes";
-    if (!ell_built)
-        std::printf(
-            "ELL: the longest row has %d entries, so ELL would pad all %d rows to %d slots:\n"
-            "  %s, %s the CSR's %s. Past %.0fx this program does not build it (and\n"
-            "  never trims rows to make it fit); 145's HYB keeps ELL narrow and puts the\n"
-            "  long rows' extra entries in COO.\n",
-            longest, csr.num_rows, longest,
-            readable_bytes(static_cast<double>(ell_bytes(csr.num_rows, longest))).c_str(),
-            readable_ratio(ell_to_csr_bytes(csr)).c_str(),
-            readable_bytes(static_cast<double>(csr_bytes(csr))).c_str(), kEllPaddingLimit);
-    std::printf("\n");
-
-    const std::vector<float> x = lesson_x(csr.num_cols);
-    const std::vector<float> y0 = starting_y(csr.num_rows);
-    const SpmvReference reference = spmv_reference(input, x, y0);
-    const std::string where = p.on_gpu() ? "on the GPU" : "emulated";
-    const std::string warp_claim = "y from CSR, warp per row, matches the CPU reference";
-    const std::string ell_claim =
-        "y from ELL, thread per row (" + where + "), matches the CPU reference";
-    if (p.on_gpu()) {
-        check.claim("y from CSR, thread per row (on the GPU), matches the CPU reference",
-                    spmv_matches(csr_thread_per_row_gpu(csr, x, y0), reference));
-        check.claim("y from COO, thread per entry (on the GPU), matches the CPU reference",
-                    spmv_matches(coo_thread_per_entry_gpu(coo, x, y0), reference));
-        check.claim(warp_claim, spmv_matches(csr_warp_per_row_gpu(csr, x, y0), reference));
-        if (ell_built) check.claim(ell_claim, spmv_matches(spmv_ell_gpu(ell, x, y0), reference));
-    } else {
-        check.claim(
-            "y from CSR, thread per row (emulated), matches the CPU reference",
-            spmv_matches(csr_thread_per_row_emulated(csr, x, y0, p.shuffled_order()), reference));
-        check.claim("y from COO, thread per entry (emulated), matches the CPU reference",
-                    spmv_matches(coo_thread_per_entry_emulated(coo, x, y0, p.shuffled_order()),
-                                 reference));
-        check.skip(warp_claim, "needs a GPU: warp-cooperative, no emulation");
-        if (ell_built)
-            check.claim(ell_claim, spmv_matches(spmv_ell_emulated(ell, x, y0, p.shuffled_order()),
-                                                reference));
-    }
-    if (!ell_built) check.skip(ell_claim, ell_skip_reason);
-
-    const double skew_ratio = mean_length > 0 ? longest / mean_length : 0.0;
-    if (!timed) {
-        std::printf("timings: %s\n\n", p.on_gpu() ? "at --scale only" : "need a GPU");
-    } else {
-        DeviceCsrMatrix d_csr(csr);
-        DeviceCooMatrix d_coo(coo);
-        std::unique_ptr<DeviceEll> d_ell = ell_built ? std::make_unique<DeviceEll>(ell) : nullptr;
-        DeviceBuffer<float> d_x(x), d_y(y0);
-        // At --scale 1 to 3 the R-MAT matrix can hold more entries than places, which cuSPARSE
-        // refuses; it is then neither checked nor timed.
-        const std::unique_ptr<CusparseSpmv> library = cusparse_spmv_checked(
-            check, "y from cuSPARSE's SpMV matches the CPU reference", d_csr.num_rows,
-            d_csr.num_cols, d_csr.nnz(), d_csr.row_ptrs.data(), d_csr.col_idx.data(),
-            d_csr.values.data(), d_x.data(), d_y.data(),
-            [&] { return spmv_matches(d_y.download(), reference); });
-
-        // Bytes that any SpMV of this matrix must move at least once: the CSR arrays, x, and y
-        // read and written. The same count for every kernel, so GB/s ranks them as time does.
-        const double bytes =
-            static_cast<double>(csr_bytes(csr)) + 4.0 * csr.num_cols + 8.0 * csr.num_rows;
-        auto median_ms_of = [&](auto launch) {
-            return median_gpu_ms([&] { launch(d_x.data(), d_y.data()); });
-        };
-        const double thread_ms = median_ms_of(
-            [&](const float* dx, float* dy) { launch_csr_thread_per_row(d_csr, dx, dy); });
-        const double coo_ms = median_ms_of([&](const float* dx, float* dy) { d_coo.spmv(dx, dy); });
-        const double warp_ms = median_ms_of(
-            [&](const float* dx, float* dy) { launch_csr_warp_per_row(d_csr, dx, dy); });
-        const double ell_ms =
-            ell_built ? median_ms_of([&](const float* dx, float* dy) { d_ell->spmv(dx, dy); })
-                      : 0.0;
-        const double library_ms = library ? median_gpu_ms([&] { library->run(); }) : 0.0;
-        std::printf("timings on %s (%s; copy bandwidth %.0f GB/s; each\n"
-                    "counts %.1f MB: the CSR arrays, x, and y read and written):\n",
-                    p.backend.device_name.c_str(), timing_description().c_str(), copy_gbs, bytes / 1e6);
-        auto row = [&](const char* name, double ms) {
-            std::printf("  %-24s %9.3f ms %7.0f GB/s (%5.1f%% of copy)  %6.2fx thread per row\n",
-                        name, ms, gb_per_s(bytes, ms), 100 * gb_per_s(bytes, ms) / copy_gbs,
-                        thread_ms / ms);
-        };
-        row("CSR, thread per row", thread_ms);
-        row("COO, thread per entry", coo_ms);
-        row("CSR, warp per row", warp_ms);
-        if (ell_built)
-            row("ELL, thread per row", ell_ms);
-        else
-            std::printf("  %-24s not built (padding: %s the CSR's bytes)\n", "ELL, thread per row",
-                        readable_ratio(ell_to_csr_bytes(csr)).c_str());
-        if (library) {
-            row("cuSPARSE SpMV (CSR)", library_ms);
-            std::printf("  ratio cuSPARSE / warp per row: %.2f\n", library_ms / warp_ms);
-            if (ell_built) std::printf("  ratio cuSPARSE / ELL: %.2f\n", library_ms / ell_ms);
-        }
-        std::printf("  longest row %d entries, %.0f times the mean row length %.2f\n\n", longest,
-                    skew_ratio, mean_length);
-        std::printf("measured, not a self-check: warp per row takes %.2f of thread per row's time",
-                    warp_ms / thread_ms);
-        if (ell_built)
-            std::printf(", ELL %.2f;\n  the model: ELL touches %zu sectors to thread per row's %zu",
-                        ell_ms / thread_ms, ell_stats.sectors, csr_stats.sectors);
-        std::printf("\n\n");
-    }
-
-    if (!p.options.matrix.empty()) {
-        const std::vector<float> ones(csr.num_cols, 1.0f), zeros(csr.num_rows, 0.0f);
-        const std::vector<float> y_ones =
-            p.on_gpu() ? csr_thread_per_row_gpu(csr, ones, zeros)
-                       : csr_thread_per_row_emulated(csr, ones, zeros, p.shuffled_order());
-        check.end_with(spmv_result_line(input, y_ones));
-    }
+    measure(p, coo, csr, ell, model);
+    if (!p.options.book_example())
+        check.end_with(spmv_result_line(
+            input, csr_spmv(p.here, csr, ones(csr.num_cols), zeros(csr.num_rows))));
     return check.finish();
 }
 #endif

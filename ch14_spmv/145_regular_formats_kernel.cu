@@ -1,147 +1,120 @@
-// 14.4-14.6, kernel: the regularized formats, each converted from CSR and multiplied by its own
-// kernel, one thread per row (or per sorted row), no atomics except where COO is used.
-//   ELL  pads every row to the longest and stores the slots column-major: in step i the threads
-//        of a warp read consecutive slots. On a skewed matrix the padding is unaffordable.
-//   HYB  keeps ELL only as wide as most rows need (a width read off the row lengths) and puts
-//        the long rows' remaining entries in COO, run after the ELL kernel with COO's atomics.
-//   JDS  sorts the rows longest first and stores jagged diagonals: no padding, still contiguous
-//        across threads, and the threads of a warp have rows of similar length.
-// Every conversion is undone (back to a list of entries) to check that no entry was lost or
-// made up; every y is checked against the CPU reference; at --scale on a GPU each kernel is
-// timed beside cuSPARSE in the same run.
-//
+// 14.4-14.6, kernel: the regularized formats, each converted from CSR, converted back to check
+// that no entry was lost or made up, and multiplied by its own kernel, one thread per row:
+//   ELL  (144's kernel) every row padded to the longest, slots column-major: contiguous steps,
+//        but on a skewed matrix the padding is unaffordable.
+//   HYB  ELL only as wide as a third of the rows reach; the rest in COO (142's kernel, atomics).
+//   JDS  rows sorted longest first, stored as jagged diagonals: contiguous, and no padding.
 // Build and run:  make 145_regular_formats_kernel && build/145_regular_formats_kernel
 //                 build/145_regular_formats_kernel --scale 20 --skew 0.3
 //                 build/145_regular_formats_kernel --matrix data/1138_bus.mtx
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
-#include "../common/kernel_program.cuh"
-#include "../common/self_check.h"
-#include "chapter_inputs.h"
-#include "regular_formats.h"
-#include "spmv_bodies.cuh"
-
-namespace regularized {
-
-// Not zero, so that a kernel that stores into y instead of adding to it fails the check.
-std::vector<float> starting_y(int n) {
-    std::vector<float> y(n);
-    for (int i = 0; i < n; ++i) y[i] = 0.5f * static_cast<float>(i % 3);
-    return y;
-}
-
-// Fig. 14.1 in each format, worked out by hand from the figure (row lengths 2 3 2 1) and the
-// formats' definitions.
-constexpr int kFigEllWidth = 3;         // the longest row, row 1
-constexpr int kFigEllPaddingSlots = 4;  // 4 rows x 3 slots - 8 entries
-constexpr int kFigHybWidth = 2;         // 3 of the 4 rows have 2 or more entries, 1 has 3
-const std::vector<Entry> kFigHybCooPart = {{1, 3, 9.0f}};  // row 1's third entry
-const std::vector<int> kFigJdsRowPerm = {1, 0, 2, 3};      // lengths 3, 2, 2, 1; ties by row
-// 4 rows have a first entry, 3 a second, 1 a third.
-const std::vector<int> kFigJdsDiagPtrs = {0, 4, 7, 8};
+// ELL's kernel and DeviceEll come from 144, which brings 142's COO and 143's CSR kernels along.
+#include "144_coalescing_kernel.cu"
 
 // JDS, one thread per sorted position: thread t holds row row_perm[t] and reads, in step d,
 // entry diag_ptrs[d] + t of the d-th diagonal. The threads of a warp read consecutive entries,
 // and as the rows are sorted, neighbouring threads stop at nearly the same step. row_perm is a
 // permutation, so each row has one thread and the += needs no atomic.
 __host__ __device__ inline void spmv_jds_thread(int t, const int* row_perm, int num_diagonals,
-                                                const int* diag_ptrs, const int* cols,
+                                                const int* diag_ptrs, const int* col_idx,
                                                 const float* values, const float* x, float* y) {
     float sum = 0.0f;
     for (int d = 0; d < num_diagonals && t < diag_ptrs[d + 1] - diag_ptrs[d]; ++d) {
         const int k = diag_ptrs[d] + t;
-        sum += values[k] * x[cols[k]];
+        sum += values[k] * x[col_idx[k]];
     }
     y[row_perm[t]] += sum;
 }
 
 __global__ void spmv_jds_kernel(int num_rows, const int* row_perm, int num_diagonals,
-                                const int* diag_ptrs, const int* cols, const float* values,
+                                const int* diag_ptrs, const int* col_idx, const float* values,
                                 const float* x, float* y) {
     const int t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t < num_rows) spmv_jds_thread(t, row_perm, num_diagonals, diag_ptrs, cols, values, x, y);
+    if (t < num_rows) spmv_jds_thread(t, row_perm, num_diagonals, diag_ptrs, col_idx, values, x, y);
 }
 
+// JDS where the kernels run.
 struct DeviceJds {
-    explicit DeviceJds(const HostJds& j)
-        : num_rows(j.num_rows), num_diagonals(j.num_diagonals()), row_perm(j.row_perm),
-          diag_ptrs(j.diag_ptrs), col_idx(j.col_idx), values(j.values) {}
-    void spmv(const float* x, float* y) {
-        if (num_rows == 0) return;
-        spmv_jds_kernel<<<blocks_for(num_rows), kThreadsPerBlock>>>(
-            num_rows, row_perm.data(), num_diagonals, diag_ptrs.data(), col_idx.data(),
-            values.data(), x, y);
-        CUDA_CHECK_LAUNCH();
-    }
+    DeviceJds(const Here& here, const HostJds& j)
+        : num_rows(j.num_rows),
+          num_diagonals(j.num_diagonals()),
+          row_perm(here, j.row_perm),
+          diag_ptrs(here, j.diag_ptrs),
+          col_idx(here, j.col_idx),
+          values(here, j.values) {}
     int num_rows, num_diagonals;
-    DeviceBuffer<int> row_perm, diag_ptrs, col_idx;
-    DeviceBuffer<float> values;
+    DeviceArray<int> row_perm, diag_ptrs, col_idx;
+    DeviceArray<float> values;
 };
 
-// HYB is two launches on one stream: the ELL part writes each row's partial sum with a plain
-// +=, then the COO part adds the long rows' remaining entries with atomics (several of them
-// may belong to one row). The stream orders the launches, so the two never overlap.
+inline void launch_spmv_jds(const Here& here, DeviceJds& a, const float* x, float* y) {
+    here.launch(a.num_rows, spmv_jds_kernel, spmv_jds_thread, a.row_perm.data(), a.num_diagonals,
+                a.diag_ptrs.data(), a.col_idx.data(), a.values.data(), x, y);
+}
+
+inline std::vector<float> jds_spmv(const Here& here, const HostJds& a, const std::vector<float>& x,
+                                   const std::vector<float>& y0) {
+    DeviceJds d(here, a);
+    DeviceArray<float> dx(here, x), dy(here, y0);
+    launch_spmv_jds(here, d, dx.data(), dy.data());
+    return dy.download();
+}
+
+// HYB where the kernels run: its ELL part, then its COO part.
 struct DeviceHyb {
-    explicit DeviceHyb(const HostHyb& h) : ell(h.ell), coo(h.coo) {}
-    void spmv(const float* x, float* y) {
-        ell.spmv(x, y);
-        coo.spmv(x, y);
-    }
+    DeviceHyb(const Here& here, const HostHyb& h) : ell(here, h.ell), coo(here, h.coo) {}
     DeviceEll ell;
-    DeviceCooMatrix coo;
+    DeviceCoo coo;
 };
 
-std::vector<float> spmv_hyb_gpu(const HostHyb& h, const std::vector<float>& x,
-                                const std::vector<float>& y0) {
-    DeviceHyb d(h);
-    return spmv_on_gpu(x, y0, [&](const float* dx, float* dy) { d.spmv(dx, dy); });
+// Two launches, in order: the ELL part adds each row's first entries with a plain +=, then the
+// COO part adds the long rows' remaining entries with atomics (several may share a row). On the
+// GPU one stream orders the launches; the emulator finishes every ELL thread before the first
+// COO thread, as the second launch would.
+inline void launch_spmv_hyb(const Here& here, DeviceHyb& a, const float* x, float* y) {
+    launch_spmv_ell(here, a.ell, x, y);
+    launch_spmv_coo(here, a.coo, x, y);
 }
 
-std::vector<float> spmv_jds_gpu(const HostJds& j, const std::vector<float>& x,
-                                const std::vector<float>& y0) {
-    DeviceJds d(j);
-    return spmv_on_gpu(x, y0, [&](const float* dx, float* dy) { d.spmv(dx, dy); });
+inline std::vector<float> hyb_spmv(const Here& here, const HostHyb& a, const std::vector<float>& x,
+                                   const std::vector<float>& y0) {
+    DeviceHyb d(here, a);
+    DeviceArray<float> dx(here, x), dy(here, y0);
+    launch_spmv_hyb(here, d, dx.data(), dy.data());
+    return dy.download();
 }
 
-// The per-thread bodies on the host: HYB's COO part starts after every ELL thread has finished,
-// as the second launch does on the device.
-std::vector<float> spmv_hyb_emulated(const HostHyb& h, const std::vector<float>& x,
-                                     const std::vector<float>& y0, const ThreadOrder& order) {
-    std::vector<float> y = spmv_ell_emulated(h.ell, x, y0, order);
-    emulate_threads(h.coo.nnz(), order, [&](int k) {
-        spmv_coo_thread(k, h.coo.rows.data(), h.coo.cols.data(), h.coo.values.data(), x.data(),
-                        y.data());
-    });
-    return y;
-}
-
-std::vector<float> spmv_jds_emulated(const HostJds& j, const std::vector<float>& x,
-                                     std::vector<float> y, const ThreadOrder& order) {
-    emulate_threads(j.num_rows, order, [&](int t) {
-        spmv_jds_thread(t, j.row_perm.data(), j.num_diagonals(), j.diag_ptrs.data(),
-                        j.col_idx.data(), j.values.data(), x.data(), y.data());
-    });
-    return y;
-}
+// Fig. 14.1 in each format, worked out by hand from the figure (row lengths 2 3 2 1) and the
+// formats' definitions.
+constexpr int kFigEllWidth = 3;            // the longest row, row 1
+constexpr size_t kFigEllPaddingSlots = 4;  // 4 rows x 3 slots - 8 entries
+constexpr int kFigHybWidth = 2;            // 3 of the 4 rows have 2 or more entries, 1 has 3
+const std::vector<Entry> kFigHybCooPart = {{1, 3, 9.0f}};  // row 1's third entry
+const std::vector<int> kFigJdsRowPerm = {1, 0, 2, 3};      // lengths 3, 2, 2, 1; ties by row
+// 4 rows have a first entry, 3 a second, 1 a third.
+const std::vector<int> kFigJdsDiagPtrs = {0, 4, 7, 8};
 
 // How many rows have at least `length` entries.
-size_t rows_with_at_least(const std::vector<int>& lengths, int length) {
+inline size_t rows_with_at_least(const std::vector<int>& lengths, int length) {
     return static_cast<size_t>(
         std::count_if(lengths.begin(), lengths.end(), [&](int n) { return n >= length; }));
 }
 
 // The rule of hyb_ell_width, checked by counting: at least a third of the rows reach the
 // width, fewer than a third go past it. A matrix with no rows has width 0.
-bool follows_hyb_rule(const std::vector<int>& lengths, int width) {
+inline bool follows_hyb_rule(const std::vector<int>& lengths, int width) {
     if (lengths.empty()) return width == 0;
     return 3 * rows_with_at_least(lengths, width) >= lengths.size() &&
            3 * rows_with_at_least(lengths, width + 1) < lengths.size();
 }
 
-bool sorted_longest_first(const HostJds& j, const std::vector<int>& lengths) {
+inline bool sorted_longest_first(const HostJds& j, const std::vector<int>& lengths) {
     for (size_t t = 1; t < j.row_perm.size(); ++t)
         if (lengths[j.row_perm[t - 1]] < lengths[j.row_perm[t]]) return false;
     return true;
@@ -149,8 +122,10 @@ bool sorted_longest_first(const HostJds& j, const std::vector<int>& lengths) {
 
 // The input's entries, sorted once, for comparing each format's entries with, as multisets.
 struct InputEntries {
-    explicit InputEntries(const HostCoo& a)
-        : num_rows(a.num_rows), num_cols(a.num_cols), sorted(sorted_entries(a)) {}
+    explicit InputEntries(const HostCoo& a) : num_rows(a.num_rows), num_cols(a.num_cols) {
+        if (a.nnz() >= kAnnouncedSize) announce("sorting the input's entries, for the checks");
+        sorted = sorted_entries(a);
+    }
     bool held_by(const HostCoo& got) const {
         return got.num_rows == num_rows && got.num_cols == num_cols &&
                sorted_entries(got) == sorted;
@@ -159,84 +134,78 @@ struct InputEntries {
     std::vector<Entry> sorted;
 };
 
-}  // namespace regularized
+// "112 bytes, 1.33 times the CSR's"
+inline std::string bytes_beside_csr(size_t bytes, const HostCsr& a) {
+    return counted(bytes, "byte") + ", " +
+           fixed_text(static_cast<double>(bytes) / csr_bytes(a), 2) + " times the CSR's";
+}
 
-#ifndef LESSON_WITHOUT_MAIN
-// What this program allocates for an input, host and device together, in bytes per entry, per row
-// or column, and in all: its peaks measured on an H200, with a quarter more (memory_budget.h).
-constexpr MemoryModel kMemory{128, 108, 1000e6};
-
-int main(int argc, char** argv) {
-    using namespace regularized;
-    const KernelProgram p = start_kernel_program(
-        argc, argv,
-        "145 (14.4-14.6) kernel: ELL, HYB and JDS, converted from CSR, one kernel each");
-    const HostCoo input = spmv_input(p.options, kMemory);
-    const HostCsr csr = csr_from_coo_by_stable_sort(input);
-    const std::vector<int> lengths = row_lengths(csr);
-    const bool small = csr.num_rows <= 8 && csr.nnz() <= 40;
-    const bool book = p.options.book_example();
-    const bool timed = p.on_gpu() && p.options.scale > 0;
-    const InputEntries input_entries(input);
-    SelfCheck check;
-    if (small) {
+inline void show_input_csr(const HostCsr& a) {
+    if (printable(a)) {
         std::printf("CSR:\n");
-        print_array("row_ptrs", csr.row_offsets, 8);
-        print_array("col_idx", csr.col_idx, 8);
-        print_array("value", csr.values, 8);
+        print_array("rowPtrs", a.row_offsets, 7);
+        print_array("colIdx", a.col_idx, 7);
+        print_array("value", a.values, 7);
     }
-    std::printf("%d rows, %zu entries; CSR takes %zu bytes\n\n", csr.num_rows, csr.nnz(),
-                csr_bytes(csr));
+    std::printf("%s, %s; CSR takes %s\n\n", counted(a.num_rows, "row").c_str(),
+                counted(a.nnz(), "entry", "entries").c_str(),
+                counted(csr_bytes(a), "byte").c_str());
+}
 
-    // ELL ----------------------------------------------------------------------------------
-    const bool ell_built = ell_is_practical(csr);
-    const int longest = max_row_length(csr);
-    HostEll ell;
-    const std::string ell_skip_reason = "ELL is not built: its padding would take " +
-                                        readable_ratio(ell_to_csr_bytes(csr)) + " the CSR's bytes";
-    if (ell_built) {
-        ell = ell_from_csr(csr);
-        const size_t padding = ell.num_slots() - csr.nnz();
-        std::printf(
-            "ELL: every row padded to the longest, %d slots; slot (row, i) at i * %d + row\n",
-            ell.width, ell.num_rows);
-        if (small) {
-            print_array("nnz_per_row", ell.nnz_per_row, 11);
-            print_array("ell_col_idx", ell.col_idx, 11);
-            print_array("ell_values", ell.values, 11);
-            std::printf("  (padding: column %d, value 0; each thread stops at its nnz_per_row)\n",
-                        kEllPadding);
-        }
-        std::printf(
-            "  %zu slots, %zu of them padding (%.1f%%); %zu bytes, %.2f times the CSR's\n\n",
-            ell.num_slots(), padding, ell.num_slots() ? 100.0 * padding / ell.num_slots() : 0.0,
-            ell_bytes(ell.num_rows, ell.width), ell_to_csr_bytes(csr));
-        check.claim("ELL converted back holds the input's entries (as a multiset), its padding "
-                    "marked and zero",
-                    is_well_formed(ell) && input_entries.held_by(coo_from_ell(ell)));
-        if (book)
-            check.claim("ELL of Fig. 14.1 has width 3 (row 1's length) and 4 padding slots",
-                        ell.width == kFigEllWidth &&
-                            static_cast<int>(padding) == kFigEllPaddingSlots);
-    } else {
-        std::printf("ELL: the longest row has %d entries; padding all %d rows to it would take\n"
-                    "  %s, %s the CSR's bytes. Past %.0fx ELL is not built (the rows are never\n"
-                    "  trimmed to make it fit): HYB below is the remedy.\n\n",
-                    longest, csr.num_rows,
-                    readable_bytes(static_cast<double>(ell_bytes(csr.num_rows, longest))).c_str(),
-                    readable_ratio(ell_to_csr_bytes(csr)).c_str(), kEllPaddingLimit);
-        check.skip("ELL converted back holds the input's entries", ell_skip_reason);
+inline void show_and_check_ell(const KernelProgram& p, const HostCsr& a,
+                               const std::optional<HostEll>& ell, const InputEntries& entries,
+                               SelfCheck& check) {
+    if (!ell) {
+        const int longest = max_row_length(a);
+        print_wrapped("ELL: the longest row has " + counted(longest, "entry", "entries") +
+                      "; padding all " + counted(a.num_rows, "row") + " to it would take " +
+                      readable_bytes(static_cast<double>(ell_bytes(a.num_rows, longest))) + ", " +
+                      readable_ratio(ell_to_csr_bytes(a)) + " the CSR's bytes. Past " +
+                      fixed_text(kEllPaddingLimit, 0) +
+                      " times ELL is not built (the rows are never trimmed to make it fit): HYB "
+                      "below is the remedy.");
+        std::printf("\n");
+        check.skip("ELL converted back holds the input's entries", ell_not_built(a));
+        std::printf("\n");
+        return;
     }
+    const size_t padding = ell->num_slots() - a.nnz();
+    std::printf("ELL: every row padded to the longest, %s; slot (row, i) at i * %s + row\n",
+                counted(ell->width, "slot").c_str(), with_separators(ell->num_rows).c_str());
+    if (printable(a)) {
+        print_array("nnz_per_row", ell->nnz_per_row, 11);
+        print_array("ell_col_idx", ell->col_idx, 11);
+        print_array("ell_values", ell->values, 11);
+        std::printf("  (padding: column %d, value 0; each thread stops at its nnz_per_row)\n",
+                    kEllPadding);
+    }
+    std::printf("  %s, %s of them padding (%.1f%%); %s\n\n",
+                counted(ell->num_slots(), "slot").c_str(), with_separators(padding).c_str(),
+                ell->num_slots() ? 100.0 * padding / ell->num_slots() : 0.0,
+                bytes_beside_csr(ell_bytes(ell->num_rows, ell->width), a).c_str());
+    if (a.nnz() >= kAnnouncedSize) announce("converting ELL back to entries, to compare");
+    check.claim(
+        "ELL converted back holds the input's entries (as a multiset), its padding marked and "
+        "zero",
+        is_well_formed(*ell) && entries.held_by(coo_from_ell(*ell)));
+    if (p.options.book_example())
+        check.claim("ELL of Fig. 14.1 has width 3 (row 1's length) and 4 padding slots",
+                    ell->width == kFigEllWidth && padding == kFigEllPaddingSlots);
+    std::printf("\n");
+}
 
-    // HYB ----------------------------------------------------------------------------------
-    const HostHyb hyb = hyb_from_csr(csr);
+inline void show_and_check_hyb(const KernelProgram& p, const HostCsr& a, const HostHyb& hyb,
+                               const InputEntries& entries, SelfCheck& check) {
+    const std::vector<int> lengths = row_lengths(a);
     const int width = hyb.ell.width;
-    std::printf(
-        "HYB: ELL width %d, the largest width that at least a third of the rows reach\n"
-        "  (rows with %d or more entries: %zu of %d; with %d or more: %zu); the rest in COO\n",
-        width, width, rows_with_at_least(lengths, width), csr.num_rows, width + 1,
-        rows_with_at_least(lengths, width + 1));
-    if (small) {
+    print_wrapped("HYB: ELL width " + std::to_string(width) +
+                  ", the largest width that at least a third of the rows reach (rows with " +
+                  std::to_string(width) +
+                  " or more entries: " + with_separators(rows_with_at_least(lengths, width)) +
+                  " of " + with_separators(a.num_rows) + "; with " + std::to_string(width + 1) +
+                  " or more: " + with_separators(rows_with_at_least(lengths, width + 1)) +
+                  "); the rest in COO");
+    if (printable(a)) {
         print_array("nnz_per_row", hyb.ell.nnz_per_row, 11);
         print_array("ell_col_idx", hyb.ell.col_idx, 11);
         print_array("ell_values", hyb.ell.values, 11);
@@ -244,132 +213,155 @@ int main(int argc, char** argv) {
         print_array("coo_col", hyb.coo.cols, 11);
         print_array("coo_value", hyb.coo.values, 11);
     }
-    std::printf("  ELL part: %zu entries in %zu slots; COO part: %zu entries (%.1f%% of all);\n"
-                "  %zu bytes, %.2f times the CSR's\n\n",
-                csr.nnz() - hyb.coo.nnz(), hyb.ell.num_slots(), hyb.coo.nnz(),
-                csr.nnz() ? 100.0 * hyb.coo.nnz() / csr.nnz() : 0.0, hyb_bytes(hyb),
-                static_cast<double>(hyb_bytes(hyb)) / csr_bytes(csr));
-    if (width == 0 && csr.nnz() > 0)
-        std::printf("  (width 0: fewer than a third of the rows have an entry at all, so on this\n"
-                    "  matrix HYB is COO)\n\n");
+    const size_t in_coo = hyb.coo.nnz();
+    print_wrapped("  ELL part: " + counted(a.nnz() - in_coo, "entry", "entries") + " in " +
+                      counted(hyb.ell.num_slots(), "slot") +
+                      "; COO part: " + counted(in_coo, "entry", "entries") + " (" +
+                      fixed_text(a.nnz() ? 100.0 * in_coo / a.nnz() : 0.0, 1) + "% of all); " +
+                      bytes_beside_csr(hyb_bytes(hyb), a),
+                  2);
+    if (width == 0 && a.nnz() > 0)
+        print_wrapped(
+            "  (width 0: fewer than a third of the rows have an entry at all, so on "
+            "this matrix HYB is COO)");
+    std::printf("\n");
+    if (a.nnz() >= kAnnouncedSize) announce("converting HYB back to entries, to compare");
     check.claim("HYB converted back holds the input's entries (ELL part + COO part, as a multiset)",
-                is_well_formed(hyb.ell) && input_entries.held_by(coo_from_hyb(hyb)));
+                is_well_formed(hyb.ell) && entries.held_by(coo_from_hyb(hyb)));
     check.claim(
         "HYB's width follows its rule (a third of the rows reach it, under a third pass it)",
         follows_hyb_rule(lengths, width));
-    if (book)
+    if (p.options.book_example())
         check.claim(
             "HYB of Fig. 14.1 has width 2 and moves one entry, row 1's 9 in column 3, to COO",
             width == kFigHybWidth && sorted_entries(hyb.coo) == kFigHybCooPart);
+    std::printf("\n");
+}
 
-    // JDS ----------------------------------------------------------------------------------
-    const HostJds jds = jds_from_csr(csr);
-    std::printf("JDS: rows sorted longest first; diagonal d holds the d-th entry of each row that\n"
-                "  has one, in sorted order, in [diag_ptrs[d], diag_ptrs[d + 1])\n");
-    if (small) {
+inline void show_and_check_jds(const KernelProgram& p, const HostCsr& a, const HostJds& jds,
+                               const InputEntries& entries, SelfCheck& check) {
+    print_wrapped(
+        "JDS: rows sorted longest first; diagonal d holds the d-th entry of each row "
+        "that has one, in sorted order, in [diag_ptrs[d], diag_ptrs[d + 1])");
+    if (printable(a)) {
         print_array("row_perm", jds.row_perm, 11);
         print_array("diag_ptrs", jds.diag_ptrs, 11);
         print_array("jds_col_idx", jds.col_idx, 11);
         print_array("jds_values", jds.values, 11);
     }
-    std::printf("  %d diagonals, no padding; %zu bytes, %.2f times the CSR's\n\n",
-                jds.num_diagonals(), jds_bytes(jds),
-                static_cast<double>(jds_bytes(jds)) / csr_bytes(csr));
+    std::printf("  %s, no padding; %s\n\n", counted(jds.num_diagonals(), "diagonal").c_str(),
+                bytes_beside_csr(jds_bytes(jds), a).c_str());
+    if (a.nnz() >= kAnnouncedSize) announce("converting JDS back to entries, to compare");
     check.claim("JDS converted back holds the input's entries (as a multiset)",
-                is_well_formed(jds) && input_entries.held_by(coo_from_jds(jds)));
-    check.claim("JDS's rows are in order of length, longest first, and it has one diagonal per "
-                "entry of the longest row",
-                sorted_longest_first(jds, lengths) && jds.num_diagonals() == longest);
-    if (book)
+                is_well_formed(jds) && entries.held_by(coo_from_jds(jds)));
+    check.claim(
+        "JDS's rows are in order of length, longest first, and it has one diagonal per entry of "
+        "the longest row",
+        sorted_longest_first(jds, row_lengths(a)) && jds.num_diagonals() == max_row_length(a));
+    if (p.options.book_example())
         check.claim("JDS of Fig. 14.1: row_perm = [ 1 0 2 3 ], diag_ptrs = [ 0 4 7 8 ]",
                     jds.row_perm == kFigJdsRowPerm && jds.diag_ptrs == kFigJdsDiagPtrs);
-
-    // SpMV ---------------------------------------------------------------------------------
-    const std::vector<float> x = lesson_x(csr.num_cols);
-    const std::vector<float> y0 = starting_y(csr.num_rows);
-    const SpmvReference reference = spmv_reference(input, x, y0);
-    const std::string where = p.on_gpu() ? " (on the GPU)" : " (emulated)";
-    const std::string ell_claim = "y from ELL" + where + " matches the CPU reference";
-    if (!ell_built) check.skip(ell_claim, ell_skip_reason);
-    if (p.on_gpu()) {
-        if (ell_built) check.claim(ell_claim, spmv_matches(spmv_ell_gpu(ell, x, y0), reference));
-        check.claim("y from HYB" + where + " matches the CPU reference",
-                    spmv_matches(spmv_hyb_gpu(hyb, x, y0), reference));
-        check.claim("y from JDS" + where + " matches the CPU reference",
-                    spmv_matches(spmv_jds_gpu(jds, x, y0), reference));
-    } else {
-        if (ell_built)
-            check.claim(ell_claim,
-                        spmv_matches(spmv_ell_emulated(ell, x, y0, p.shuffled_order()), reference));
-        check.claim("y from HYB" + where + " matches the CPU reference",
-                    spmv_matches(spmv_hyb_emulated(hyb, x, y0, p.shuffled_order()), reference));
-        check.claim("y from JDS" + where + " matches the CPU reference",
-                    spmv_matches(spmv_jds_emulated(jds, x, y0, p.shuffled_order()), reference));
-    }
-
-    if (!timed) {
-        std::printf("timings: %s\n", p.on_gpu() ? "at --scale only" : "need a GPU");
-    } else {
-        DeviceCsrMatrix d_csr(csr);
-        std::unique_ptr<DeviceEll> d_ell = ell_built ? std::make_unique<DeviceEll>(ell) : nullptr;
-        DeviceHyb d_hyb(hyb);
-        DeviceJds d_jds(jds);
-        DeviceBuffer<float> d_x(x), d_y(y0);
-        // At --scale 1 to 3 the R-MAT matrix can hold more entries than places, which cuSPARSE
-        // refuses; it is then neither checked nor timed.
-        const std::unique_ptr<CusparseSpmv> library = cusparse_spmv_checked(
-            check, "y from cuSPARSE's SpMV matches the CPU reference", d_csr.num_rows,
-            d_csr.num_cols, d_csr.nnz(), d_csr.row_ptrs.data(), d_csr.col_idx.data(),
-            d_csr.values.data(), d_x.data(), d_y.data(),
-            [&] { return spmv_matches(d_y.download(), reference); });
-
-        const double copy_gbs = measure_copy_gbs();
-        // Bytes that any SpMV of this matrix must move at least once: the CSR arrays, x, and y
-        // read and written. The same count for every format, so GB/s ranks them as time does;
-        // a format's padding and permutation are its own overhead on top.
-        const double bytes =
-            static_cast<double>(csr_bytes(csr)) + 4.0 * csr.num_cols + 8.0 * csr.num_rows;
-        auto median_ms_of = [&](auto&& format) {
-            return median_gpu_ms([&] { format.spmv(d_x.data(), d_y.data()); });
-        };
-        const double csr_ms = median_gpu_ms([&] {
-            spmv_csr_kernel<<<blocks_for(csr.num_rows), kThreadsPerBlock>>>(
-                csr.num_rows, d_csr.row_ptrs.data(), d_csr.col_idx.data(), d_csr.values.data(),
-                d_x.data(), d_y.data());
-            CUDA_CHECK_LAUNCH();
-        });
-        const double ell_ms = ell_built ? median_ms_of(*d_ell) : 0.0;
-        const double hyb_ms = median_ms_of(d_hyb);
-        const double jds_ms = median_ms_of(d_jds);
-        const double library_ms = library ? median_gpu_ms([&] { library->run(); }) : 0.0;
-        std::printf("timings on %s (%s; copy bandwidth %.0f GB/s; each\n"
-                    "counts %.1f MB: the CSR arrays, x, and y read and written):\n",
-                    p.backend.device_name.c_str(), timing_description().c_str(), copy_gbs, bytes / 1e6);
-        auto row = [&](const char* name, double ms) {
-            std::printf("  %-26s %9.3f ms %7.0f GB/s (%5.1f%% of copy)", name, ms,
-                        gb_per_s(bytes, ms), 100 * gb_per_s(bytes, ms) / copy_gbs);
-            if (library) std::printf("  cuSPARSE / this %.2f", library_ms / ms);
-            std::printf("\n");
-        };
-        row("CSR, thread per row", csr_ms);
-        if (ell_built)
-            row("ELL", ell_ms);
-        else
-            std::printf("  %-26s not built (padding: %s the CSR's bytes)\n", "ELL",
-                        readable_ratio(ell_to_csr_bytes(csr)).c_str());
-        row("HYB (ELL, then COO)", hyb_ms);
-        row("JDS", jds_ms);
-        if (library) row("cuSPARSE SpMV (CSR)", library_ms);
-    }
     std::printf("\n");
+}
 
-    if (!p.options.matrix.empty()) {
-        const std::vector<float> ones(csr.num_cols, 1.0f), zeros(csr.num_rows, 0.0f);
-        const std::vector<float> y_ones =
-            p.on_gpu() ? spmv_jds_gpu(jds, ones, zeros)
-                       : spmv_jds_emulated(jds, ones, zeros, p.shuffled_order());
-        check.end_with(spmv_result_line(input, y_ones));
+// Each format's y against the CPU reference, from the x and y0 of every lesson of the chapter
+// (the y that 142 and 143 print for the same matrix); then cuSPARSE's, on a GPU.
+inline void check_format_spmv(const KernelProgram& p, const HostCoo& input, const HostCsr& a,
+                              const std::optional<HostEll>& ell, const HostHyb& hyb,
+                              const HostJds& jds, SelfCheck& check) {
+    const std::vector<float> x = lesson_x(input.num_cols), y0 = lesson_y0(input.num_rows);
+    if (a.nnz() >= kAnnouncedSize) announce("multiplying in each format");
+    const SpmvReference reference = spmv_reference(input, x, y0);
+    const std::vector<float> y_ell = ell ? ell_spmv(p.here, *ell, x, y0) : std::vector<float>();
+    const std::vector<float> y_hyb = hyb_spmv(p.here, hyb, x, y0);
+    const std::vector<float> y_jds = jds_spmv(p.here, jds, x, y0);
+    if (printable(a)) {
+        std::printf("SpMV, y = A * x + y0, in each format:\n");
+        print_array("x", x, 11);
+        print_array("y0", y0, 11);
+        if (ell) print_array("ELL", y_ell, 11);
+        print_array("HYB", y_hyb, 11);
+        print_array("JDS", y_jds, 11);
+        print_array("reference", reference.y, 11);
+        std::printf("\n");
     }
+    const std::string from = std::string(" (") + p.here.name() + ") matches the CPU reference";
+    if (ell)
+        check.claim("y from ELL" + from, spmv_matches(y_ell, reference));
+    else
+        check.skip("y from ELL" + from, ell_not_built(a));
+    check.claim("y from HYB" + from, spmv_matches(y_hyb, reference));
+    check.claim("y from JDS" + from, spmv_matches(y_jds, reference));
+    check_cusparse_spmv(p, a, x, y0, reference, check);
+}
+
+// Every format is given the same bytes, those that any SpMV of this matrix must move at least
+// once (the CSR arrays, x, and y read and written), so GB/s ranks them as time does; padding and
+// permutations are a format's own overhead on top. Repeated runs keep adding into y.
+inline void time_formats(const KernelProgram& p, const HostCsr& a,
+                         const std::optional<HostEll>& ell, const HostHyb& hyb,
+                         const HostJds& jds) {
+    DeviceCsr d_csr(p.here, a);
+    std::unique_ptr<DeviceEll> d_ell = ell ? std::make_unique<DeviceEll>(p.here, *ell) : nullptr;
+    DeviceHyb d_hyb(p.here, hyb);
+    DeviceJds d_jds(p.here, jds);
+    DeviceArray<float> dx(p.here, lesson_x(a.num_cols)), dy(p.here, lesson_y0(a.num_rows));
+    float *x = dx.data(), *y = dy.data();
+    const double bytes = static_cast<double>(csr_bytes(a)) + 4.0 * a.num_cols + 8.0 * a.num_rows;
+    TimingTable table(p, "145", p.options.skew,
+                      "bytes for every format: the CSR arrays, x, and y read and written");
+    std::vector<std::pair<std::string, double>> formats;
+    formats.emplace_back("CSR", table.time("csr_thread_per_row", "CSR, thread per row", bytes,
+                                           [&] { launch_spmv_csr(p.here, d_csr, x, y); }));
+    if (d_ell)
+        formats.emplace_back("ELL", table.time("ell_thread_per_row", "ELL, thread per row", bytes,
+                                               [&] { launch_spmv_ell(p.here, *d_ell, x, y); }));
+    else
+        print_wrapped("  (" + ell_not_built(a) + ")", 4);
+    formats.emplace_back("HYB", table.time("hyb_ell_then_coo", "HYB, ELL part then COO part", bytes,
+                                           [&] { launch_spmv_hyb(p.here, d_hyb, x, y); }));
+    formats.emplace_back("JDS", table.time("jds_thread_per_row", "JDS, thread per sorted row",
+                                           bytes, [&] { launch_spmv_jds(p.here, d_jds, x, y); }));
+    // At --scale 1 to 3 the R-MAT matrix can hold more entries than places, which cuSPARSE
+    // refuses; it is then not timed.
+    if (!cusparse_refusal(a.num_rows, a.num_cols, a.nnz()).empty()) return;
+    CusparseSpmv library(a.num_rows, a.num_cols, a.nnz(), d_csr.row_offsets.data(),
+                         d_csr.col_idx.data(), d_csr.values.data(), x, y);
+    const double library_ms =
+        table.time("cusparse_csr", "cuSPARSE CSR SpMV", bytes, [&] { library.run(); });
+    for (const auto& [format, ms] : formats)
+        table.ratio("cuSPARSE / " + format, library_ms / ms, "cuSPARSE is faster");
+}
+
+#if __INCLUDE_LEVEL__ == 0  // main, unless a later lesson or a test includes this file
+int main(int argc, char** argv) {
+    const KernelProgram p = start_kernel_program(
+        argc, argv,
+        ProgramDescription(
+            "145 (14.4-14.6) kernel: ELL, HYB and JDS, converted from CSR, one kernel each",
+            {"make 145_regular_formats_kernel && build/145_regular_formats_kernel",
+             "build/145_regular_formats_kernel --scale 20 --skew 0.3",
+             "build/145_regular_formats_kernel --matrix data/1138_bus.mtx"})
+            .with_book_input("the 4 x 4 matrix of Fig. 14.1")
+            .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
+            .with_memory({128, 108, 1000e6}));
+    const HostCoo input = spmv_input(p.options);
+    const HostCsr csr = csr_for_lesson(input);
+    const InputEntries entries(input);
+    show_input_csr(csr);
+
+    SelfCheck check;
+    const std::optional<HostEll> ell = ell_if_practical(csr);
+    show_and_check_ell(p, csr, ell, entries, check);
+    const HostHyb hyb = hyb_from_csr(csr);
+    show_and_check_hyb(p, csr, hyb, entries, check);
+    const HostJds jds = jds_from_csr(csr);
+    show_and_check_jds(p, csr, jds, entries, check);
+    check_format_spmv(p, input, csr, ell, hyb, jds, check);
+    if (p.on_gpu() && p.options.scale > 0) time_formats(p, csr, ell, hyb, jds);
+    if (!p.options.book_example())
+        check.end_with(spmv_result_line(
+            input, jds_spmv(p.here, jds, ones(csr.num_cols), zeros(csr.num_rows))));
     return check.finish();
 }
 #endif

@@ -17,7 +17,7 @@
 #include <cstdio>
 #include <string>
 #include <vector>
-#include "regular_formats.h"
+#include "../common/text.h"
 
 constexpr long long kDone = -1;  // in a table: this thread has no more entries
 constexpr int kWarpSize = 32;
@@ -38,13 +38,13 @@ const std::vector<std::vector<long long>> kNotesCooAccessTable = {{0, 1, 2, 3, 4
 // threads start a whole row apart: strided.
 class CsrThreadPerRow {
 public:
-    explicit CsrThreadPerRow(const std::vector<int>& row_ptrs) : row_ptrs_(row_ptrs) {}
-    size_t num_threads() const { return row_ptrs_.empty() ? 0 : row_ptrs_.size() - 1; }
-    int length(size_t t) const { return row_ptrs_[t + 1] - row_ptrs_[t]; }
-    long long element(size_t t, int i) const { return row_ptrs_[t] + static_cast<long long>(i); }
+    explicit CsrThreadPerRow(const std::vector<int>& row_offsets) : row_offsets_(row_offsets) {}
+    size_t num_threads() const { return row_offsets_.empty() ? 0 : row_offsets_.size() - 1; }
+    int length(size_t t) const { return row_offsets_[t + 1] - row_offsets_[t]; }
+    long long element(size_t t, int i) const { return row_offsets_[t] + static_cast<long long>(i); }
 
 private:
-    const std::vector<int>& row_ptrs_;
+    const std::vector<int>& row_offsets_;
 };
 
 // The chapter's COO kernel: thread t reads entry t, once.
@@ -62,22 +62,22 @@ private:
 // CSR with one warp per row: lane l of warp w reads entries l, l + 32, l + 64, ... of row w.
 class CsrWarpPerRow {
 public:
-    explicit CsrWarpPerRow(const std::vector<int>& row_ptrs) : row_ptrs_(row_ptrs) {}
+    explicit CsrWarpPerRow(const std::vector<int>& row_offsets) : row_offsets_(row_offsets) {}
     size_t num_threads() const {
-        return row_ptrs_.empty() ? 0 : kWarpSize * (row_ptrs_.size() - 1);
+        return row_offsets_.empty() ? 0 : kWarpSize * (row_offsets_.size() - 1);
     }
     int length(size_t t) const {
-        const int row_length = row_ptrs_[t / kWarpSize + 1] - row_ptrs_[t / kWarpSize];
+        const int row_length = row_offsets_[t / kWarpSize + 1] - row_offsets_[t / kWarpSize];
         const int lane = static_cast<int>(t % kWarpSize);
         return row_length > lane ? (row_length - lane + kWarpSize - 1) / kWarpSize : 0;
     }
     long long element(size_t t, int i) const {
-        return row_ptrs_[t / kWarpSize] + static_cast<long long>(t % kWarpSize) +
+        return row_offsets_[t / kWarpSize] + static_cast<long long>(t % kWarpSize) +
                static_cast<long long>(i) * kWarpSize;
     }
 
 private:
-    const std::vector<int>& row_ptrs_;
+    const std::vector<int>& row_offsets_;
 };
 
 // ELL stored column-major, one thread per row: thread t reads slot i * num_rows + t in step i,
@@ -135,8 +135,9 @@ AccessTable access_table(const Mapping& m) {
     return table;
 }
 
-// One line per step, "t3->value[7]" or "t3 done", in columns. Past 8 threads (a warp per row
-// has 32 per row) only the active threads are listed, with a count of the idle ones.
+// One line per step, "t3->value[7]" or "t3 done", in columns, wrapped at 100 columns under the
+// first cell. Past 8 threads (a warp per row has 32 per row) only the active threads are listed,
+// with a count of the idle ones.
 inline void print_access_table(const AccessTable& table, const std::string& array) {
     constexpr size_t kMaxThreadsInFull = 8;
     const bool in_full = table.num_threads <= kMaxThreadsInFull;
@@ -148,20 +149,32 @@ inline void print_access_table(const AccessTable& table, const std::string& arra
     for (const auto& step : table.reads)
         for (size_t t = 0; t < table.num_threads; ++t)
             width = std::max(width, cell(t, step[t]).size());
+    const size_t label_width = std::to_string(table.num_steps() - 1).size() + 8;
     for (int i = 0; i < table.num_steps(); ++i) {
-        std::string line = "  step " + std::to_string(i) + ":";
+        std::string label = "  step " + std::to_string(i) + ":";
+        label.resize(label_width, ' ');
+        std::vector<std::string> cells;
         size_t idle = 0;
         for (size_t t = 0; t < table.num_threads; ++t) {
             const long long e = table.reads[i][t];
-            if (e == kDone && !in_full) {
+            if (e == kDone && !in_full)
                 ++idle;
-                continue;
+            else
+                cells.push_back(cell(t, e));
+        }
+        if (idle > 0) cells.push_back("(" + counted(idle, "thread") + " idle)");
+        std::string line = label;
+        for (const std::string& c : cells) {
+            const std::string text =
+                "  " + c + std::string(width > c.size() ? width - c.size() : 0, ' ');
+            if (line.size() > label.size() && line.size() + 2 + c.size() > kOutputColumns) {
+                while (line.back() == ' ') line.pop_back();
+                std::printf("%s\n", line.c_str());
+                line = std::string(label.size(), ' ');
             }
-            const std::string text = cell(t, e);
-            line += "  " + text + std::string(width - text.size(), ' ');
+            line += text;
         }
         while (!line.empty() && line.back() == ' ') line.pop_back();
-        if (idle > 0) line += "  (" + std::to_string(idle) + " threads idle)";
         std::printf("%s\n", line.c_str());
     }
 }

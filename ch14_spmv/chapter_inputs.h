@@ -58,15 +58,15 @@ inline void refuse_float_overflow(const HostCoo& a, const std::string& source) {
 // Fig. 14.1; with --scale S an R-MAT matrix (2^S rows, 16 * 2^S entries, skewed row lengths);
 // with --matrix FILE the file's matrix. An input beyond the program's memory budget, a file
 // that cannot be read, or values that overflow float end the program (exit 2).
-inline HostCoo spmv_input(const ProgramOptions& opt, const MemoryModel& memory) {
+inline HostCoo spmv_input(const ProgramOptions& opt) {
     if (!opt.matrix.empty()) {
-        HostCoo a = read_matrix_option(opt, memory);
+        HostCoo a = read_matrix_option(opt);
         refuse_float_overflow(a, opt.matrix);
         return a;
     }
     if (opt.scale == 0) return fig14_1();
     const uint64_t rows = uint64_t{1} << opt.scale;
-    require_memory(opt, memory, "--scale " + std::to_string(opt.scale), rows, rows,
+    require_memory(opt, "--scale " + std::to_string(opt.scale), rows, rows,
                    rows * kEdgeFactor);
     std::printf("input: R-MAT matrix, scale %d (%s x %s, %s entries), skew a = %.2f\n", opt.scale,
                 with_separators(rows).c_str(), with_separators(rows).c_str(),

@@ -7,9 +7,8 @@
 //   JDS  rows sorted by length, longest first, and stored one "jagged diagonal" after another:
 //        diagonal d holds the d-th entry of every row that has one, again consecutive across
 //        threads, and with no padding at all.
-// Compiled by nvcc, the header also holds what 144 and 145 share on the device: the ELL
-// per-thread body and kernel (written once) with its emulation, the device copies of CSR, COO
-// and ELL, and cuSPARSE's float CSR SpMV, the reference that the kernels are timed against.
+// Host code only, with the byte count of each format. The kernels are in the lessons that teach
+// them: ELL's in 144, HYB's and JDS's in 145.
 #pragma once
 #include <algorithm>
 #include <cstddef>
@@ -75,10 +74,14 @@ inline HostEll ell_from_csr(const HostCsr& a, int width) {
     return e;
 }
 
-inline HostEll ell_from_csr(const HostCsr& a) { return ell_from_csr(a, max_row_length(a)); }
+inline HostEll ell_from_csr(const HostCsr& a) {
+    return ell_from_csr(a, max_row_length(a));
+}
 
 // Bytes of each format's arrays (4-byte ints and floats).
-inline size_t csr_bytes(const HostCsr& a) { return 8 * a.nnz() + 4 * (a.num_rows + size_t{1}); }
+inline size_t csr_bytes(const HostCsr& a) {
+    return 8 * a.nnz() + 4 * (a.num_rows + size_t{1});
+}
 inline size_t ell_bytes(int num_rows, int width) {
     return 8 * static_cast<size_t>(num_rows) * width + 4 * static_cast<size_t>(num_rows);
 }
@@ -93,7 +96,9 @@ inline double ell_to_csr_bytes(const HostCsr& a) {
            static_cast<double>(csr_bytes(a));
 }
 
-inline bool ell_is_practical(const HostCsr& a) { return ell_to_csr_bytes(a) <= kEllPaddingLimit; }
+inline bool ell_is_practical(const HostCsr& a) {
+    return ell_to_csr_bytes(a) <= kEllPaddingLimit;
+}
 
 inline std::string readable_ratio(double ratio) {
     char text[32];
@@ -194,8 +199,8 @@ struct HostJds {
     int num_rows = 0;
     int num_cols = 0;
     std::vector<int> row_perm;
-    std::vector<int>
-        diag_ptrs;  // num_diagonals + 1 entries; the number of diagonals is the longest row
+    // num_diagonals + 1 entries; there are as many diagonals as the longest row has entries.
+    std::vector<int> diag_ptrs;
     std::vector<int> col_idx;
     std::vector<float> values;
     int num_diagonals() const { return static_cast<int>(diag_ptrs.size()) - 1; }
@@ -264,98 +269,3 @@ inline bool is_well_formed(const HostJds& j) {
         if (c < 0 || c >= j.num_cols) return false;
     return true;
 }
-
-#ifdef __CUDACC__
-// ------------------------------------------------------------------ on the device (nvcc only)
-#include "../common/cuda_support.cuh"
-#include "../common/cusparse_support.cuh"
-#include "../common/emulator.cuh"
-#include "spmv_bodies.cuh"
-
-// ELL, one thread per row. In step i every thread reads slot i * num_rows + row: the threads
-// of a warp, rows row0 .. row0 + 31, read 32 consecutive slots, one coalesced request. The row
-// is this thread's alone, so a private sum and a plain += suffice. The slot index is computed
-// in size_t: num_rows * width can pass 2^31 on a large matrix.
-__host__ __device__ inline void spmv_ell_thread(int row, int num_rows, const int* nnz_per_row,
-                                                const int* ell_cols, const float* ell_values,
-                                                const float* x, float* y) {
-    float sum = 0.0f;
-    for (int i = 0; i < nnz_per_row[row]; ++i) {
-        const size_t slot = static_cast<size_t>(i) * num_rows + row;
-        sum += ell_values[slot] * x[ell_cols[slot]];
-    }
-    y[row] += sum;
-}
-
-// static: each program and test file that includes this header gets its own copy.
-static __global__ void spmv_ell_kernel(int num_rows, const int* nnz_per_row, const int* ell_cols,
-                                       const float* ell_values, const float* x, float* y) {
-    const int row = blockIdx.x * blockDim.x + threadIdx.x;
-    if (row < num_rows) spmv_ell_thread(row, num_rows, nnz_per_row, ell_cols, ell_values, x, y);
-}
-
-// The same body, run on the host one thread at a time: y0 + A_ell * x.
-inline std::vector<float> spmv_ell_emulated(const HostEll& a, const std::vector<float>& x,
-                                            std::vector<float> y, const ThreadOrder& order) {
-    emulate_threads(a.num_rows, order, [&](int row) {
-        spmv_ell_thread(row, a.num_rows, a.nnz_per_row.data(), a.col_idx.data(), a.values.data(),
-                        x.data(), y.data());
-    });
-    return y;
-}
-
-// One run on the GPU from y0: `launch(x, y)` gets the device copies of x and y.
-template <class Launch>
-std::vector<float> spmv_on_gpu(const std::vector<float>& x, const std::vector<float>& y0,
-                               Launch&& launch) {
-    DeviceBuffer<float> d_x(x), d_y(y0);
-    launch(d_x.data(), d_y.data());
-    return d_y.download();
-}
-
-struct DeviceCsrMatrix {
-    explicit DeviceCsrMatrix(const HostCsr& a)
-        : num_rows(a.num_rows), num_cols(a.num_cols), row_ptrs(a.row_offsets), col_idx(a.col_idx),
-          values(a.values) {}
-    int nnz() const { return static_cast<int>(col_idx.size()); }
-    int num_rows, num_cols;
-    DeviceBuffer<int> row_ptrs, col_idx;
-    DeviceBuffer<float> values;
-};
-
-struct DeviceEll {
-    explicit DeviceEll(const HostEll& e)
-        : num_rows(e.num_rows), nnz_per_row(e.nnz_per_row), col_idx(e.col_idx), values(e.values) {}
-    // y += A_ell * x; nothing to launch for a matrix with no rows.
-    void spmv(const float* x, float* y) {
-        if (num_rows == 0) return;
-        spmv_ell_kernel<<<blocks_for(num_rows), kThreadsPerBlock>>>(
-            num_rows, nnz_per_row.data(), col_idx.data(), values.data(), x, y);
-        CUDA_CHECK_LAUNCH();
-    }
-    int num_rows;
-    DeviceBuffer<int> nnz_per_row, col_idx;
-    DeviceBuffer<float> values;
-};
-
-inline std::vector<float> spmv_ell_gpu(const HostEll& a, const std::vector<float>& x,
-                                       const std::vector<float>& y0) {
-    DeviceEll d(a);
-    return spmv_on_gpu(x, y0, [&](const float* dx, float* dy) { d.spmv(dx, dy); });
-}
-
-struct DeviceCooMatrix {
-    explicit DeviceCooMatrix(const HostCoo& a) : rows(a.rows), cols(a.cols), values(a.values) {}
-    int nnz() const { return static_cast<int>(rows.size()); }
-    // y += A_coo * x, one thread per entry, with the chapter's COO kernel (atomics).
-    void spmv(const float* x, float* y) {
-        if (nnz() == 0) return;
-        spmv_coo_kernel<<<blocks_for(nnz()), kThreadsPerBlock>>>(nnz(), rows.data(), cols.data(),
-                                                                 values.data(), x, y);
-        CUDA_CHECK_LAUNCH();
-    }
-    DeviceBuffer<int> rows, cols;
-    DeviceBuffer<float> values;
-};
-
-#endif

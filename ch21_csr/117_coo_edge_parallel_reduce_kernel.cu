@@ -1,48 +1,36 @@
 // 21.3, kernel: the total edge weight, edge-parallel over COO, one thread per edge.
 // Every thread does the same work, one weight read and one add into one shared total, however
 // skewed the degrees are. The chapter's kernel makes that add an atomicAdd on a single address,
-// so all E atomics queue on one memory location. Two fixes are run beside it: a warp adds its 32
-// weights with shuffles first and issues one atomic (E/32 in all), and cub::DeviceReduce, a
-// tree of per-block partial sums with no atomics at all. At --scale the timings show what one
-// contended address costs.
+// so all E atomics queue on one memory location. Two fixes run beside it on a GPU: a warp adds
+// its 32 weights with shuffles first and issues one atomic (E/32 in all), and cub::DeviceReduce
+// sums per block with no atomics at all. At --scale the timings show what one address costs.
 //
-// Build and run:  make 117_coo_edge_parallel_reduce_kernel && build/117_coo_edge_parallel_reduce_kernel
+// Build and run:  make 117_coo_edge_parallel_reduce_kernel
 //                 build/117_coo_edge_parallel_reduce_kernel --scale 22
+//                 build/117_coo_edge_parallel_reduce_kernel --matrix data/karate.mtx
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
+#include <stdexcept>
+#include <string>
 #include <vector>
+#include "../common/device_formats.cuh"
 #include "../common/kernel_program.cuh"
 #include "../common/self_check.h"
+#include "../common/timing_table.cuh"
 #include "chapter_inputs.h"
 
-// Totals are doubles. The weights are whole numbers of at most kMaxWeight stored in floats, so
-// every partial sum of them is a whole number far below 2^53, which a double holds exactly:
-// however the additions are ordered or grouped (atomics in any order, shuffles, CUB's tree),
-// the total is the same exact number, and the GPU's result can be compared with == against
-// the CPU's. A float total would stop being exact past 2^24 (about 16.7 million), which an
-// R-MAT graph's total passes at scale 17; with arbitrary real weights even a double total
-// would depend on the order in which the atomics happened to land.
-double edge_weight_total_cpu(const HostCoo& edges) {
+// Totals are doubles. The generated weights are whole numbers of at most kMaxWeight, so every
+// partial sum is a whole number far below 2^53, which a double holds exactly: however the adds
+// are ordered or grouped (atomics in any order, shuffles, CUB's tree), the total is the same
+// number, and == against the CPU baseline is the right test. A float total would stop being
+// exact past 2^24, which an R-MAT graph's total passes at scale 17.
+inline double edge_weight_total_cpu(const HostCoo& edges) {
     double total = 0;
     for (size_t e = 0; e < edges.nnz(); ++e) total += edges.values[e];
     return total;
-}
-
-// Weights read from a file need not be whole numbers. Then the order of the additions changes
-// the last bits of a double total, and totals can only agree to within rounding.
-bool whole_number_weights(const HostCoo& edges) {
-    for (float w : edges.values)
-        if (w != std::trunc(w) || std::fabs(w) > 1e6f) return false;
-    return true;
-}
-
-double absolute_weight_sum(const HostCoo& edges) {
-    double sum = 0;
-    for (float w : edges.values) sum += std::fabs(w);
-    return sum;
 }
 
 // One thread's work: its own edge's weight, added to the one total that every thread shares.
@@ -59,11 +47,11 @@ constexpr int kWarpSize = 32;
 constexpr unsigned kFullWarp = 0xFFFFFFFFu;
 static_assert(kThreadsPerBlock % kWarpSize == 0, "blocks must hold whole warps");
 
-// Warp-cooperative, so it has no host emulation. There is no early return: a shuffle reads a
+// Warp-cooperative, so it runs on a GPU only. There is no early return: a shuffle reads a
 // register of another lane, and every lane named in the mask must execute it, so threads past
 // the last edge stay in and contribute 0. After the halving steps (16, 8, 4, 2, 1) lane 0 holds
-// the warp's sum and is the only lane that touches the shared total. A warp lying wholly past
-// the end has nothing to add and issues no atomic, so the count is exactly ceil(E / 32).
+// the warp's sum and is the only lane that touches the shared total. A warp wholly past the end
+// has nothing to add and issues no atomic, so the count is exactly ceil(E / 32).
 __global__ void edge_weight_warp_aggregated_kernel(int num_edges, const float* weight,
                                                    double* total) {
     const int e = blockIdx.x * blockDim.x + threadIdx.x;
@@ -74,13 +62,17 @@ __global__ void edge_weight_warp_aggregated_kernel(int num_edges, const float* w
     if (lane == 0 && e < num_edges) atomicAdd(total, sum);
 }
 
-// The edge weights and the one total on the device, with the three ways to reduce them. Each
-// run resets the total itself, so that repeated (timed) runs each compute a fresh sum: the
-// atomic kernels add into a zeroed total, and CUB, which writes its result outright, finds a
-// NaN there (all bits set), which no correct total can be mistaken for.
+// The edge weights and the one total where the kernels run, with the three ways to reduce
+// them. Each run resets the total itself, so that repeated (timed) runs each compute a fresh
+// sum: the atomic kernels add into a zeroed total, and CUB, which writes its result outright,
+// finds a NaN there (all bits set), which no correct total can be mistaken for.
 class DeviceEdgeTotal {
+    Here here_;  // first, as it decides where the arrays below live
+
 public:
-    explicit DeviceEdgeTotal(const HostCoo& edges) : weight(edges.values), total(1) {
+    DeviceEdgeTotal(const Here& here, const HostCoo& edges)
+        : here_(here), weight(here, edges.values), total(here, size_t{1}) {
+        if (!here.on_gpu()) return;
         size_t bytes = 0;
         CUDA_CHECK(cub_reduce(nullptr, bytes));
         // CUB reads a null scratch pointer as "only report the size", so never hand it one.
@@ -89,33 +81,35 @@ public:
 
     int num_edges() const { return static_cast<int>(weight.size()); }
 
+    // (1), wherever the kernels run.
     void run_atomic() {
-        CUDA_CHECK(cudaMemsetAsync(total.data(), 0, total.bytes()));
-        if (num_edges() == 0) return;
-        edge_weight_atomic_kernel<<<blocks_for(num_edges()), kThreadsPerBlock>>>(
-            num_edges(), weight.data(), total.data());
-        CUDA_CHECK_LAUNCH();
+        total.fill_bytes(0);
+        here_.launch(num_edges(), edge_weight_atomic_kernel, add_edge_weight_thread, weight.data(),
+                     total.data());
     }
 
+    // (2), on a GPU only.
     void run_warp_aggregated() {
-        CUDA_CHECK(cudaMemsetAsync(total.data(), 0, total.bytes()));
+        here_.require_gpu("the warp-aggregated kernel");
+        total.fill_bytes(0);
         if (num_edges() == 0) return;
         edge_weight_warp_aggregated_kernel<<<blocks_for(num_edges()), kThreadsPerBlock>>>(
             num_edges(), weight.data(), total.data());
         CUDA_CHECK_LAUNCH();
     }
 
-    // With no edges CUB still writes the initial value, 0.
+    // (3), on a GPU only. With no edges CUB still writes the initial value, 0.
     void run_cub() {
-        CUDA_CHECK(cudaMemsetAsync(total.data(), 0xFF, total.bytes()));
+        here_.require_gpu("cub::DeviceReduce");
+        total.fill_bytes(0xFF);
         size_t bytes = cub_scratch.size();
         CUDA_CHECK(cub_reduce(cub_scratch.data(), bytes));
     }
 
     double read_total() const { return total.download()[0]; }
 
-    DeviceBuffer<float> weight;
-    DeviceBuffer<double> total;
+    DeviceArray<float> weight;
+    DeviceArray<double> total;
     DeviceBuffer<unsigned char> cub_scratch;
 
 private:
@@ -129,29 +123,24 @@ private:
     }
 };
 
-double total_atomic_gpu(const HostCoo& edges) {
-    DeviceEdgeTotal d(edges);
+// (1), one atomic per edge, wherever the kernels run.
+inline double total_by_atomics(const Here& here, const HostCoo& edges) {
+    DeviceEdgeTotal d(here, edges);
     d.run_atomic();
     return d.read_total();
 }
 
-double total_warp_aggregated_gpu(const HostCoo& edges) {
-    DeviceEdgeTotal d(edges);
+// (2) and (3) need warps and a device.
+inline double total_warp_aggregated(const HostCoo& edges) {
+    DeviceEdgeTotal d(Here::gpu(), edges);
     d.run_warp_aggregated();
     return d.read_total();
 }
 
-double total_cub_gpu(const HostCoo& edges) {
-    DeviceEdgeTotal d(edges);
+inline double total_by_cub(const HostCoo& edges) {
+    DeviceEdgeTotal d(Here::gpu(), edges);
     d.run_cub();
     return d.read_total();
-}
-
-double total_atomic_emulated(const HostCoo& edges, const ThreadOrder& order) {
-    double total = 0;
-    emulate_threads(edges.nnz(), order,
-                    [&](int e) { add_edge_weight_thread(e, edges.values.data(), &total); });
-    return total;
 }
 
 // The atomics that each way issues for E edges: the lesson's cost model in one line each.
@@ -159,155 +148,158 @@ struct AtomicCounts {
     size_t per_edge, per_warp;
 };
 
-AtomicCounts atomics_issued(size_t num_edges) {
+inline AtomicCounts atomics_issued(size_t num_edges) {
     return {num_edges, (num_edges + kWarpSize - 1) / kWarpSize};
 }
 
-#ifndef LESSON_WITHOUT_MAIN
-namespace {
-std::vector<int> increasing_order(size_t n) {
+// What a right total is, and the words that the claims use for it. Weights read from a file
+// need not be whole numbers; then the order of the adds changes the last bits of a double
+// total, and totals can only agree within rounding.
+struct RightTotal {
+    std::string words;
+    double value = 0, tolerance = 0;
+    bool holds(double total) const { return std::fabs(total - value) <= tolerance; }
+};
+
+inline RightTotal right_total(bool book_example, const HostCoo& edges, double baseline) {
+    if (book_example) return {"41, as in the book", kBookTotalWeight, 0};
+    double absolute_sum = 0;
+    bool whole = true;
+    for (float w : edges.values) {
+        absolute_sum += std::fabs(w);
+        whole = whole && w == std::trunc(w) && std::fabs(w) <= 1e6f;
+    }
+    if (whole) return {"the CPU baseline's total exactly", baseline, 0};
+    return {"the CPU baseline's total to 1e-12 of the sum of |w|", baseline, 1e-12 * absolute_sum};
+}
+
+inline std::vector<int> increasing_order(size_t n) {
     std::vector<int> order(n);
     for (size_t e = 0; e < n; ++e) order[e] = static_cast<int>(e);
     return order;
 }
 
-std::vector<int> reverse_order(size_t n) {
-    std::vector<int> order = increasing_order(n);
-    std::reverse(order.begin(), order.end());
-    return order;
-}
-}  // namespace
-
-// What this program allocates for an input, host and device together, in bytes per entry, per row
-// or column, and in all: its peaks measured on an H200, with a quarter more (memory_budget.h).
-constexpr MemoryModel kMemory{24, 0, 900e6};
-
-int main(int argc, char** argv) {
-    const KernelProgram p = start_kernel_program(
-        argc, argv, "117 (21.3) kernel: edge-parallel reduction over COO, one thread per edge");
-    const HostCoo edges = chapter_input(p.options, kMemory);
-    const bool book = p.options.book_example();
-    const bool timed = p.options.scale > 0;
-    const size_t num_edges = edges.nnz();
-    if (book) {
+// The threads and the atomics that each way issues on the one total.
+inline void show_threads(const HostCoo& edges) {
+    if (printable(edges)) {
         print_array("edge_weight", edges.values, 11);
         std::printf("\n");
     }
-    std::printf("%zu threads, one per edge (%u block(s) of %d): each reads its own weight and\n"
-                "adds it to the one shared total, the same work whatever the vertex degrees.\n",
-                num_edges, blocks_for(num_edges), kThreadsPerBlock);
-    const AtomicCounts atomics = atomics_issued(num_edges);
-    std::printf("atomics on that total: (1) one per edge = %zu; (2) one per warp = %zu;\n"
-                "  (3) CUB = none (partial sums per block, then one block adds the partials)\n\n",
-                atomics.per_edge, atomics.per_warp);
+    print_wrapped(counted(edges.nnz(), "thread") + ", one per edge (" +
+                  counted(blocks_for(edges.nnz()), "block") + " of " +
+                  std::to_string(kThreadsPerBlock) +
+                  "): each reads its own weight and adds it to the one shared total, the same "
+                  "work whatever the vertex degrees.");
+    const AtomicCounts atomics = atomics_issued(edges.nnz());
+    print_wrapped("atomics on that total: (1) one per edge = " + with_separators(atomics.per_edge) +
+                  "; (2) one per warp = " + with_separators(atomics.per_warp) +
+                  "; (3) CUB = none (partial sums per block, then one block adds the partials)");
+    std::printf("\n");
+}
 
-    double expected = 0;
-    const double baseline_ms = host_ms([&] { expected = edge_weight_total_cpu(edges); });
-    std::printf("CPU baseline (one flat loop, in double): total = %.17g\n\n", expected);
-
+// (1) where the kernels run, and on the book's example the book's two orders, replayed by the
+// emulator on either backend: a GPU cannot be told an order.
+inline void check_atomic_total(const KernelProgram& p, const HostCoo& edges,
+                               const RightTotal& right, SelfCheck& check) {
+    const std::string where = p.on_gpu() ? "on the GPU" : "emulated in shuffled order";
+    if (!p.on_gpu() && edges.nnz() >= kAnnouncedSize)
+        announce("adding " + counted(edges.nnz(), "weight") + " in emulated threads");
+    const double total = total_by_atomics(p.here, edges);
+    std::printf("(1) one atomic per edge, %s: total = %.17g\n", where.c_str(), total);
     double total_a = 0, total_b = 0;
-    if (book) {
-        total_a = total_atomic_emulated(edges, ThreadOrder::given(increasing_order(num_edges)));
-        total_b = total_atomic_emulated(edges, ThreadOrder::given(reverse_order(num_edges)));
-        std::printf("the per-edge body replayed on the host in two fixed orders:\n");
+    if (p.options.book_example()) {
+        std::vector<int> order_a = increasing_order(edges.nnz());
+        std::vector<int> order_b(order_a.rbegin(), order_a.rend());
+        total_a = total_by_atomics(Here::emulated(ThreadOrder::given(order_a)), edges);
+        total_b = total_by_atomics(Here::emulated(ThreadOrder::given(order_b)), edges);
+        std::printf("\nthe per-edge body replayed on the host in two fixed orders:\n");
         std::printf("  order A (increasing edge index): total = %g\n", total_a);
         std::printf("  order B (reverse edge index):    total = %g\n", total_b);
-        std::printf("The order in which the atomics land changes only the order of the additions;\n"
-                    "with whole numbers held exactly, it cannot change the sum.\n\n");
+        print_wrapped(
+            "The order in which the atomics land changes only the order of the "
+            "additions; with whole numbers held exactly, it cannot change the sum.");
     }
+    std::printf("\n");
+    check.claim("(1) one atomic per edge, " + where + ", gives " + right.words, right.holds(total));
+    if (!p.options.book_example()) return;
+    check.claim("(1) one atomic per edge, replayed in order A, gives 41",
+                total_a == kBookTotalWeight);
+    check.claim("(1) one atomic per edge, replayed in order B, gives 41",
+                total_b == kBookTotalWeight);
+}
+
+inline void check_gpu_reductions(const KernelProgram& p, const HostCoo& edges,
+                                 const RightTotal& right, SelfCheck& check) {
+    const std::string warp_claim =
+        "(2) warp-aggregated (shuffles, one atomic per warp) gives " + right.words;
+    const std::string cub_claim = "(3) cub::DeviceReduce in double gives " + right.words;
+    if (!p.on_gpu()) {
+        check.skip(warp_claim);
+        return check.skip(cub_claim);
+    }
+    const double warp = total_warp_aggregated(edges), cub = total_by_cub(edges);
+    std::printf("\n(2) warp-aggregated, one atomic per warp: total = %.17g\n", warp);
+    std::printf("(3) cub::DeviceReduce, in double:         total = %.17g\n\n", cub);
+    check.claim(warp_claim, right.holds(warp));
+    check.claim(cub_claim, right.holds(cub));
+}
+
+// At --scale on a GPU. Each timed run resets the total, so after all of its runs (warm-ups
+// included) the total must still be one run's sum; a missing reset would pile the sums up.
+inline void time_reductions(const KernelProgram& p, const HostCoo& edges, const RightTotal& right,
+                            SelfCheck& check) {
+    if (!p.on_gpu() || p.options.scale == 0) return;
+    DeviceEdgeTotal d(p.here, edges);
+    const double bytes = static_cast<double>(d.weight.bytes());
+    const AtomicCounts atomics = atomics_issued(edges.nnz());
+    std::printf("\n");
+    TimingTable table(p, "117", p.options.skew,
+                      "bytes: each run reads the " + counted(edges.nnz(), "weight") + " once, " +
+                          readable_bytes(bytes));
+    bool fresh = true;
+    auto timed = [&](const std::string& key, const std::string& label, auto run) {
+        const double ms = table.time(key, label, bytes, run);
+        fresh = fresh && right.holds(d.read_total());
+        return ms;
+    };
+    const double atomic_ms =
+        timed("atomic_per_edge", "(1) one atomic per edge", [&] { d.run_atomic(); });
+    const double warp_ms = timed("warp_aggregated", "(2) warp-aggregated, one atomic per warp",
+                                 [&] { d.run_warp_aggregated(); });
+    const double cub_ms = timed("cub_reduce", "(3) cub::DeviceReduce", [&] { d.run_cub(); });
+    table.ratio("atomic per edge / CUB", atomic_ms / cub_ms, "the atomics are faster");
+    table.ratio("warp-aggregated / CUB", warp_ms / cub_ms, "the warp's atomics are faster");
+    // Atomics on one address are applied one at a time by the L2 slice that holds it, so this
+    // rate, not the memory bandwidth, is what bounds (1) and (2).
+    std::printf("  atomics absorbed by the one address: (1) %.0f, (2) %.0f million/s\n\n",
+                atomics.per_edge / (atomic_ms * 1e3), atomics.per_warp / (warp_ms * 1e3));
+    check.claim("after its timed runs, each of the three still gives " + right.words +
+                    " (every run starts from a reset total)",
+                fresh);
+}
+
+#if __INCLUDE_LEVEL__ == 0  // main, unless a later lesson or a test includes this file
+int main(int argc, char** argv) {
+    const KernelProgram p = start_kernel_program(
+        argc, argv,
+        ProgramDescription(
+            "117 (21.3) kernel: edge-parallel reduction over COO, one thread per edge",
+            {"make 117_coo_edge_parallel_reduce_kernel",
+             "build/117_coo_edge_parallel_reduce_kernel --scale 22",
+             "build/117_coo_edge_parallel_reduce_kernel --matrix data/karate.mtx"})
+            .with_book_input("the book's example: 6 vertices, 9 weighted edges")
+            .with_memory({24, 0, 900e6}));
+    const HostCoo edges = chapter_input(p.options);
+    show_threads(edges);
+    const double baseline = edge_weight_total_cpu(edges);
+    std::printf("CPU baseline (one flat loop, in double): total = %.17g\n", baseline);
+    const RightTotal right = right_total(p.options.book_example(), edges, baseline);
 
     SelfCheck check;
-    if (!p.options.matrix.empty()) check.end_with(result_line(edges));
-    const bool whole = whole_number_weights(edges);
-    const std::string target = book    ? "41, as in the book"
-                               : whole ? "the CPU baseline's total exactly"
-                                       : "the CPU baseline's total to 1e-12 of the sum of |w|";
-    auto holds = [&](double total) {
-        if (book) return total == kBookTotalWeight;
-        return whole ? total == expected
-                     : std::fabs(total - expected) <= 1e-12 * absolute_weight_sum(edges);
-    };
-    auto claim_book_orders = [&] {
-        if (!book) return;
-        check.claim("(1) one atomic per edge, replayed in order A, gives 41",
-                    total_a == kBookTotalWeight);
-        check.claim("(1) one atomic per edge, replayed in order B, gives 41",
-                    total_b == kBookTotalWeight);
-    };
-    const std::string warp_claim =
-        "(2) warp-aggregated (shuffles, one atomic per warp) gives " + target;
-    const std::string cub_claim = "(3) cub::DeviceReduce in double gives " + target;
-
-    if (!p.on_gpu()) {
-        double total = 0;
-        const double ms =
-            host_ms([&] { total = total_atomic_emulated(edges, p.shuffled_order()); });
-        std::printf("(1) one atomic per edge, emulated in shuffled order: total = %.17g\n", total);
-        std::printf("(2) and (3) need warps and a device: they run on a GPU only\n");
-        if (timed)
-            std::printf("time: %.1f ms emulated, %.1f ms the CPU baseline (emulation: not a GPU "
-                        "time)\n",
-                        ms, baseline_ms);
-        std::printf("\n");
-        check.claim("(1) one atomic per edge, emulated in shuffled order, gives " + target,
-                    holds(total));
-        claim_book_orders();
-        check.skip(warp_claim);
-        check.skip(cub_claim);
-        return check.finish();
-    }
-
-    DeviceEdgeTotal d(edges);
-    d.run_atomic();
-    const double total_atomic = d.read_total();
-    d.run_warp_aggregated();
-    const double total_warp = d.read_total();
-    d.run_cub();
-    const double total_cub = d.read_total();
-    std::printf("(1) one atomic per edge:                  total = %.17g\n", total_atomic);
-    std::printf("(2) warp-aggregated, one atomic per warp: total = %.17g\n", total_warp);
-    std::printf("(3) cub::DeviceReduce, in double:         total = %.17g\n\n", total_cub);
-
-    // Each timed run resets the total, so after all of its runs (warm-ups included) the total
-    // must still be one run's sum; a missing reset would leave the sums piled up.
-    bool fresh_after_timing = true;
-    if (timed) {
-        const double copy_gbs = measure_copy_gbs();
-        auto time_and_recheck = [&](auto run) {
-            const double ms = median_gpu_ms(run);
-            fresh_after_timing = fresh_after_timing && holds(d.read_total());
-            return ms;
-        };
-        const double atomic_ms = time_and_recheck([&] { d.run_atomic(); });
-        const double warp_ms = time_and_recheck([&] { d.run_warp_aggregated(); });
-        const double cub_ms = time_and_recheck([&] { d.run_cub(); });
-        const double bytes = static_cast<double>(d.weight.bytes());
-        std::printf("timings on %s (%s; copy bandwidth %.0f GB/s;\n"
-                    "each run reads the %zu weights, %.0f MB):\n",
-                    p.backend.device_name.c_str(), timing_description().c_str(), copy_gbs, num_edges, bytes / 1e6);
-        auto row = [&](const char* name, double ms, size_t num_atomics) {
-            std::printf("  %-24s %9.3f ms %7.1f GB/s (%5.1f%% of copy) %11zu atomics\n", name, ms,
-                        gb_per_s(bytes, ms), 100 * gb_per_s(bytes, ms) / copy_gbs, num_atomics);
-        };
-        row("(1) one atomic per edge", atomic_ms, atomics.per_edge);
-        row("(2) warp-aggregated", warp_ms, atomics.per_warp);
-        row("(3) cub::DeviceReduce", cub_ms, 0);
-        std::printf("  ratio atomic per edge / CUB: %.2f\n", atomic_ms / cub_ms);
-        std::printf("  ratio warp-aggregated / CUB: %.2f\n", warp_ms / cub_ms);
-        // Atomics on one address are applied one at a time by the L2 slice that holds it, so
-        // this rate, not the memory bandwidth, is what bounds (1) and (2).
-        std::printf("  atomics absorbed by the one address: (1) %.0f, (2) %.0f million/s\n\n",
-                    atomics.per_edge / (atomic_ms * 1e3), atomics.per_warp / (warp_ms * 1e3));
-    }
-
-    check.claim("(1) one atomic per edge on the GPU gives " + target, holds(total_atomic));
-    claim_book_orders();
-    check.claim(warp_claim, holds(total_warp));
-    check.claim(cub_claim, holds(total_cub));
-    if (timed)
-        check.claim("after its timed runs, each of the three still gives " + target +
-                        " (every run starts from a reset total)",
-                    fresh_after_timing);
+    check_atomic_total(p, edges, right, check);
+    check_gpu_reductions(p, edges, right, check);
+    time_reductions(p, edges, right, check);
+    if (!p.options.book_example()) check.end_with(result_line(edges));
     return check.finish();
 }
 #endif

@@ -33,11 +33,11 @@ constexpr uint64_t kGraphSeed = 21;
 // --matrix FILE the graph in the file (rows are sources, columns destinations, values weights).
 // An input beyond the program's memory budget, or a file that cannot be read, ends the program
 // with its reason and exit code 2.
-inline HostCoo chapter_input(const ProgramOptions& opt, const MemoryModel& memory) {
-    if (!opt.matrix.empty()) return read_matrix_option(opt, memory);
+inline HostCoo chapter_input(const ProgramOptions& opt) {
+    if (!opt.matrix.empty()) return read_matrix_option(opt);
     if (opt.scale == 0) return book_example_edges();
     const uint64_t vertices = uint64_t{1} << opt.scale;
-    require_memory(opt, memory, "--scale " + std::to_string(opt.scale), vertices, vertices,
+    require_memory(opt, "--scale " + std::to_string(opt.scale), vertices, vertices,
                    vertices * kEdgeFactor);
     std::printf("input: R-MAT graph, scale %d (%s vertices, %s edges), skew a = %.2f\n", opt.scale,
                 with_separators(vertices).c_str(), with_separators(vertices * kEdgeFactor).c_str(),

@@ -1,6 +1,6 @@
 // What 119 and 120 share about row-sorted COO: the contract's words of refusal, the example
 // inputs (the card's, one with empty rows and a duplicate, and inputs that break the contract),
-// and two small questions that their printouts ask of a conversion.
+// and the small questions that their printouts ask of a conversion.
 #pragma once
 #include <string>
 #include <vector>
@@ -12,8 +12,8 @@ inline std::string describe_bad_entry(int k, int previous_row, int row, int col,
                                       int num_cols) {
     const std::string entry = "entry " + std::to_string(k) + ": ";
     if (row < 0 || row >= num_rows)
-        return entry + "row " + std::to_string(row) + " is not in [0, " +
-               std::to_string(num_rows) + ")";
+        return entry + "row " + std::to_string(row) + " is not in [0, " + std::to_string(num_rows) +
+               ")";
     if (col < 0 || col >= num_cols)
         return entry + "column " + std::to_string(col) + " is not in [0, " +
                std::to_string(num_cols) + ")";
@@ -24,26 +24,14 @@ inline std::string describe_bad_entry(int k, int previous_row, int row, int col,
 // The card's example: rows 0 0 1 2 2. The card gives only the rows and the offsets; the columns
 // and values are the suite's own.
 inline HostCoo card_example() {
-    HostCoo a;
-    a.num_rows = 3;
-    a.num_cols = 3;
-    a.rows = {0, 0, 1, 2, 2};
-    a.cols = {0, 2, 1, 0, 2};
-    a.values = {1, 2, 3, 4, 5};
-    return a;
+    return coo_of(3, 3, {0, 0, 1, 2, 2}, {0, 2, 1, 0, 2}, {1, 2, 3, 4, 5});
 }
 const std::vector<int> kCardRowOffsets = {0, 2, 3, 5};
 
 // Empty rows at the start (0), in the middle (2 and 3) and at the end (6), and the coordinate
 // (4, 3) stored twice with different values.
 inline HostCoo gaps_and_duplicate_example() {
-    HostCoo a;
-    a.num_rows = 7;
-    a.num_cols = 5;
-    a.rows = {1, 1, 4, 4, 4, 5};
-    a.cols = {0, 3, 1, 3, 3, 2};
-    a.values = {10, 20, 30, 40, 50, 60};
-    return a;
+    return coo_of(7, 5, {1, 1, 4, 4, 4, 5}, {0, 3, 1, 3, 3, 2}, {10, 20, 30, 40, 50, 60});
 }
 const std::vector<int> kGapsEmptyRows = {0, 2, 3, 6};
 
@@ -75,6 +63,14 @@ inline std::vector<int> rows_without_entries(const HostCoo& coo) {
     std::vector<int> rows;
     for (int r = 0; r < coo.num_rows; ++r)
         if (!has_entry[r]) rows.push_back(r);
+    return rows;
+}
+
+// Read off the offsets: the rows whose slice [row_offsets[r], row_offsets[r + 1]) is empty.
+inline std::vector<int> rows_with_repeated_offsets(const std::vector<int>& row_offsets) {
+    std::vector<int> rows;
+    for (size_t r = 0; r + 1 < row_offsets.size(); ++r)
+        if (row_offsets[r] == row_offsets[r + 1]) rows.push_back(static_cast<int>(r));
     return rows;
 }
 

@@ -108,8 +108,8 @@ inline void print_where_kernels_run(const Backend& b, unsigned long long emulati
     if (b.gpu)
         std::printf("[gpu] %s (sm_%d)\n", b.device_name.c_str(), b.sm);
     else
-        std::printf("[emulation] no CUDA device (%s): kernels run on the host, threads in "
-                    "shuffled order, seed %llu\n",
+        std::printf("[emulation] no CUDA device (%s): kernels run on the host in shuffled order, "
+                    "seed %llu\n",
                     b.reason.c_str(), emulation_seed);
 }
 

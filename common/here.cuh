@@ -9,8 +9,10 @@
 // DeviceArray<T> is an array that lives where the kernels run: device memory on the GPU, host
 // memory in emulation, so that the pointers handed to a launch are always the right kind.
 #pragma once
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,11 +45,29 @@ public:
         }
     }
 
+    // For the routes that are library calls or warp-cooperative kernels, which only a GPU runs:
+    // calling one in emulation is a bug in the program, not a property of its input.
+    const Here& require_gpu(const std::string& what) const {
+        if (!gpu_) throw std::logic_error(what + " runs on a GPU only");
+        return *this;
+    }
+
 private:
     Here(bool gpu, ThreadOrder order) : gpu_(gpu), order_(std::move(order)) {}
     bool gpu_;
     ThreadOrder order_;
 };
+
+// Copies `count` elements from one array where the kernels run to another: a device-to-device
+// copy on the GPU, a host copy in emulation.
+template <class T>
+void copy_where_kernels_run(const Here& here, T* to, const T* from, size_t count) {
+    if (count == 0) return;
+    if (here.on_gpu())
+        CUDA_CHECK(cudaMemcpyAsync(to, from, count * sizeof(T), cudaMemcpyDeviceToDevice));
+    else
+        std::copy_n(from, count, to);
+}
 
 // An array where the kernels run. Uploaded from, and downloaded to, a host vector.
 template <class T>

@@ -34,11 +34,3 @@ inline KernelProgram start_kernel_program(int argc, char** argv, const ProgramDe
     std::printf("\n");
     return p;
 }
-
-// The opening as the programs not yet described for --help call it.
-inline KernelProgram start_kernel_program(int argc, char** argv, const std::string& title,
-                                          const std::vector<std::string>& extra_switches = {}) {
-    ProgramDescription d(title, {});
-    for (const std::string& s : extra_switches) d.with_switch(s, "");
-    return start_kernel_program(argc, argv, d);
-}

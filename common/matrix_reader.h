@@ -524,15 +524,15 @@ inline HostCoo read_matrix_file(const std::string& path,
 
 // A program's --matrix input: read within the program's memory budget, or the program ends
 // with the reason and exit code 2.
-inline HostCoo read_matrix_option(const ProgramOptions& opt, const MemoryModel& memory) {
-    const matrix_reader_detail::InputLimits limits{memory, opt.budget};
+inline HostCoo read_matrix_option(const ProgramOptions& opt) {
+    const matrix_reader_detail::InputLimits limits{opt.memory, opt.budget};
     HostCoo a;
     try {
         a = read_matrix_file(opt.matrix, &limits);
     } catch (const BadInput& e) {
         fail_bad_input(e.what());
     }
-    note_estimate(memory, a.num_rows, a.num_cols, a.nnz());
+    note_estimate(opt.memory, a.num_rows, a.num_cols, a.nnz());
     std::printf("input: %s, %d x %d, %zu stored entries\n", opt.matrix.c_str(), a.num_rows,
                 a.num_cols, a.nnz());
     return a;

@@ -43,6 +43,7 @@ struct ProgramOptions {
     uint64_t seed = 0;
     bool max_memory_given = false;
     MemoryBudget budget;                // --max-memory, or the default (see memory_budget.h)
+    MemoryModel memory;                 // the program's own, held against the budget
     std::vector<std::string> switches;  // boolean flags that were given, such as --sorted-rows
 
     bool book_example() const { return scale == 0 && matrix.empty(); }
@@ -83,11 +84,24 @@ inline bool parse_bytes(const std::string& text, uint64_t& bytes) {
     std::string digits = text;
     int shift = 0;
     switch (text.back()) {
-        case 'K': case 'k': shift = 10; break;
-        case 'M': case 'm': shift = 20; break;
-        case 'G': case 'g': shift = 30; break;
-        case 'T': case 't': shift = 40; break;
-        default: break;
+        case 'K':
+        case 'k':
+            shift = 10;
+            break;
+        case 'M':
+        case 'm':
+            shift = 20;
+            break;
+        case 'G':
+        case 'g':
+            shift = 30;
+            break;
+        case 'T':
+        case 't':
+            shift = 40;
+            break;
+        default:
+            break;
     }
     if (shift > 0) digits.pop_back();
     uint64_t count = 0;
@@ -122,6 +136,12 @@ struct ProgramDescription {
         switches.push_back({std::move(flag), std::move(meaning)});
         return *this;
     }
+    // What the program allocates for an input (memory_budget.h): its measured peaks, host and
+    // device together, with a quarter more.
+    ProgramDescription& with_memory(MemoryModel model) {
+        memory = model;
+        return *this;
+    }
     // A CPU baseline that runs the book's example only.
     ProgramDescription& without_inputs() {
         takes_inputs = false;
@@ -139,22 +159,26 @@ struct ProgramDescription {
     bool takes_inputs = true;           // --scale, --skew, --matrix, --seed, --max-memory
     std::string book_input = "the book's example";
     std::string scale_input = "an R-MAT graph of 2^S vertices and 16 * 2^S edges";
-    bool takes_skew = true;             // false where --scale is not an R-MAT input
-    std::vector<Switch> switches;       // boolean flags of this program only
+    bool takes_skew = true;        // false where --scale is not an R-MAT input
+    std::vector<Switch> switches;  // boolean flags of this program only
+    MemoryModel memory;            // bytes per entry, per row or column, and per GPU run
 };
 
 inline std::string usage_line(const std::string& program, bool allow_scale,
-                              const std::vector<std::string>& extra_switches) {
+                              const std::vector<std::string>& extra_switches,
+                              bool takes_skew = true) {
     std::string usage = "usage: " + program;
     if (allow_scale)
-        usage += "\n         [--scale S] [--skew A] [--matrix FILE] [--seed N] [--max-memory BYTES]";
-    for (const auto& s : extra_switches) usage += " [" + s + "]";
+        usage += std::string("\n         [--scale S]") + (takes_skew ? " [--skew A]" : "") +
+                 " [--matrix FILE] [--seed N] [--max-memory BYTES]";
+    for (const auto& s : extra_switches) usage += "\n         [" + s + "]";
     return usage + " [--help]";
 }
 
 // --help: one line per flag, with its meaning, range and default, then the examples.
 inline std::string help_text(const std::string& program, const ProgramDescription& d) {
-    std::string text = d.title + "\n\n" + usage_line(program, d.takes_inputs, d.switch_flags()) +
+    std::string text = d.title + "\n\n" +
+                       usage_line(program, d.takes_inputs, d.switch_flags(), d.takes_skew) +
                        "\n\nflags (each may also be written --flag=value):\n";
     auto flag = [&](const std::string& name, const std::string& meaning) {
         char line[256];
@@ -163,16 +187,19 @@ inline std::string help_text(const std::string& program, const ProgramDescriptio
     };
     flag("(none)", d.book_input);
     if (d.takes_inputs) {
-        flag("--scale S", d.scale_input + ", with timings;");
+        flag("--scale S", d.scale_input + " (timed on a GPU);");
         flag("", "S a whole number from " + std::to_string(kMinScale) + " to " +
                      std::to_string(kMaxScale));
         if (d.takes_skew)
-            flag("--skew A", "with --scale: R-MAT's top-left quadrant probability, from 0.25 "
-                             "(uniform)");
+            flag("--skew A",
+                 "with --scale: R-MAT's top-left quadrant probability, from 0.25 "
+                 "(uniform)");
         if (d.takes_skew) flag("", "to 0.95 (a few huge hubs); default 0.57");
         flag("--matrix FILE", "a Matrix Market file or an edge list (README: Real inputs)");
-        flag("--seed N", "the emulator's shuffle seed, digits only; default: a new one each run");
-        flag("--max-memory BYTES", "the memory budget, bytes or with K, M, G or T (powers of 1024);");
+        flag("--seed N", "the emulator's shuffle seed (kernels without a GPU), digits only;");
+        flag("", "default: a new one each run");
+        flag("--max-memory BYTES",
+             "the memory budget, bytes or with K, M, G or T (powers of 1024);");
         flag("", "default 4G, or half the free memory if that is less");
     }
     for (const Switch& s : d.switches) flag(s.flag, s.meaning);
@@ -253,7 +280,8 @@ inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_s
             fail("unknown argument '" + std::string(argv[i]) + "'");
         }
     }
-    if (opt.skew_given && opt.scale == 0) fail("--skew applies to the --scale graph; give --scale too");
+    if (opt.skew_given && opt.scale == 0)
+        fail("--skew applies to the --scale graph; give --scale too");
     if (opt.scale > 0 && !opt.matrix.empty()) fail("give --scale or --matrix, not both");
     if (!opt.max_memory_given) opt.budget = default_memory_budget(0);
     return opt;
@@ -271,23 +299,17 @@ inline ProgramOptions parse_options(int argc, char** argv, const ProgramDescript
         }
     try {
         ProgramOptions opt = parse_options_or_throw(argc, argv, d.takes_inputs, d.switch_flags());
+        opt.memory = d.memory;
         if (!d.takes_skew && opt.skew_given)
-            throw BadInput("--skew shapes R-MAT inputs, and this program's --scale input is not "
-                           "one\n" + usage_line(argv[0], d.takes_inputs, d.switch_flags()));
+            throw BadInput(
+                "--skew shapes R-MAT inputs, and this program's --scale input is not "
+                "one\n" +
+                usage_line(argv[0], d.takes_inputs, d.switch_flags()));
         g_memory_budget = opt.budget;
         return opt;
     } catch (const BadInput& e) {
         fail_bad_input(e.what());
     }
-}
-
-// The flags as the programs not yet described for --help parse them.
-inline ProgramOptions parse_options(int argc, char** argv, bool allow_scale,
-                                    const std::vector<std::string>& extra_switches = {}) {
-    ProgramDescription d(argv[0], {});
-    if (!allow_scale) d.without_inputs();
-    for (const std::string& s : extra_switches) d.with_switch(s, "");
-    return parse_options(argc, argv, d);
 }
 
 // The opening of a CPU baseline: its flags, then its title.
@@ -299,10 +321,9 @@ inline ProgramOptions start_cpu_program(int argc, char** argv, const ProgramDesc
 
 // Refuses an input whose estimated memory exceeds the budget, before anything is allocated
 // for it; `what` names the input in the message ("--scale 24", "FILE:3").
-inline void require_memory(const ProgramOptions& opt, const MemoryModel& model,
-                           const std::string& what, uint64_t rows, uint64_t cols,
-                           uint64_t entries) {
-    const std::string problem = over_budget_problem(model, opt.budget, rows, cols, entries);
+inline void require_memory(const ProgramOptions& opt, const std::string& what, uint64_t rows,
+                           uint64_t cols, uint64_t entries) {
+    const std::string problem = over_budget_problem(opt.memory, opt.budget, rows, cols, entries);
     if (!problem.empty()) fail_bad_input(what + ": " + problem);
-    note_estimate(model, rows, cols, entries);
+    note_estimate(opt.memory, rows, cols, entries);
 }

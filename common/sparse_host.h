@@ -3,10 +3,13 @@
 #pragma once
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
+#include "text.h"
 
 // Coordinate format: entry k is (rows[k], cols[k], values[k]). For a graph, rows are edge
 // sources, cols are destinations, values are weights.
@@ -18,6 +21,18 @@ struct HostCoo {
     std::vector<float> values;
     size_t nnz() const { return rows.size(); }
 };
+
+// A COO written out in full, as examples and tests spell their matrices.
+inline HostCoo coo_of(int num_rows, int num_cols, std::vector<int> rows, std::vector<int> cols,
+                      std::vector<float> values) {
+    HostCoo a;
+    a.num_rows = num_rows;
+    a.num_cols = num_cols;
+    a.rows = std::move(rows);
+    a.cols = std::move(cols);
+    a.values = std::move(values);
+    return a;
+}
 
 // Compressed sparse row: row r owns the entries [row_offsets[r], row_offsets[r + 1]).
 struct HostCsr {
@@ -40,21 +55,47 @@ inline bool printable(const HostCsr& a) {
     return static_cast<size_t>(a.num_rows) <= kPrintLimit && a.nnz() <= kPrintLimit;
 }
 
+// One element as the arrays print it: integers whole, floats in the shortest form.
+template <class T>
+std::string element_text(const T& v) {
+    char text[32];
+    if constexpr (std::is_floating_point_v<T>)
+        std::snprintf(text, sizeof text, "%g", static_cast<double>(v));
+    else
+        std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v));
+    return text;
+}
+
+// "[ 0 2 4 6 ]", on one line.
+template <class T>
+std::string bracketed(const std::vector<T>& a) {
+    std::string s = "[ ";
+    for (const T& v : a) s += element_text(v) + " ";
+    return s + "]";
+}
+
+// `  name = [ 0 2 4 6 ]`, wrapped at kOutputColumns: continuation lines start under the first
+// element, so a long array stays readable.
 template <class T>
 void print_array(const std::string& name, const std::vector<T>& a, int name_width = 0) {
-    std::printf("  %-*s = ", name_width, name.c_str());
     if (a.size() > kPrintLimit) {
-        std::printf("(%zu entries, too many to print)\n", a.size());
+        std::printf("  %-*s = (%s, too many to print)\n", name_width, name.c_str(),
+                    counted(a.size(), "entry", "entries").c_str());
         return;
     }
-    std::printf("[ ");
-    for (const T& x : a) {
-        if constexpr (std::is_floating_point_v<T>)
-            std::printf("%g ", static_cast<double>(x));
-        else
-            std::printf("%lld ", static_cast<long long>(x));
+    char head[128];
+    std::snprintf(head, sizeof head, "  %-*s = [", name_width, name.c_str());
+    std::string line = head;
+    const size_t indent = line.size();
+    for (const T& v : a) {
+        const std::string item = element_text(v);
+        if (line.size() + 1 + item.size() + 2 > kOutputColumns) {
+            std::printf("%s\n", line.c_str());
+            line = std::string(indent, ' ');
+        }
+        line += " " + item;
     }
-    std::printf("]\n");
+    std::printf("%s ]\n", line.c_str());
 }
 
 using Entry = std::tuple<int, int, float>;  // (row, col, value)

@@ -1,16 +1,15 @@
 // The suite's one timing table. It measures the device-to-device copy bandwidth once, then
 // prints one row per timed kernel for people (median time, GB/s of the bytes that the kernel
-// must move at least, and that as a share of copy bandwidth), each followed by a line for
-// scripts, which the sweep (make bench) collects:
-//   timing: program=143 kernel=csr_thread_per_row scale=22 skew=0.57 ms=2.687 gbs=225
-//           copy_gbs=4219 device="NVIDIA H200"          (one line in the output)
-// A comparison of two times is printed as a measurement; it never becomes a self-check.
+// must move at least, and that as a share of copy bandwidth), each followed by the timing: line
+// of timing_line.h for scripts, which the sweep (make bench) collects. A comparison of two
+// times is printed as a measurement; it never becomes a self-check.
 #pragma once
 #include <cstdio>
 #include <string>
 #include "cuda_support.cuh"
 #include "kernel_program.cuh"
 #include "text.h"
+#include "timing_line.h"
 
 class TimingTable {
 public:
@@ -50,18 +49,7 @@ public:
     double copy_gbs() const { return copy_gbs_; }
 
     std::string timing_line(const std::string& kernel, double ms, double gbs) const {
-        char skew[32];
-        if (skew_ >= 0)
-            std::snprintf(skew, sizeof skew, "%.2f", skew_);
-        else
-            std::snprintf(skew, sizeof skew, "none");
-        char line[320];
-        std::snprintf(line, sizeof line,
-                      "timing: program=%s kernel=%s scale=%d skew=%s ms=%.4g gbs=%.0f "
-                      "copy_gbs=%.0f device=\"%s\"",
-                      program_.c_str(), kernel.c_str(), scale_, skew, ms, gbs, copy_gbs_,
-                      device_.c_str());
-        return line;
+        return ::timing_line({program_, kernel, scale_, skew_, ms, gbs, copy_gbs_, device_});
     }
 
 private:

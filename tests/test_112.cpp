@@ -1,7 +1,6 @@
 // Tests of 112: an adjacency list flattened into CSR, against the stable-sort CSR of the same edges.
 #include <catch2/catch.hpp>
 #include <vector>
-#define LESSON_WITHOUT_MAIN
 #include "../ch21_csr/112_csr_conversion_cpu_baseline.cpp"
 #include "edge_case_graphs.h"
 

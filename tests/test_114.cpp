@@ -1,7 +1,6 @@
 // Tests of 114: the sequential count, scan, scatter build of CSR from a raw edge list.
 #include <catch2/catch.hpp>
 #include <utility>
-#define LESSON_WITHOUT_MAIN
 #include "../ch21_csr/114_csr_construction_cpu_baseline.cpp"
 #include "edge_case_graphs.h"
 

@@ -1,8 +1,8 @@
-// Tests of 115: CSR built concurrently by count, scan, scatter, in emulation and on the GPU.
+// Tests of 115: CSR built concurrently by count, scan, scatter, in emulation and on the GPU, and
+// the library routes it is compared with.
 #include <catch2/catch.hpp>
 #include <numeric>
 #include <utility>
-#define LESSON_WITHOUT_MAIN
 #include "../ch21_csr/115_csr_concurrent_construction_kernel.cu"
 #include "edge_case_graphs.h"
 
@@ -10,18 +10,29 @@ namespace {
 constexpr uint64_t kSweepSeed = 115;
 constexpr int kGpuSweepGraphs = 200;
 
-ThreadOrder input_order(size_t num_edges) {
+Here emulated(uint64_t seed) {
+    return Here::emulated(ThreadOrder::shuffled(seed));
+}
+
+Here in_input_order(size_t num_edges) {
     std::vector<int> order(num_edges);
     std::iota(order.begin(), order.end(), 0);
-    return ThreadOrder::given(order);
+    return Here::emulated(ThreadOrder::given(order));
 }
 
 // What every correct build must satisfy, whatever order its atomics resolved in.
-void require_correct_build(const CsrBuild& built, const HostCoo& g) {
+void require_correct_build(const GroupedEdges& built, const HostCoo& g) {
     const HostCsr baseline = csr_from_coo_by_stable_sort(g);
-    REQUIRE(built.degree == degrees_of(baseline));
-    REQUIRE(built.csr.row_offsets == baseline.row_offsets);
-    REQUIRE(same_row_multisets(built.csr, g));
+    REQUIRE(built.counts == slice_lengths(baseline));
+    REQUIRE(built.grouped.row_offsets == baseline.row_offsets);
+    REQUIRE(same_row_multisets(built.grouped, g));
+}
+
+void require_equal_to_baseline(const HostCsr& built, const HostCoo& g) {
+    const HostCsr baseline = csr_from_coo_by_stable_sort(g);
+    REQUIRE(built.row_offsets == baseline.row_offsets);
+    REQUIRE(built.col_idx == baseline.col_idx);
+    REQUIRE(built.values == baseline.values);
 }
 }  // namespace
 
@@ -29,19 +40,20 @@ TEST_CASE("115: the book's orders A and B give the book's two layouts", "[115]")
     const HostCoo edges = book_example_edges();
     const uint64_t seed = 3;
     CAPTURE(seed);
-    const CsrBuild a =
-        build_csr_emulated(edges, ThreadOrder::shuffled(seed), input_order(edges.nnz()));
-    const CsrBuild b = build_csr_emulated(edges, ThreadOrder::shuffled(seed + 1),
-                                          ThreadOrder::given(kBookOrderB));
-    CHECK(a.degree == kBookDegree);
-    CHECK(b.degree == kBookDegree);
-    CHECK(a.csr.row_offsets == kBookRowOffsets);
-    CHECK(b.csr.row_offsets == kBookRowOffsets);
-    CHECK(a.csr.col_idx == kBookColIdx);
-    CHECK(a.csr.values == kBookWeights);
-    CHECK(b.csr.col_idx == std::vector<int>{2, 1, 3, 2, 3, 4, 5, 4, 5});
-    CHECK(b.csr.values == std::vector<float>{1, 4, 5, 2, 8, 10, 6, 2, 3});
-    CHECK(same_row_multisets(b.csr, edges));
+    const GroupedEdges a = build_csr(emulated(seed), in_input_order(edges.nnz()), edges);
+    const GroupedEdges b =
+        build_csr(emulated(seed + 1), Here::emulated(ThreadOrder::given(kBookOrderB)), edges);
+    CHECK(a.counts == kBookDegree);
+    CHECK(b.counts == kBookDegree);
+    CHECK(a.grouped.row_offsets == kBookRowOffsets);
+    CHECK(b.grouped.row_offsets == kBookRowOffsets);
+    CHECK(a.grouped.col_idx == kBookColIdx);
+    CHECK(a.grouped.values == kBookWeights);
+    CHECK(b.grouped.col_idx == std::vector<int>{2, 1, 3, 2, 3, 4, 5, 4, 5});
+    CHECK(b.grouped.values == std::vector<float>{1, 4, 5, 2, 8, 10, 6, 2, 3});
+    CHECK(same_row_multisets(b.grouped, edges));
+    CHECK(slots_that_differ(a.grouped, b.grouped) == 6);
+    CHECK(slots_that_differ(a.grouped, csr_from_coo_by_stable_sort(edges)) == 0);
 }
 
 TEST_CASE("115: emulated builds in shuffled orders are right row by row", "[115]") {
@@ -50,9 +62,7 @@ TEST_CASE("115: emulated builds in shuffled orders are right row by row", "[115]
         INFO("graph " << i);
         const HostCoo g = edge_case_graph(i, kSweepSeed);
         const uint64_t order_seed = mix_seed(kSweepSeed, 1000 + i);
-        const CsrBuild built = build_csr_emulated(g, ThreadOrder::shuffled(order_seed),
-                                                  ThreadOrder::shuffled(order_seed + 1));
-        require_correct_build(built, g);
+        require_correct_build(build_csr(emulated(order_seed), emulated(order_seed + 1), g), g);
     }
 }
 
@@ -60,41 +70,44 @@ TEST_CASE("115: an emulated hub with 10^5 edges", "[115]") {
     const uint64_t seed = 7;
     CAPTURE(seed);
     const HostCoo star = make_star(100001, 0, seed);
-    const CsrBuild built =
-        build_csr_emulated(star, ThreadOrder::shuffled(seed), ThreadOrder::shuffled(seed + 1));
-    CHECK(built.degree[0] == 100000);
+    const GroupedEdges built = build_csr(emulated(seed), emulated(seed + 1), star);
+    CHECK(built.counts[0] == 100000);
     require_correct_build(built, star);
 }
 
-TEST_CASE("115: the host row sort sorts rows and keeps their multisets", "[115]") {
+TEST_CASE("115: the emulated row sort sorts rows and keeps their multisets", "[115]") {
     const HostCoo edges = book_example_edges();
-    HostCsr layout_b = build_csr_emulated(edges, ThreadOrder::shuffled(1),
-                                          ThreadOrder::given(kBookOrderB)).csr;
+    const HostCsr layout_b =
+        build_csr(emulated(1), Here::emulated(ThreadOrder::given(kBookOrderB)), edges).grouped;
     CHECK_FALSE(rows_sorted_by_column(layout_b));
-    sort_rows_by_column_host(layout_b);
-    CHECK(rows_sorted_by_column(layout_b));
-    CHECK(layout_b.col_idx == kBookColIdx);
-    CHECK(layout_b.values == kBookWeights);
+    const HostCsr sorted_b = sorted_by_column(emulated(1), layout_b);
+    CHECK(rows_sorted_by_column(sorted_b));
+    CHECK(sorted_b.col_idx == kBookColIdx);
+    CHECK(sorted_b.values == kBookWeights);
 
     CAPTURE(kSweepSeed);
     for (int i = 0; i < kSweepGraphs; ++i) {
         INFO("graph " << i);
         const HostCoo g = edge_case_graph(i, kSweepSeed);
-        HostCsr csr =
-            build_csr_emulated(g, ThreadOrder::shuffled(i), ThreadOrder::shuffled(i + 1)).csr;
-        sort_rows_by_column_host(csr);
+        const HostCsr csr = sorted_by_column(emulated(i), build_csr(emulated(i), g).grouped);
         REQUIRE(rows_sorted_by_column(csr));
         REQUIRE(same_row_multisets(csr, g));
     }
 }
 
+TEST_CASE("115: the bytes that a build must move", "[115]") {
+    const GroupingBytes bytes = grouping_bytes(999, 1000);
+    CHECK(bytes.total() == 24.0 * 1000 + 20.0 * 1000);
+    CHECK(bytes.count == 4.0 * 1000 + 4.0 * 1000);
+}
+
 TEST_CASE("115 on the GPU: the book's example", "[115][gpu]") {
     const HostCoo edges = book_example_edges();
-    const CsrBuild built = build_csr_gpu(edges);
-    CHECK(built.degree == kBookDegree);
-    CHECK(built.csr.row_offsets == kBookRowOffsets);
-    CHECK(same_row_multisets(built.csr, edges));
-    const HostCsr by_sort = build_csr_by_sort_gpu(edges);
+    const GroupedEdges built = build_csr(Here::gpu(), edges);
+    CHECK(built.counts == kBookDegree);
+    CHECK(built.grouped.row_offsets == kBookRowOffsets);
+    CHECK(same_row_multisets(built.grouped, edges));
+    const HostCsr by_sort = build_csr_by_library_sort(edges);
     CHECK(by_sort.row_offsets == kBookRowOffsets);
     CHECK(by_sort.col_idx == kBookColIdx);
     CHECK(by_sort.values == kBookWeights);
@@ -105,12 +118,8 @@ TEST_CASE("115 on the GPU: random graphs", "[115][gpu]") {
     for (int i = 0; i < kGpuSweepGraphs; ++i) {
         INFO("graph " << i);
         const HostCoo g = edge_case_graph(i, kSweepSeed);
-        require_correct_build(build_csr_gpu(g), g);
-        const HostCsr baseline = csr_from_coo_by_stable_sort(g);
-        const HostCsr by_sort = build_csr_by_sort_gpu(g);
-        REQUIRE(by_sort.row_offsets == baseline.row_offsets);
-        REQUIRE(by_sort.col_idx == baseline.col_idx);
-        REQUIRE(by_sort.values == baseline.values);
+        require_correct_build(build_csr(Here::gpu(), g), g);
+        require_equal_to_baseline(build_csr_by_library_sort(g), g);
     }
 }
 
@@ -118,19 +127,28 @@ TEST_CASE("115 on the GPU: a hub with 10^5 edges", "[115][gpu]") {
     const uint64_t seed = 7;
     CAPTURE(seed);
     const HostCoo star = make_star(100001, 0, seed);
-    require_correct_build(build_csr_gpu(star), star);
-    const HostCsr baseline = csr_from_coo_by_stable_sort(star);
-    const HostCsr by_sort = build_csr_by_sort_gpu(star);
-    CHECK(by_sort.row_offsets == baseline.row_offsets);
-    CHECK(by_sort.col_idx == baseline.col_idx);
-    CHECK(by_sort.values == baseline.values);
+    require_correct_build(build_csr(Here::gpu(), star), star);
+    require_equal_to_baseline(build_csr_by_library_sort(star), star);
+}
+
+TEST_CASE("115 on the GPU: the histogram gives the atomic count's degrees", "[115][gpu]") {
+    CAPTURE(kSweepSeed);
+    for (int i = 0; i < kGpuSweepGraphs; ++i) {
+        INFO("graph " << i);
+        const HostCoo g = edge_case_graph(i, kSweepSeed);
+        const DeviceCoo d(Here::gpu(), g);
+        LibraryDegreeCount histogram(g.num_rows, d.nnz());
+        histogram.degree.fill_bytes(0xFF);
+        histogram.run(d.rows.data());
+        REQUIRE(histogram.degree.download() == build_csr(Here::gpu(), g).counts);
+    }
 }
 
 TEST_CASE("115 on the GPU: the segmented row sort", "[115][gpu]") {
     const HostCoo edges = book_example_edges();
     const HostCsr layout_b =
-        build_csr_emulated(edges, ThreadOrder::shuffled(1), ThreadOrder::given(kBookOrderB)).csr;
-    const HostCsr sorted_b = sort_rows_by_column_gpu(layout_b);
+        build_csr(emulated(1), Here::emulated(ThreadOrder::given(kBookOrderB)), edges).grouped;
+    const HostCsr sorted_b = sorted_by_column(Here::gpu(), layout_b);
     CHECK(sorted_b.col_idx == kBookColIdx);
     CHECK(sorted_b.values == kBookWeights);
 
@@ -138,16 +156,14 @@ TEST_CASE("115 on the GPU: the segmented row sort", "[115][gpu]") {
     for (int i = 0; i < kGpuSweepGraphs; ++i) {
         INFO("graph " << i);
         const HostCoo g = edge_case_graph(i, kSweepSeed);
-        const HostCsr built = build_csr_gpu(g).csr;
-        const HostCsr sorted = sort_rows_by_column_gpu(built);
+        const HostCsr built = build_csr(Here::gpu(), g).grouped;
+        const HostCsr sorted = sorted_by_column(Here::gpu(), built);
         REQUIRE(rows_sorted_by_column(sorted));
         REQUIRE(same_row_multisets(sorted, g));
-        HostCsr sorted_on_host = built;
-        sort_rows_by_column_host(sorted_on_host);
-        REQUIRE(sorted.col_idx == sorted_on_host.col_idx);
+        REQUIRE(sorted.col_idx == sorted_by_column(emulated(i), built).col_idx);
     }
     const HostCoo star = make_star(100001, 0, 7);
-    const HostCsr sorted_star = sort_rows_by_column_gpu(build_csr_gpu(star).csr);
+    const HostCsr sorted_star = sorted_by_column(Here::gpu(), build_csr(Here::gpu(), star).grouped);
     CHECK(rows_sorted_by_column(sorted_star));
     CHECK(same_row_multisets(sorted_star, star));
 }

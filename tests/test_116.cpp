@@ -1,7 +1,6 @@
 // Tests of 116: the flat COO sum and the nested CSR sum of the edge weights.
 #include <catch2/catch.hpp>
 #include <numeric>
-#define LESSON_WITHOUT_MAIN
 #include "../ch21_csr/116_coo_vs_csr_sum_cpu_baseline.cpp"
 
 namespace {

@@ -2,7 +2,6 @@
 // one atomic per edge, by warp aggregation and by cub::DeviceReduce.
 #include <catch2/catch.hpp>
 #include <numeric>
-#define LESSON_WITHOUT_MAIN
 #include "../ch21_csr/117_coo_edge_parallel_reduce_kernel.cu"
 
 namespace {
@@ -34,11 +33,12 @@ TEST_CASE("117: the emulated per-edge atomic gives 41 in the book's orders and s
     const HostCoo edges = book_example_edges();
     std::vector<int> order_a = identity_order(edges.nnz());
     std::vector<int> order_b(order_a.rbegin(), order_a.rend());
-    CHECK(total_atomic_emulated(edges, ThreadOrder::given(order_a)) == kBookTotalWeight);
-    CHECK(total_atomic_emulated(edges, ThreadOrder::given(order_b)) == kBookTotalWeight);
+    CHECK(total_by_atomics(Here::emulated(ThreadOrder::given(order_a)), edges) == kBookTotalWeight);
+    CHECK(total_by_atomics(Here::emulated(ThreadOrder::given(order_b)), edges) == kBookTotalWeight);
     for (uint64_t seed : {1u, 2u, 117u, 999983u}) {
         CAPTURE(seed);
-        CHECK(total_atomic_emulated(edges, ThreadOrder::shuffled(seed)) == kBookTotalWeight);
+        CHECK(total_by_atomics(Here::emulated(ThreadOrder::shuffled(seed)), edges) ==
+              kBookTotalWeight);
     }
     CHECK(edge_weight_total_cpu(edges) == kBookTotalWeight);
 }
@@ -54,17 +54,19 @@ TEST_CASE("117: the emulated per-edge atomic equals an independent sum on random
         const HostCoo g = random_graph(sizes, graph_seed, 800);
         CAPTURE(trial, g.num_rows, g.nnz(), graph_seed);
         const double expected = accumulated_weights(g);
-        REQUIRE(total_atomic_emulated(g, ThreadOrder::shuffled(graph_seed)) == expected);
+        REQUIRE(total_by_atomics(Here::emulated(ThreadOrder::shuffled(graph_seed)), g) == expected);
         REQUIRE(edge_weight_total_cpu(g) == expected);
         empty_graphs += g.nnz() == 0;
     }
     CHECK(empty_graphs > 0);
 
     const HostCoo star = make_star(100001, 0, seed);
-    CHECK(total_atomic_emulated(star, ThreadOrder::shuffled(seed)) == accumulated_weights(star));
+    CHECK(total_by_atomics(Here::emulated(ThreadOrder::shuffled(seed)), star) ==
+          accumulated_weights(star));
 }
 
-TEST_CASE("117: the atomic counts are E for one per edge and ceil(E/32) for one per warp", "[117]") {
+TEST_CASE("117: the atomic counts are E for one per edge and ceil(E/32) for one per warp",
+          "[117]") {
     CHECK(atomics_issued(0).per_warp == 0);
     CHECK(atomics_issued(9).per_edge == 9);
     CHECK(atomics_issued(9).per_warp == 1);
@@ -72,14 +74,38 @@ TEST_CASE("117: the atomic counts are E for one per edge and ceil(E/32) for one 
     CHECK(atomics_issued(65).per_warp == 3);
 }
 
-TEST_CASE("117: all three GPU reductions give 41 on the book's example", "[117][gpu]") {
-    const HostCoo edges = book_example_edges();
-    CHECK(total_atomic_gpu(edges) == kBookTotalWeight);
-    CHECK(total_warp_aggregated_gpu(edges) == kBookTotalWeight);
-    CHECK(total_cub_gpu(edges) == kBookTotalWeight);
+TEST_CASE("117: a right total is exact for whole weights, within rounding otherwise", "[117]") {
+    const HostCoo book = book_example_edges();
+    const RightTotal book_total = right_total(true, book, edge_weight_total_cpu(book));
+    CHECK(book_total.holds(41));
+    CHECK_FALSE(book_total.holds(41.000001));
+
+    const HostCoo whole = make_uniform_random(50, 3000, 117);
+    const double whole_sum = accumulated_weights(whole);
+    const RightTotal exact = right_total(false, whole, whole_sum);
+    CHECK(exact.tolerance == 0);
+    CHECK(exact.holds(whole_sum));
+    CHECK_FALSE(exact.holds(whole_sum + 1));
+
+    HostCoo fractional = whole;
+    for (float& w : fractional.values) w = w / 3 + 0.1f;
+    const double sum = accumulated_weights(fractional);
+    const RightTotal close = right_total(false, fractional, sum);
+    CHECK(close.tolerance > 0);
+    CHECK(close.holds(sum * (1 + 1e-15)));
+    CHECK(close.holds(total_by_atomics(Here::emulated(ThreadOrder::shuffled(5)), fractional)));
+    CHECK_FALSE(close.holds(sum + 1));
 }
 
-TEST_CASE("117: the GPU reductions equal an independent sum on random graphs", "[117][gpu][random]") {
+TEST_CASE("117: all three GPU reductions give 41 on the book's example", "[117][gpu]") {
+    const HostCoo edges = book_example_edges();
+    CHECK(total_by_atomics(Here::gpu(), edges) == kBookTotalWeight);
+    CHECK(total_warp_aggregated(edges) == kBookTotalWeight);
+    CHECK(total_by_cub(edges) == kBookTotalWeight);
+}
+
+TEST_CASE("117: the GPU reductions equal an independent sum on random graphs",
+          "[117][gpu][random]") {
     const uint64_t seed = 1170;
     CAPTURE(seed);
     SplitMix64 sizes(seed);
@@ -88,9 +114,9 @@ TEST_CASE("117: the GPU reductions equal an independent sum on random graphs", "
         const HostCoo g = random_graph(sizes, graph_seed, 5000);
         CAPTURE(trial, g.num_rows, g.nnz(), graph_seed);
         const double expected = accumulated_weights(g);
-        REQUIRE(total_atomic_gpu(g) == expected);
-        REQUIRE(total_warp_aggregated_gpu(g) == expected);
-        REQUIRE(total_cub_gpu(g) == expected);
+        REQUIRE(total_by_atomics(Here::gpu(), g) == expected);
+        REQUIRE(total_warp_aggregated(g) == expected);
+        REQUIRE(total_by_cub(g) == expected);
     }
 }
 
@@ -98,9 +124,9 @@ TEST_CASE("117: with 0 edges every GPU total is 0 and nothing is launched empty"
     for (int num_vertices : {0, 5}) {
         CAPTURE(num_vertices);
         const HostCoo g = make_uniform_random(num_vertices, 0, 1);
-        CHECK(total_atomic_gpu(g) == 0.0);
-        CHECK(total_warp_aggregated_gpu(g) == 0.0);
-        CHECK(total_cub_gpu(g) == 0.0);  // CUB overwrote the NaN it was given
+        CHECK(total_by_atomics(Here::gpu(), g) == 0.0);
+        CHECK(total_warp_aggregated(g) == 0.0);
+        CHECK(total_by_cub(g) == 0.0);  // CUB overwrote the NaN it was given
         CHECK(cudaGetLastError() == cudaSuccess);
     }
 }
@@ -110,18 +136,18 @@ TEST_CASE("117: edge counts that are not multiples of 32 (a partial last warp)",
         CAPTURE(num_edges);
         const HostCoo g = make_uniform_random(1000, num_edges, num_edges);
         const double expected = accumulated_weights(g);
-        CHECK(total_atomic_gpu(g) == expected);
-        CHECK(total_warp_aggregated_gpu(g) == expected);
-        CHECK(total_cub_gpu(g) == expected);
+        CHECK(total_by_atomics(Here::gpu(), g) == expected);
+        CHECK(total_warp_aggregated(g) == expected);
+        CHECK(total_by_cub(g) == expected);
     }
 }
 
 TEST_CASE("117: the 10^5-edge star", "[117][gpu][hub]") {
     const HostCoo star = make_star(100001, 0, 117);
     const double expected = accumulated_weights(star);
-    CHECK(total_atomic_gpu(star) == expected);
-    CHECK(total_warp_aggregated_gpu(star) == expected);
-    CHECK(total_cub_gpu(star) == expected);
+    CHECK(total_by_atomics(Here::gpu(), star) == expected);
+    CHECK(total_warp_aggregated(star) == expected);
+    CHECK(total_by_cub(star) == expected);
 }
 
 TEST_CASE("117: totals past 2^24, where a float accumulator would round, stay exact",
@@ -129,7 +155,7 @@ TEST_CASE("117: totals past 2^24, where a float accumulator would round, stay ex
     const HostCoo g = make_uniform_random(1 << 16, 3000001, 24);
     const double expected = accumulated_weights(g);
     REQUIRE(expected > 16777216.0);
-    CHECK(total_atomic_gpu(g) == expected);
-    CHECK(total_warp_aggregated_gpu(g) == expected);
-    CHECK(total_cub_gpu(g) == expected);
+    CHECK(total_by_atomics(Here::gpu(), g) == expected);
+    CHECK(total_warp_aggregated(g) == expected);
+    CHECK(total_by_cub(g) == expected);
 }

@@ -1,15 +1,14 @@
 // Tests of 119: sorted COO to CSR on the CPU by one lower-bound search per row boundary, with
 // count-and-scan as its cross-check, against the stable-sort CSR of common/ and against the card.
-#include <catch2/catch.hpp>
-#include "data_files.h"
-#include "sorted_coo_refusals.h"
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <string>
 #include <vector>
-#define LESSON_WITHOUT_MAIN
 #include "../ch21_csr/119_sorted_coo_to_csr_cpu_baseline.cpp"
+#include "data_files.h"
 #include "edge_case_graphs.h"
+#include "sorted_coo_refusals.h"
 
 namespace {
 
@@ -44,8 +43,8 @@ HostCsr sentinel_csr(const HostCoo& coo) {
 }
 
 bool same_csr(const HostCsr& a, const HostCsr& b) {
-    return a.num_rows == b.num_rows && a.num_cols == b.num_cols &&
-           a.row_offsets == b.row_offsets && a.col_idx == b.col_idx && a.values == b.values;
+    return a.num_rows == b.num_rows && a.num_cols == b.num_cols && a.row_offsets == b.row_offsets &&
+           a.col_idx == b.col_idx && a.values == b.values;
 }
 
 std::vector<int> slice_lengths(const std::vector<int>& row_offsets) {
@@ -87,12 +86,7 @@ TEST_CASE("119: empty rows at the start, middle and end repeat their offsets", "
 }
 
 TEST_CASE("119: duplicate coordinates are kept, in their order", "[119]") {
-    HostCoo dup;
-    dup.num_rows = 2;
-    dup.num_cols = 2;
-    dup.rows = {0, 0, 0, 1, 1};
-    dup.cols = {1, 1, 1, 0, 0};
-    dup.values = {7, 7, 8, 3, 4};
+    HostCoo dup = coo_of(2, 2, {0, 0, 0, 1, 1}, {1, 1, 1, 0, 0}, {7, 7, 8, 3, 4});
     HostCsr csr;
     REQUIRE(convert_sorted_coo(dup, csr).holds());
     CHECK(csr.nnz() == 5);
@@ -119,9 +113,10 @@ TEST_CASE("119: no entries, and no rows", "[119]") {
     CHECK(row_offsets_by_counting(nothing) == std::vector<int>{0});
 }
 
-TEST_CASE("119: every way to break the contract is refused at the first bad entry, output "
-          "untouched",
-          "[119]") {
+TEST_CASE(
+    "119: every way to break the contract is refused at the first bad entry, output "
+    "untouched",
+    "[119]") {
     for (const RefusalCase& c : refusal_cases()) {
         CAPTURE(c.what);
         CHECK(first_contract_violation(c.coo) == c.first_bad);
@@ -202,9 +197,8 @@ TEST_CASE("119: on 1,200 random graphs the check names the first bad entry", "[1
         const HostCsr before = csr;
         const ContractVerdict verdict = convert_sorted_coo(bad, csr);
         REQUIRE(verdict.first_bad == k);
-        REQUIRE(verdict.reason.rfind("entry " + std::to_string(k) + ": " +
-                                         (kind < 2 ? "row " : "column "),
-                                     0) == 0);
+        REQUIRE(verdict.reason.rfind(
+                    "entry " + std::to_string(k) + ": " + (kind < 2 ? "row " : "column "), 0) == 0);
         REQUIRE(same_csr(csr, before));
     }
 }

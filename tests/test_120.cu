@@ -1,22 +1,25 @@
 // Tests of 120: sorted COO to CSR with one lower-bound search per row boundary, after a check of
-// the input on the device; in emulation and on the GPU, with the RLE + scan route and cuSPARSE's
-// coo2csr on the GPU. The reference is the stable-sort CSR of common/: the conversion keeps the
-// order of the entries, so the arrays must be equal exactly.
-#include <catch2/catch.hpp>
-#include "data_files.h"
-#include "sorted_coo_refusals.h"
+// the input where the kernels run; in emulation and on the GPU, with the RLE + scan route and
+// cuSPARSE's coo2csr on the GPU only. The reference is the stable-sort CSR of common/: the
+// conversion keeps the order of the entries, so the arrays must be equal exactly.
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <string>
 #include <vector>
-#define LESSON_WITHOUT_MAIN
 #include "../ch21_csr/120_sorted_coo_to_csr_kernel.cu"
+#include "data_files.h"
 #include "edge_case_graphs.h"
+#include "sorted_coo_refusals.h"
 
 namespace {
 
 constexpr uint64_t kSeed120 = 120120;
 constexpr int kGpuSweepGraphs = 200;
+
+Here emulated(uint64_t seed) {
+    return Here::emulated(ThreadOrder::shuffled(seed));
+}
 
 bool equals_exactly(const HostCsr& got, const HostCsr& expected) {
     return got.num_rows == expected.num_rows && got.num_cols == expected.num_cols &&
@@ -49,13 +52,7 @@ HostCoo no_entries() {
 }
 
 HostCoo with_duplicates() {
-    HostCoo a;
-    a.num_rows = 2;
-    a.num_cols = 2;
-    a.rows = {0, 0, 0, 1, 1};
-    a.cols = {1, 1, 1, 0, 0};
-    a.values = {7, 7, 8, 3, 4};
-    return a;
+    return coo_of(2, 2, {0, 0, 0, 1, 1}, {1, 1, 1, 0, 0}, {7, 7, 8, 3, 4});
 }
 
 // The small named inputs: the card's, the gaps-and-duplicate one, duplicates, no entries, no rows.
@@ -70,12 +67,48 @@ int break_one_entry(const HostCoo& sorted, SplitMix64& rng, HostCoo& bad) {
     bad = sorted;
     const int k = static_cast<int>(rng.below(static_cast<uint32_t>(bad.nnz())));
     switch (rng.below(4)) {
-        case 0: bad.rows[k] = -1; break;
-        case 1: bad.rows[k] = bad.num_rows; break;
-        case 2: bad.cols[k] = -1; break;
-        default: bad.cols[k] = bad.num_cols; break;
+        case 0:
+            bad.rows[k] = -1;
+            break;
+        case 1:
+            bad.rows[k] = bad.num_rows;
+            break;
+        case 2:
+            bad.cols[k] = -1;
+            break;
+        default:
+            bad.cols[k] = bad.num_cols;
+            break;
     }
     return k;
+}
+
+// The inputs of the GPU sweeps, each row-sorted beside the original: the card's example (whose
+// expected offsets are the card's, 0 2 3 5), the small named inputs, the real files, 200 random
+// graphs, the hub and its transpose.
+template <class Check>
+void for_every_gpu_input(Check&& check) {
+    REQUIRE(csr_from_coo_by_stable_sort(card_example()).row_offsets ==
+            std::vector<int>{0, 2, 3, 5});
+    for (const HostCoo& coo : small_inputs()) {
+        CAPTURE(coo.num_rows, coo.nnz());
+        check(coo, coo);
+    }
+    for (const std::string& name : readable_data_files()) {
+        CAPTURE(name);
+        const HostCoo raw = read_data_file(name);
+        check(sorted_by_row(raw), raw);
+    }
+    INFO("seed " << kSeed120);
+    for (int i = 0; i < kGpuSweepGraphs; ++i) {
+        const HostCoo raw = edge_case_graph(i, kSeed120);
+        CAPTURE(i, raw.num_rows, raw.nnz());
+        check(sorted_by_row(raw), raw);
+    }
+    const HostCoo star = make_star(100001, 0, 120);
+    check(sorted_by_row(star), star);
+    const HostCoo into_hub = transposed(star);
+    check(sorted_by_row(into_hub), into_hub);
 }
 
 int first_descent(const HostCoo& coo) {
@@ -89,7 +122,7 @@ TEST_CASE("120: the card's example gives the card's offsets", "[120][emulation]"
     const HostCoo card = card_example();
     for (uint64_t seed : {1u, 2u, 3u, 120u}) {
         CAPTURE(seed);
-        const CooToCsrResult result = coo_to_csr_emulated(card, ThreadOrder::shuffled(seed));
+        const CooToCsrResult result = coo_to_csr(emulated(seed), card);
         REQUIRE(result.converted());
         CHECK(result.csr.row_offsets == std::vector<int>{0, 2, 3, 5});
         CHECK(result.csr.col_idx == card.cols);
@@ -101,47 +134,47 @@ TEST_CASE("120: the card's example gives the card's offsets", "[120][emulation]"
 TEST_CASE("120: empty rows at the start, middle and end; duplicates; no entries; no rows",
           "[120][emulation]") {
     const ThreadOrder order = ThreadOrder::shuffled(7);
-    const CooToCsrResult gaps = coo_to_csr_emulated(gaps_and_duplicate_example(), order);
+    const CooToCsrResult gaps = coo_to_csr(Here::emulated(order), gaps_and_duplicate_example());
     REQUIRE(gaps.converted());
     CHECK(gaps.csr.row_offsets == std::vector<int>{0, 0, 2, 2, 2, 5, 6, 6});
-    const CooToCsrResult dup = coo_to_csr_emulated(with_duplicates(), order);
+    const CooToCsrResult dup = coo_to_csr(Here::emulated(order), with_duplicates());
     REQUIRE(dup.converted());
     CHECK(dup.csr.row_offsets == std::vector<int>{0, 3, 5});
     CHECK(dup.csr.values == std::vector<float>{7, 7, 8, 3, 4});
-    const CooToCsrResult empty = coo_to_csr_emulated(no_entries(), order);
+    const CooToCsrResult empty = coo_to_csr(Here::emulated(order), no_entries());
     REQUIRE(empty.converted());
     CHECK(empty.csr.row_offsets == std::vector<int>{0, 0, 0, 0, 0});
-    const CooToCsrResult nothing = coo_to_csr_emulated(make_uniform_random(0, 0, 1), order);
+    const CooToCsrResult nothing = coo_to_csr(Here::emulated(order), make_uniform_random(0, 0, 1));
     REQUIRE(nothing.converted());
     CHECK(nothing.csr.row_offsets == std::vector<int>{0});
     for (const HostCoo& coo : small_inputs()) {
         CAPTURE(coo.num_rows, coo.nnz());
-        require_converted_exactly(coo_to_csr_emulated(coo, order), coo);
+        require_converted_exactly(coo_to_csr(Here::emulated(order), coo), coo);
         CHECK(equals_exactly(sorted_coo_to_csr_cpu(coo), csr_from_coo_by_stable_sort(coo)));
     }
 }
 
-TEST_CASE("120: every way to break the contract is refused at the first bad entry, outputs "
-          "untouched",
-          "[120][emulation]") {
+TEST_CASE(
+    "120: every way to break the contract is refused at the first bad entry, outputs "
+    "untouched",
+    "[120][emulation]") {
     for (const RefusalCase& c : refusal_cases()) {
         CAPTURE(c.what);
         for (uint64_t seed : {1u, 2u, 3u}) {
             CAPTURE(seed);
-            CHECK(validate_sorted_coo_emulated(c.coo, ThreadOrder::shuffled(seed)) == static_cast<int>(c.first_bad));
-            require_refused(coo_to_csr_emulated(c.coo, ThreadOrder::shuffled(seed)), static_cast<int>(c.first_bad),
+            CHECK(validate_sorted_coo(emulated(seed), c.coo) == static_cast<int>(c.first_bad));
+            require_refused(coo_to_csr(emulated(seed), c.coo), static_cast<int>(c.first_bad),
                             c.message);
         }
     }
     for (const RefusalDemo& demo : refusal_demos()) {
         CAPTURE(demo.what);
-        CHECK(validate_sorted_coo_emulated(demo.coo, ThreadOrder::shuffled(5)) ==
-              static_cast<int>(demo.first_bad));
+        CHECK(validate_sorted_coo(emulated(5), demo.coo) == static_cast<int>(demo.first_bad));
     }
 }
 
 TEST_CASE("120: the poison check notices a single written byte", "[120][emulation]") {
-    const HostCsr clean = poisoned_csr(card_example());
+    const HostCsr clean = DeviceCsr(emulated(1), 3, 3, 5).download();
     REQUIRE(still_poisoned(clean));
     HostCsr offset = clean, column = clean, value = clean;
     offset.row_offsets[3] = 5;
@@ -152,45 +185,42 @@ TEST_CASE("120: the poison check notices a single written byte", "[120][emulatio
     CHECK_FALSE(still_poisoned(value));
 }
 
+TEST_CASE("120: the library routes refuse to run without a GPU", "[120][emulation]") {
+    CHECK_THROWS_AS(coo_to_csr_rle_scan(emulated(1), card_example()), std::logic_error);
+    CHECK_THROWS_AS(offsets_by_cusparse(emulated(1), card_example()), std::logic_error);
+}
+
 TEST_CASE("120: the real matrices, row-sorted, give the stable-sort CSR exactly",
           "[120][emulation][data]") {
     for (const std::string& name : readable_data_files()) {
         CAPTURE(name);
         const HostCoo raw = read_data_file(name);
         const HostCoo coo = sorted_by_row(raw);
-        require_converted_exactly(coo_to_csr_emulated(coo, ThreadOrder::shuffled(kSeed120)), raw);
+        require_converted_exactly(coo_to_csr(emulated(kSeed120), coo), raw);
         CHECK(equals_exactly(sorted_coo_to_csr_cpu(coo), csr_from_coo_by_stable_sort(raw)));
         // In the file's own order the entries are refused wherever the rows first go down.
         const int descent = first_descent(raw);
-        CHECK(validate_sorted_coo_emulated(raw, ThreadOrder::shuffled(kSeed120)) == descent);
+        CHECK(validate_sorted_coo(emulated(kSeed120), raw) == descent);
     }
 }
 
-TEST_CASE("120: 1,200 random graphs, row-sorted, give the stable-sort CSR exactly",
-          "[120][emulation]") {
+TEST_CASE(
+    "120: 1,200 random graphs: row-sorted, they give the stable-sort CSR exactly; spoiled, "
+    "the validation names the first bad entry",
+    "[120][emulation]") {
     INFO("seed " << kSeed120);
     for (int i = 0; i < kSweepGraphs; ++i) {
         const HostCoo raw = edge_case_graph(i, kSeed120);
         CAPTURE(i, raw.num_rows, raw.nnz());
         const ThreadOrder order = ThreadOrder::shuffled(mix_seed(kSeed120, i));
-        require_converted_exactly(coo_to_csr_emulated(sorted_by_row(raw), order), raw);
-    }
-}
-
-TEST_CASE("120: on 1,200 random graphs the validation names the first bad entry",
-          "[120][emulation]") {
-    INFO("seed " << kSeed120);
-    for (int i = 0; i < kSweepGraphs; ++i) {
-        const HostCoo raw = edge_case_graph(i, kSeed120);
-        CAPTURE(i, raw.num_rows, raw.nnz());
-        const ThreadOrder order = ThreadOrder::shuffled(mix_seed(kSeed120, i));
-        REQUIRE(validate_sorted_coo_emulated(raw, order) == first_descent(raw));
+        require_converted_exactly(coo_to_csr(Here::emulated(order), sorted_by_row(raw)), raw);
+        REQUIRE(validate_sorted_coo(Here::emulated(order), raw) == first_descent(raw));
         if (raw.nnz() == 0) continue;
         SplitMix64 rng(mix_seed(kSeed120, ~static_cast<uint64_t>(i)));
         HostCoo bad;
         const int k = break_one_entry(sorted_by_row(raw), rng, bad);
         CAPTURE(k);
-        const CooToCsrResult result = coo_to_csr_emulated(bad, order);
+        const CooToCsrResult result = coo_to_csr(Here::emulated(order), bad);
         REQUIRE_FALSE(result.converted());
         REQUIRE(result.first_bad == k);
         REQUIRE(result.refusal.rfind("entry " + std::to_string(k) + ": ", 0) == 0);
@@ -201,12 +231,11 @@ TEST_CASE("120: on 1,200 random graphs the validation names the first bad entry"
 TEST_CASE("120: a hub with 10^5 entries in one row, and 10^5 rows of one entry",
           "[120][emulation][hub]") {
     const HostCoo star = make_star(100001, 0, 120);
-    const CooToCsrResult hub = coo_to_csr_emulated(sorted_by_row(star), ThreadOrder::shuffled(1));
+    const CooToCsrResult hub = coo_to_csr(emulated(1), sorted_by_row(star));
     require_converted_exactly(hub, star);
     CHECK(hub.csr.row_offsets[1] == 100000);
     const HostCoo into_hub = transposed(star);
-    const CooToCsrResult spread =
-        coo_to_csr_emulated(sorted_by_row(into_hub), ThreadOrder::shuffled(2));
+    const CooToCsrResult spread = coo_to_csr(emulated(2), sorted_by_row(into_hub));
     require_converted_exactly(spread, into_hub);
     CHECK(spread.csr.row_offsets[1] == 0);  // the hub's own row is empty
 }
@@ -214,112 +243,62 @@ TEST_CASE("120: a hub with 10^5 entries in one row, and 10^5 rows of one entry",
 TEST_CASE("120: GPU validation names the first bad entry", "[120][gpu]") {
     for (const RefusalCase& c : refusal_cases()) {
         CAPTURE(c.what);
-        CHECK(validate_sorted_coo_gpu(c.coo) == static_cast<int>(c.first_bad));
+        CHECK(validate_sorted_coo(Here::gpu(), c.coo) == static_cast<int>(c.first_bad));
     }
     for (const RefusalDemo& demo : refusal_demos()) {
         CAPTURE(demo.what);
-        CHECK(validate_sorted_coo_gpu(demo.coo) == static_cast<int>(demo.first_bad));
+        CHECK(validate_sorted_coo(Here::gpu(), demo.coo) == static_cast<int>(demo.first_bad));
     }
     for (const HostCoo& coo : small_inputs())
-        CHECK(validate_sorted_coo_gpu(coo) == static_cast<int>(coo.nnz()));
+        CHECK(validate_sorted_coo(Here::gpu(), coo) == static_cast<int>(coo.nnz()));
     INFO("seed " << kSeed120);
     for (int i = 0; i < kGpuSweepGraphs; ++i) {
         const HostCoo raw = edge_case_graph(i, kSeed120);
         CAPTURE(i, raw.num_rows, raw.nnz());
-        REQUIRE(validate_sorted_coo_gpu(raw) == first_descent(raw));
-        REQUIRE(validate_sorted_coo_gpu(sorted_by_row(raw)) == static_cast<int>(raw.nnz()));
+        REQUIRE(validate_sorted_coo(Here::gpu(), raw) == first_descent(raw));
+        REQUIRE(validate_sorted_coo(Here::gpu(), sorted_by_row(raw)) ==
+                static_cast<int>(raw.nnz()));
         if (raw.nnz() == 0) continue;
         SplitMix64 rng(mix_seed(kSeed120, ~static_cast<uint64_t>(i)));
         HostCoo bad;
         const int k = break_one_entry(sorted_by_row(raw), rng, bad);
-        REQUIRE(validate_sorted_coo_gpu(bad) == k);
+        REQUIRE(validate_sorted_coo(Here::gpu(), bad) == k);
     }
     // Bad entries all over a large input: the smallest index must win the race of atomicMins.
     HostCoo star = sorted_by_row(make_star(100001, 0, 120));
     for (size_t k = 70000; k < star.nnz(); k += 3) star.cols[k] = -1;
     star.rows[54321] = star.num_rows;
-    CHECK(validate_sorted_coo_gpu(star) == 54321);
+    CHECK(validate_sorted_coo(Here::gpu(), star) == 54321);
 }
 
 TEST_CASE("120: GPU refusals leave every output byte untouched", "[120][gpu]") {
     for (const RefusalCase& c : refusal_cases()) {
         CAPTURE(c.what);
-        require_refused(coo_to_csr_gpu(c.coo), static_cast<int>(c.first_bad), c.message);
-        require_refused(coo_to_csr_rle_scan_gpu(c.coo), static_cast<int>(c.first_bad), c.message);
+        require_refused(coo_to_csr(Here::gpu(), c.coo), static_cast<int>(c.first_bad), c.message);
+        require_refused(coo_to_csr_rle_scan(Here::gpu(), c.coo), static_cast<int>(c.first_bad),
+                        c.message);
     }
 }
 
-TEST_CASE("120: GPU lower-bound route on the small inputs, the real files, 200 random graphs "
-          "and the hubs",
-          "[120][gpu]") {
-    CHECK(coo_to_csr_gpu(card_example()).csr.row_offsets == std::vector<int>{0, 2, 3, 5});
-    for (const HostCoo& coo : small_inputs()) {
-        CAPTURE(coo.num_rows, coo.nnz());
-        require_converted_exactly(coo_to_csr_gpu(coo), coo);
-    }
-    for (const std::string& name : readable_data_files()) {
-        CAPTURE(name);
-        const HostCoo raw = read_data_file(name);
-        require_converted_exactly(coo_to_csr_gpu(sorted_by_row(raw)), raw);
-    }
-    INFO("seed " << kSeed120);
-    for (int i = 0; i < kGpuSweepGraphs; ++i) {
-        const HostCoo raw = edge_case_graph(i, kSeed120);
-        CAPTURE(i, raw.num_rows, raw.nnz());
-        require_converted_exactly(coo_to_csr_gpu(sorted_by_row(raw)), raw);
-    }
-    const HostCoo star = make_star(100001, 0, 120);
-    require_converted_exactly(coo_to_csr_gpu(sorted_by_row(star)), star);
-    const HostCoo into_hub = transposed(star);
-    require_converted_exactly(coo_to_csr_gpu(sorted_by_row(into_hub)), into_hub);
+TEST_CASE(
+    "120: GPU lower-bound route on the small inputs, the real files, 200 random graphs "
+    "and the hubs",
+    "[120][gpu]") {
+    for_every_gpu_input([](const HostCoo& sorted, const HostCoo& original) {
+        require_converted_exactly(coo_to_csr(Here::gpu(), sorted), original);
+    });
 }
 
 TEST_CASE("120: GPU RLE + scan route on the same inputs", "[120][gpu]") {
-    CHECK(coo_to_csr_rle_scan_gpu(card_example()).csr.row_offsets == std::vector<int>{0, 2, 3, 5});
-    for (const HostCoo& coo : small_inputs()) {
-        CAPTURE(coo.num_rows, coo.nnz());
-        require_converted_exactly(coo_to_csr_rle_scan_gpu(coo), coo);
-    }
-    for (const std::string& name : readable_data_files()) {
-        CAPTURE(name);
-        const HostCoo raw = read_data_file(name);
-        require_converted_exactly(coo_to_csr_rle_scan_gpu(sorted_by_row(raw)), raw);
-    }
-    INFO("seed " << kSeed120);
-    for (int i = 0; i < kGpuSweepGraphs; ++i) {
-        const HostCoo raw = edge_case_graph(i, kSeed120);
-        CAPTURE(i, raw.num_rows, raw.nnz());
-        require_converted_exactly(coo_to_csr_rle_scan_gpu(sorted_by_row(raw)), raw);
-    }
-    const HostCoo star = make_star(100001, 0, 120);
-    require_converted_exactly(coo_to_csr_rle_scan_gpu(sorted_by_row(star)), star);
-    const HostCoo into_hub = transposed(star);
-    require_converted_exactly(coo_to_csr_rle_scan_gpu(sorted_by_row(into_hub)), into_hub);
+    for_every_gpu_input([](const HostCoo& sorted, const HostCoo& original) {
+        require_converted_exactly(coo_to_csr_rle_scan(Here::gpu(), sorted), original);
+    });
 }
 
 TEST_CASE("120: cuSPARSE's coo2csr gives the stable-sort offsets on the same inputs",
           "[120][gpu]") {
-    auto expected_offsets = [](const HostCoo& coo) {
-        return csr_from_coo_by_stable_sort(coo).row_offsets;
-    };
-    CHECK(offsets_by_cusparse(card_example()) == std::vector<int>{0, 2, 3, 5});
-    for (const HostCoo& coo : small_inputs()) {
-        CAPTURE(coo.num_rows, coo.nnz());
-        REQUIRE(offsets_by_cusparse(coo) == expected_offsets(coo));
-    }
-    for (const std::string& name : readable_data_files()) {
-        CAPTURE(name);
-        const HostCoo raw = read_data_file(name);
-        REQUIRE(offsets_by_cusparse(sorted_by_row(raw)) == expected_offsets(raw));
-    }
-    INFO("seed " << kSeed120);
-    for (int i = 0; i < kGpuSweepGraphs; ++i) {
-        const HostCoo raw = edge_case_graph(i, kSeed120);
-        CAPTURE(i, raw.num_rows, raw.nnz());
-        REQUIRE(offsets_by_cusparse(sorted_by_row(raw)) == expected_offsets(raw));
-    }
-    const HostCoo star = make_star(100001, 0, 120);
-    CHECK(offsets_by_cusparse(sorted_by_row(star)) == expected_offsets(star));
-    const HostCoo into_hub = transposed(star);
-    CHECK(offsets_by_cusparse(sorted_by_row(into_hub)) == expected_offsets(into_hub));
+    for_every_gpu_input([](const HostCoo& sorted, const HostCoo& original) {
+        REQUIRE(offsets_by_cusparse(Here::gpu(), sorted) ==
+                csr_from_coo_by_stable_sort(original).row_offsets);
+    });
 }

@@ -3,14 +3,12 @@
 // sorted rows once; the kernel searches chunk by chunk), on hand-made chunkings, thousands of
 // random ones, the real matrices, and every kind of bad input.
 #include <catch2/catch.hpp>
-#include "data_files.h"
 #include <cstdlib>
 #include <string>
 #include <vector>
-#define LESSON_WITHOUT_MAIN
+#include "data_files.h"
 #include "../ch21_csr/121_chunked_coo_to_csr_kernel.cu"
 #include "edge_case_graphs.h"
-
 
 namespace {
 
@@ -90,7 +88,16 @@ bool converts_like_one_piece(const ChunkedConversion& got, const HostCoo& sorted
 
 ChunkedConversion emulated(const HostCooChunks& in, const std::vector<int>& out_lengths,
                            uint64_t seed = 1) {
-    return coo_chunks_to_csr_emulated(in, out_lengths, ThreadOrder::shuffled(seed));
+    return coo_chunks_to_csr(Here::emulated(ThreadOrder::shuffled(seed)), in, out_lengths);
+}
+
+ChunkedConversion on_gpu(const HostCooChunks& in, const std::vector<int>& out_lengths) {
+    return coo_chunks_to_csr(Here::gpu(), in, out_lengths);
+}
+
+// Every output byte still 0xFF, as the conversion found it.
+bool untouched_since_poisoned(const HostCsrChunks& c) {
+    return still_poisoned(joined_csr(c));
 }
 
 HostCooChunks chunks_of_rows(int num_rows, int num_cols, std::vector<std::vector<int>> rows,
@@ -119,34 +126,60 @@ struct BadCase {
 
 std::vector<BadCase> bad_cases() {
     return {
-        {"unsorted inside a chunk", chunks_of_rows(4, 4, {{0, 2, 1}, {3}}, {{0, 0, 0}, {0}}),
-         {2, 2}, 2, "entry 2 (input chunk 0, position 2): row 1 comes after row 2 (rows must be "
-                    "non-decreasing)"},
+        {"unsorted inside a chunk",
+         chunks_of_rows(4, 4, {{0, 2, 1}, {3}}, {{0, 0, 0}, {0}}),
+         {2, 2},
+         2,
+         "entry 2 (input chunk 0, position 2): row 1 comes after row 2 (rows must be "
+         "non-decreasing)"},
         {"unsorted across a boundary, an empty chunk between",
-         chunks_of_rows(5, 4, {{0, 3}, {}, {2, 4}}, {{0, 1}, {}, {2, 3}}), {1, 3}, 2,
+         chunks_of_rows(5, 4, {{0, 3}, {}, {2, 4}}, {{0, 1}, {}, {2, 3}}),
+         {1, 3},
+         2,
          "entry 2 (input chunk 2, position 0): row 2 comes after row 3, the last row of input "
          "chunk 0 (rows must be non-decreasing)"},
         {"unsorted across several empty chunks, the first chunk empty",
-         chunks_of_rows(3, 3, {{}, {1, 2}, {}, {}, {0}}, {{}, {0, 0}, {}, {}, {0}}), {3}, 2,
+         chunks_of_rows(3, 3, {{}, {1, 2}, {}, {}, {0}}, {{}, {0, 0}, {}, {}, {0}}),
+         {3},
+         2,
          "entry 2 (input chunk 4, position 0): row 0 comes after row 2, the last row of input "
          "chunk 1 (rows must be non-decreasing)"},
-        {"row above the range", chunks_of_rows(3, 3, {{0}, {1, 3}}, {{0}, {0, 0}}), {3}, 2,
+        {"row above the range",
+         chunks_of_rows(3, 3, {{0}, {1, 3}}, {{0}, {0, 0}}),
+         {3},
+         2,
          "entry 2 (input chunk 1, position 1): row 3 is not in [0, 3)"},
-        {"negative row, first entry of all", chunks_of_rows(3, 3, {{}, {-1, 0}}, {{}, {0, 0}}),
-         {1, 1}, 0, "entry 0 (input chunk 1, position 0): row -1 is not in [0, 3)"},
-        {"column above the range", chunks_of_rows(3, 4, {{0, 1}, {1, 1, 2}}, {{0, 1}, {3, 9, 0}}),
-         {5}, 3, "entry 3 (input chunk 1, position 1): column 9 is not in [0, 4)"},
-        {"negative column", chunks_of_rows(3, 4, {{0, 0}, {}, {2}}, {{0, 1}, {}, {-2}}), {3}, 2,
+        {"negative row, first entry of all",
+         chunks_of_rows(3, 3, {{}, {-1, 0}}, {{}, {0, 0}}),
+         {1, 1},
+         0,
+         "entry 0 (input chunk 1, position 0): row -1 is not in [0, 3)"},
+        {"column above the range",
+         chunks_of_rows(3, 4, {{0, 1}, {1, 1, 2}}, {{0, 1}, {3, 9, 0}}),
+         {5},
+         3,
+         "entry 3 (input chunk 1, position 1): column 9 is not in [0, 4)"},
+        {"negative column",
+         chunks_of_rows(3, 4, {{0, 0}, {}, {2}}, {{0, 1}, {}, {-2}}),
+         {3},
+         2,
          "entry 2 (input chunk 2, position 0): column -2 is not in [0, 4)"},
         {"the earlier of two faults wins",
-         chunks_of_rows(6, 6, {{0, 1}, {4, 2}, {5, 5}}, {{0, 0}, {0, 0}, {7, 0}}), {4, 2}, 3,
+         chunks_of_rows(6, 6, {{0, 1}, {4, 2}, {5, 5}}, {{0, 0}, {0, 0}, {7, 0}}),
+         {4, 2},
+         3,
          "entry 3 (input chunk 1, position 1): row 2 comes after row 4 (rows must be "
          "non-decreasing)"},
         {"an out-of-range row before a boundary is reported, not the descent after it",
-         chunks_of_rows(5, 5, {{0, 9}, {1}}, {{0, 0}, {0}}), {3}, 1,
+         chunks_of_rows(5, 5, {{0, 9}, {1}}, {{0, 0}, {0}}),
+         {3},
+         1,
          "entry 1 (input chunk 0, position 1): row 9 is not in [0, 5)"},
-        {"any entry at all when there are no rows", chunks_of_rows(0, 2, {{}, {0}}, {{}, {0}}),
-         {1}, 0, "entry 0 (input chunk 1, position 0): row 0 is not in [0, 0)"},
+        {"any entry at all when there are no rows",
+         chunks_of_rows(0, 2, {{}, {0}}, {{}, {0}}),
+         {1},
+         0,
+         "entry 0 (input chunk 1, position 0): row 0 is not in [0, 0)"},
     };
 }
 
@@ -154,8 +187,8 @@ std::vector<BadCase> bad_cases() {
 int first_bad_by_walking(const HostCoo& a) {
     int previous = INT_MIN;
     for (size_t k = 0; k < a.nnz(); ++k) {
-        if (a.rows[k] < 0 || a.rows[k] >= a.num_rows || a.cols[k] < 0 ||
-            a.cols[k] >= a.num_cols || a.rows[k] < previous)
+        if (a.rows[k] < 0 || a.rows[k] >= a.num_rows || a.cols[k] < 0 || a.cols[k] >= a.num_cols ||
+            a.rows[k] < previous)
             return static_cast<int>(k);
         previous = a.rows[k];
     }
@@ -168,12 +201,20 @@ HostCoo spoiled(const HostCoo& sorted, SplitMix64& rng) {
     HostCoo a = sorted;
     const size_t k = rng.below(static_cast<uint32_t>(a.nnz()));
     switch (rng.below(4)) {
-        case 0: a.rows[k] = a.num_rows + static_cast<int>(rng.below(3)); break;
-        case 1: a.rows[k] = -1 - static_cast<int>(rng.below(3)); break;
-        case 2: a.cols[k] = rng.below(2) ? -1 : a.num_cols; break;
+        case 0:
+            a.rows[k] = a.num_rows + static_cast<int>(rng.below(3));
+            break;
+        case 1:
+            a.rows[k] = -1 - static_cast<int>(rng.below(3));
+            break;
+        case 2:
+            a.cols[k] = rng.below(2) ? -1 : a.num_cols;
+            break;
         default:
-            if (k > 0 && a.rows[k - 1] > 0) a.rows[k] = a.rows[k - 1] - 1;
-            else a.rows[k] = -1;
+            if (k > 0 && a.rows[k - 1] > 0)
+                a.rows[k] = a.rows[k - 1] - 1;
+            else
+                a.rows[k] = -1;
     }
     return a;
 }
@@ -218,10 +259,10 @@ TEST_CASE("121: the example's copies are the six overlaps of its chunk ranges",
 }
 
 TEST_CASE("121: the card's example gives its offsets 0 2 3 5", "[121][emulation]") {
-    const HostCooChunks card = split_into_chunks(chunked_card_example_coo(), kCardInputLengths);
+    const HostCooChunks card = split_into_chunks(card_example(), kCardInputLengths);
     const ChunkedConversion got = emulated(card, {2, 3});
     CHECK(got.csr.row_offsets == std::vector<int>{0, 2, 3, 5});
-    CHECK(converts_like_one_piece(got, chunked_card_example_coo(), {2, 3}));
+    CHECK(converts_like_one_piece(got, card_example(), {2, 3}));
 }
 
 TEST_CASE("121: emulated chunked conversion equals the one-piece CSR on 2,400 random chunkings",
@@ -312,7 +353,8 @@ TEST_CASE("121: every bad input is refused at its first global index, outputs un
     for (const BadCase& bad : bad_cases()) {
         INFO(bad.what);
         CHECK(first_bad_by_walking(joined_coo(bad.in)) == bad.first_bad);
-        CHECK(first_bad_joined_entry_cpu(joined_coo(bad.in)) == bad.first_bad);
+        CHECK(validate_sorted_coo(Here::emulated(ThreadOrder::shuffled(4)), joined_coo(bad.in)) ==
+              bad.first_bad);
         for (uint64_t seed : {1u, 2u, 3u}) {
             const ChunkedConversion got = emulated(bad.in, bad.out_lengths, seed);
             CHECK_FALSE(got.verdict.accepted());
@@ -378,14 +420,14 @@ TEST_CASE("121: the real matrices, row-sorted and cut into random chunks",
             CHECK(converts_like_one_piece(got, g, out_lengths));
         }
         const ChunkLayout layout = chunked_program_layout(nnz);
-        CHECK(converts_like_one_piece(
-            emulated(split_into_chunks(g, layout.input), layout.output), g, layout.output));
+        CHECK(converts_like_one_piece(emulated(split_into_chunks(g, layout.input), layout.output),
+                                      g, layout.output));
     }
 }
 
 TEST_CASE("121: GPU conversion of the small example", "[121][gpu]") {
     const HostCooChunks in = split_into_chunks(chunked_example_coo(), kExampleInputLengths);
-    const ChunkedConversion got = coo_chunks_to_csr_gpu(in, kExampleOutputLengths);
+    const ChunkedConversion got = on_gpu(in, kExampleOutputLengths);
     CHECK(got.csr.row_offsets == kExampleOffsets);
     CHECK(got.csr.col_idx == kExampleOutputCols);
     CHECK(got.csr.values == kExampleOutputValues);
@@ -402,21 +444,18 @@ TEST_CASE("121: GPU chunked conversion on 200 random chunkings, the hub and the 
         const std::vector<int> in_lengths = test_lengths(i % 5, nnz, rng);
         const std::vector<int> out_lengths = test_lengths((i / 5) % 5, nnz, rng);
         CAPTURE(i, g.num_rows, nnz, in_lengths, out_lengths);
-        REQUIRE(converts_like_one_piece(coo_chunks_to_csr_gpu(split_into_chunks(g, in_lengths),
-                                                              out_lengths),
-                                        g, out_lengths));
+        REQUIRE(converts_like_one_piece(on_gpu(split_into_chunks(g, in_lengths), out_lengths), g,
+                                        out_lengths));
     }
     const HostCoo star = sorted_by_row(make_star(100001, 0, 5));
     const ChunkLayout layout = chunked_program_layout(static_cast<int>(star.nnz()));
-    CHECK(converts_like_one_piece(
-        coo_chunks_to_csr_gpu(split_into_chunks(star, layout.input), layout.output), star,
-        layout.output));
+    CHECK(converts_like_one_piece(on_gpu(split_into_chunks(star, layout.input), layout.output),
+                                  star, layout.output));
     const HostCoo no_entries = make_uniform_random(5, 0, 1);
-    CHECK(converts_like_one_piece(
-        coo_chunks_to_csr_gpu(split_into_chunks(no_entries, {0, 0, 0}), {0, 0}), no_entries,
-        {0, 0}));
+    CHECK(converts_like_one_piece(on_gpu(split_into_chunks(no_entries, {0, 0, 0}), {0, 0}),
+                                  no_entries, {0, 0}));
     const HostCoo no_rows = make_uniform_random(0, 0, 1);
-    const ChunkedConversion zero = coo_chunks_to_csr_gpu(split_into_chunks(no_rows, {}), {});
+    const ChunkedConversion zero = on_gpu(split_into_chunks(no_rows, {}), {});
     CHECK(zero.csr.row_offsets == std::vector<int>{0});
 }
 
@@ -424,7 +463,7 @@ TEST_CASE("121: the GPU refuses every bad input as the emulation does, outputs u
           "[121][gpu]") {
     for (const BadCase& bad : bad_cases()) {
         INFO(bad.what);
-        const ChunkedConversion got = coo_chunks_to_csr_gpu(bad.in, bad.out_lengths);
+        const ChunkedConversion got = on_gpu(bad.in, bad.out_lengths);
         CHECK(got.verdict.first_bad == bad.first_bad);
         CHECK(got.verdict.refusal == bad.refusal);
         CHECK(untouched_since_poisoned(got.csr));
@@ -438,8 +477,7 @@ TEST_CASE("121: the GPU refuses every bad input as the emulation does, outputs u
         const std::vector<int> in_lengths = test_lengths(i % 5, static_cast<int>(bad.nnz()), rng);
         const std::vector<int> out_lengths = random_test_lengths(static_cast<int>(bad.nnz()), rng);
         CAPTURE(i, in_lengths, out_lengths);
-        const ChunkedConversion got =
-            coo_chunks_to_csr_gpu(split_into_chunks(bad, in_lengths), out_lengths);
+        const ChunkedConversion got = on_gpu(split_into_chunks(bad, in_lengths), out_lengths);
         REQUIRE(got.verdict.first_bad == first_bad_by_walking(bad));
         if (!got.verdict.accepted()) REQUIRE(untouched_since_poisoned(got.csr));
     }

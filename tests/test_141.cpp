@@ -2,7 +2,6 @@
 // byte counts of the three layouts.
 #include <catch2/catch.hpp>
 #include <vector>
-#define LESSON_WITHOUT_MAIN
 #include "../ch14_spmv/141_spmv_formats_cpu_baseline.cpp"
 
 namespace {
@@ -74,18 +73,32 @@ TEST_CASE("141: Fig. 14.1's dense array gives the notes' CSR arrays", "[141]") {
 
 TEST_CASE("141: the three SpMVs agree with the double reference on Fig. 14.1", "[141]") {
     const DenseMatrix d = fig14_1_dense();
-    const std::vector<float> x = lesson_x(4), y0 = {0.5f, -1.0f, 2.0f, 0.0f};
+    const std::vector<float> x = lesson_x(4), y0 = lesson_y0(4);
+    REQUIRE(x == std::vector<float>{1, 1.125f, 1.25f, 1.375f});
+    REQUIRE(y0 == std::vector<float>{0, 0.5f, 1, 0});
     std::vector<float> y_dense = y0, y_coo = y0, y_csr = y0;
     spmv_dense(d, x, y_dense);
     spmv_coo_cpu(dense_to_coo(d), x, y_coo);
     spmv_csr_cpu(dense_to_csr(d), x, y_csr);
-    // By hand: row 0 = 0.5 + 1 * 1 + 7 * 1.125, and so on; all exact in float.
-    const std::vector<float> by_hand = {0.5f + 1 + 7.875f, -1.0f + 5 + 3.75f + 12.375f,
-                                        2.0f + 2.25f + 10.0f, 0.0f + 8.25f};
+    // By hand from the figure's rows: row 0 = 0 + 1 * 1 + 7 * 1.125, and so on; exact in float.
+    const std::vector<float> by_hand = {0.0f + 1 + 7.875f, 0.5f + 5 + 3.75f + 12.375f,
+                                        1.0f + 2.25f + 10.0f, 0.0f + 8.25f};
+    CHECK(by_hand == std::vector<float>{8.875f, 21.625f, 13.25f, 8.25f});
     CHECK(y_dense == by_hand);
     CHECK(y_coo == by_hand);
     CHECK(y_csr == by_hand);
     CHECK(spmv_matches(y_coo, spmv_reference(fig14_1(), x, y0)));
+}
+
+TEST_CASE("141: the program's three products start from the chapter's x and y0", "[141]") {
+    const DenseMatrix d = fig14_1_dense();
+    const ThreeProducts y = multiply_three_ways(d, dense_to_coo(d), dense_to_csr(d));
+    CHECK(y.x == lesson_x(4));
+    CHECK(y.y0 == lesson_y0(4));
+    const SpmvReference reference = spmv_reference(fig14_1(), y.x, y.y0);
+    CHECK(spmv_matches(y.dense, reference));
+    CHECK(y.coo == y.dense);
+    CHECK(y.csr == y.dense);
 }
 
 TEST_CASE("141: conversions and SpMVs on 1,200 random dense matrices", "[141][random]") {

@@ -4,7 +4,6 @@
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
-#define LESSON_WITHOUT_MAIN
 #include "../ch14_spmv/142_spmv_coo_kernel.cu"
 #include "data_files.h"
 #include "edge_case_graphs.h"

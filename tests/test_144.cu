@@ -1,15 +1,15 @@
 // Tests of 144 and access_table.h: the notes' table on Fig. 14.1; the tables' properties on random
 // matrices (each entry read once, by the thread that owns it, in as many steps as the longest
 // row); the per-request model against a second count taken from the table and against patterns
-// whose sector counts are known; the strided index; and the kernels, emulated and on a GPU.
+// whose sector counts are known; the strided index; and the kernels, emulated in shuffled orders
+// and on a GPU (the warp-per-row kernel on a GPU only).
 #include <catch2/catch.hpp>
 #include <set>
 #include <vector>
-#define LESSON_WITHOUT_MAIN
 #include "../ch14_spmv/144_coalescing_kernel.cu"
+#include "data_files.h"
 #include "edge_case_graphs.h"
-
-using namespace coalescing;
+#include "spmv_test_inputs.h"
 
 namespace {
 
@@ -65,7 +65,9 @@ bool same_model(const AccessStats& a, const AccessStats& b) {
 
 // The row that stored entry e of the CSR belongs to, read from the row-sorted COO: both keep
 // the input's order within a row, so entry e is the same entry in both.
-std::vector<int> entry_rows(const HostCoo& input) { return sorted_by_row(input).rows; }
+std::vector<int> entry_rows(const HostCoo& input) {
+    return sorted_by_row(input).rows;
+}
 
 }  // namespace
 
@@ -171,15 +173,15 @@ TEST_CASE("144: the sector model on patterns whose counts are known", "[144][emu
 
     // 32 rows of 8 entries, one thread per row: in step i lane t reads 8t + i, one sector per
     // lane, for 8 steps; one warp per row reads each row's 8 entries, one sector, in one step.
-    std::vector<int> row_ptrs(33);
-    for (int r = 0; r <= 32; ++r) row_ptrs[r] = 8 * r;
-    const AccessStats strided = access_stats(CsrThreadPerRow(row_ptrs));
+    std::vector<int> row_offsets(33);
+    for (int r = 0; r <= 32; ++r) row_offsets[r] = 8 * r;
+    const AccessStats strided = access_stats(CsrThreadPerRow(row_offsets));
     CHECK(strided.requests == 8);
     CHECK(strided.sectors == 256);
     CHECK(strided.sectors_per_request() == 32.0);
     CHECK(strided.fetched_per_used() == 8.0);
     CHECK(strided.contiguous_fraction() == 0.0);
-    const AccessStats warps = access_stats(CsrWarpPerRow(row_ptrs));
+    const AccessStats warps = access_stats(CsrWarpPerRow(row_offsets));
     CHECK(warps.requests == 32);
     CHECK(warps.sectors == 32);
     CHECK(warps.lanes_busy() == 0.25);
@@ -226,14 +228,70 @@ TEST_CASE("144: the emulated CSR, COO and ELL bodies match the reference on rand
     for (int g = 0; g < kSweepGraphs; ++g) {
         const HostCoo input = edge_case_graph(g, kSeed144);
         CAPTURE(g, input.num_rows, input.nnz());
-        const HostCsr csr = csr_from_coo_by_stable_sort(input);
-        const std::vector<float> x = lesson_x(input.num_cols), y0 = starting_y(input.num_rows);
-        const SpmvReference reference = spmv_reference(input, x, y0);
-        const ThreadOrder order = ThreadOrder::shuffled(mix_seed(kSeed144, g));
-        REQUIRE(spmv_matches(csr_thread_per_row_emulated(csr, x, y0, order), reference));
-        REQUIRE(spmv_matches(coo_thread_per_entry_emulated(input, x, y0, order), reference));
-        REQUIRE(spmv_matches(spmv_ell_emulated(ell_from_csr(csr), x, y0, order), reference));
+        const auto [csr, x, y0, reference] = spmv_case(input);
+        const Here here = Here::emulated(ThreadOrder::shuffled(mix_seed(kSeed144, g)));
+        REQUIRE(spmv_matches(csr_spmv(here, csr, x, y0), reference));
+        REQUIRE(spmv_matches(coo_spmv(here, row_sorted_coo(csr), x, y0), reference));
+        REQUIRE(spmv_matches(ell_spmv(here, ell_from_csr(csr), x, y0), reference));
     }
+}
+
+TEST_CASE("144: the row-sorted COO holds the input's entries in CSR order", "[144][random]") {
+    for (int g = 0; g < kSweepGraphs; ++g) {
+        const HostCoo input = edge_case_graph(g, kSeed144);
+        CAPTURE(g, input.num_rows, input.nnz());
+        const HostCoo coo = row_sorted_coo(csr_from_coo_by_stable_sort(input));
+        const HostCoo sorted = sorted_by_row(input);
+        REQUIRE(coo.num_rows == input.num_rows);
+        REQUIRE(coo.num_cols == input.num_cols);
+        REQUIRE(coo.rows == sorted.rows);
+        REQUIRE(coo.cols == sorted.cols);
+        REQUIRE(coo.values == sorted.values);
+    }
+}
+
+TEST_CASE("144: ELL of Fig. 14.1 in shuffled orders gives the book's product", "[144][emulation]") {
+    const HostEll ell = ell_from_csr(csr_from_coo_by_stable_sort(fig14_1()));
+    const std::vector<float> x = lesson_x(4), y0 = varied_y0(4);
+    // Every product and partial sum here is exact in float, so any order gives the same bits.
+    for (uint64_t seed : {1u, 2u, 3u, 144u})
+        CHECK(ell_spmv(Here::emulated(ThreadOrder::shuffled(seed)), ell, x, y0) ==
+              book_product(x, y0));
+}
+
+TEST_CASE("144: emulated ELL on the data files, where its padding is affordable",
+          "[144][emulation][data]") {
+    for (const std::string& name : readable_data_files()) {
+        CAPTURE(name);
+        const HostCoo input = read_data_file(name);
+        const std::optional<HostEll> ell = ell_if_practical(csr_from_coo_by_stable_sort(input));
+        if (!ell) continue;
+        const std::vector<float> x = lesson_x(input.num_cols), y0 = lesson_y0(input.num_rows);
+        CHECK(spmv_matches(ell_spmv(Here::emulated(ThreadOrder::shuffled(kSeed144)), *ell, x, y0),
+                           spmv_reference(input, x, y0)));
+    }
+}
+
+TEST_CASE("144: on Fig. 14.1 each request touches one sector; ELL's 48 bytes span two",
+          "[144][emulation]") {
+    const HostCsr csr = csr_from_coo_by_stable_sort(fig14_1());
+    const RequestModel m = model_requests(csr);
+    CHECK(m.longest_row == 3);
+    // Requests (and so sectors): 3 steps of one warp; 1; one per row's warp; 3 steps of one warp.
+    CHECK(m.csr_rows.requests == 3);
+    CHECK(m.coo_entries.requests == 1);
+    CHECK(m.csr_warps.requests == 4);
+    CHECK(m.ell_rows.requests == 3);
+    for (const AccessStats* s : {&m.csr_rows, &m.coo_entries, &m.csr_warps, &m.ell_rows})
+        CHECK(s->sectors == s->requests);
+    // value: 8 floats, 32 bytes, one sector; ell_values: 12 slots, 48 bytes, two sectors, the
+    // second reached only in step 2 (slot 9).
+    CHECK(array_extent(csr.nnz()) == "32 bytes, 1 sector");
+    CHECK(array_extent(ell_from_csr(csr).num_slots()) == "48 bytes, 2 sectors");
+    // 1138_bus is large enough that a strided request touches more than one sector.
+    const RequestModel bus =
+        model_requests(csr_from_coo_by_stable_sort(read_data_file("1138_bus.mtx")));
+    CHECK(bus.csr_rows.sectors > bus.csr_rows.requests);
 }
 
 TEST_CASE("144: ELL is refused past 8x the CSR's bytes, never trimmed", "[144][emulation][hub]") {
@@ -254,14 +312,12 @@ TEST_CASE("144: GPU kernels on Fig. 14.1, 200 random matrices, 0 rows and the hu
     for (size_t g = 0; g < inputs.size(); ++g) {
         const HostCoo& input = inputs[g];
         CAPTURE(g, input.num_rows, input.nnz());
-        const HostCsr csr = csr_from_coo_by_stable_sort(input);
-        const std::vector<float> x = lesson_x(input.num_cols), y0 = starting_y(input.num_rows);
-        const SpmvReference reference = spmv_reference(input, x, y0);
-        REQUIRE(spmv_matches(csr_warp_per_row_gpu(csr, x, y0), reference));
-        REQUIRE(spmv_matches(csr_thread_per_row_gpu(csr, x, y0), reference));
-        REQUIRE(spmv_matches(coo_thread_per_entry_gpu(input, x, y0), reference));
+        const auto [csr, x, y0, reference] = spmv_case(input);
+        REQUIRE(spmv_matches(csr_warp_per_row_spmv(csr, x, y0), reference));
+        REQUIRE(spmv_matches(csr_spmv(Here::gpu(), csr, x, y0), reference));
+        REQUIRE(spmv_matches(coo_spmv(Here::gpu(), input, x, y0), reference));
         if (ell_is_practical(csr))
-            REQUIRE(spmv_matches(spmv_ell_gpu(ell_from_csr(csr), x, y0), reference));
+            REQUIRE(spmv_matches(ell_spmv(Here::gpu(), ell_from_csr(csr), x, y0), reference));
         REQUIRE(cudaGetLastError() == cudaSuccess);
     }
 }

@@ -1,16 +1,15 @@
 // Tests of 145 and regular_formats.h: Fig. 14.1 in ELL, HYB and JDS as worked out from the
 // figure; every conversion undone to the same multiset of entries on the real matrices of
 // data/, on 1,200 random matrices and on the 10^5-entry hub; HYB's width rule and JDS's
-// order by counting; and each format's kernel against the CPU reference, emulated and on a GPU.
+// order by counting; and each format's kernel against the CPU reference, emulated in shuffled
+// orders and on a GPU.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
-#define LESSON_WITHOUT_MAIN
 #include "../ch14_spmv/145_regular_formats_kernel.cu"
 #include "data_files.h"
 #include "edge_case_graphs.h"
-
-using namespace regularized;
+#include "spmv_test_inputs.h"
 
 namespace {
 
@@ -39,14 +38,12 @@ void require_round_trips(const HostCoo& input) {
 }
 
 void require_emulated_spmv(const HostCoo& input, uint64_t seed) {
-    const HostCsr csr = csr_from_coo_by_stable_sort(input);
-    const std::vector<float> x = lesson_x(input.num_cols), y0 = starting_y(input.num_rows);
-    const SpmvReference reference = spmv_reference(input, x, y0);
-    const ThreadOrder order = ThreadOrder::shuffled(seed);
+    const auto [csr, x, y0, reference] = spmv_case(input);
+    const Here here = Here::emulated(ThreadOrder::shuffled(seed));
     if (ell_is_practical(csr))
-        REQUIRE(spmv_matches(spmv_ell_emulated(ell_from_csr(csr), x, y0, order), reference));
-    REQUIRE(spmv_matches(spmv_hyb_emulated(hyb_from_csr(csr), x, y0, order), reference));
-    REQUIRE(spmv_matches(spmv_jds_emulated(jds_from_csr(csr), x, y0, order), reference));
+        REQUIRE(spmv_matches(ell_spmv(here, ell_from_csr(csr), x, y0), reference));
+    REQUIRE(spmv_matches(hyb_spmv(here, hyb_from_csr(csr), x, y0), reference));
+    REQUIRE(spmv_matches(jds_spmv(here, jds_from_csr(csr), x, y0), reference));
 }
 
 }  // namespace
@@ -78,14 +75,15 @@ TEST_CASE("145: Fig. 14.1 in ELL, HYB and JDS", "[145][emulation]") {
     // y = A * x for x = 1 2 3 4: 1 + 14, 5 + 9 + 36, 4 + 24, 24.
     const std::vector<float> x = {1, 2, 3, 4}, zeros(4, 0.0f);
     const std::vector<float> expected = {15, 50, 28, 24};
-    const ThreadOrder order = ThreadOrder::shuffled(kSeed145);
-    CHECK(spmv_ell_emulated(ell, x, zeros, order) == expected);
-    CHECK(spmv_hyb_emulated(hyb, x, zeros, order) == expected);
-    CHECK(spmv_jds_emulated(jds, x, zeros, order) == expected);
+    for (uint64_t seed : {1u, 2u, 145u}) {
+        const Here here = Here::emulated(ThreadOrder::shuffled(seed));
+        CHECK(ell_spmv(here, ell, x, zeros) == expected);
+        CHECK(hyb_spmv(here, hyb, x, zeros) == expected);
+        CHECK(jds_spmv(here, jds, x, zeros) == expected);
+    }
 }
 
-TEST_CASE("145: conversions round-trip on the real matrices of data/",
-          "[145][emulation][data]") {
+TEST_CASE("145: conversions round-trip on the real matrices of data/", "[145][emulation][data]") {
     for (const std::string& name : readable_data_files()) {
         CAPTURE(name);
         const HostCoo input = read_data_file(name);
@@ -116,7 +114,8 @@ TEST_CASE("145: an ELL of a given width keeps each row's first entries", "[145][
         const HostEll ell = ell_from_csr(csr, width);
         REQUIRE(is_well_formed(ell));
         size_t kept = 0;
-        for (int r = 0; r < 4; ++r) kept += std::min(width, kFigRowOffsets[r + 1] - kFigRowOffsets[r]);
+        for (int r = 0; r < 4; ++r)
+            kept += std::min(width, kFigRowOffsets[r + 1] - kFigRowOffsets[r]);
         CHECK(coo_from_ell(ell).nnz() == kept);
     }
 }
@@ -157,13 +156,11 @@ TEST_CASE("145: GPU kernels of ELL, HYB and JDS on 200 random matrices, 0 rows a
     for (size_t g = 0; g < inputs.size(); ++g) {
         const HostCoo& input = inputs[g];
         CAPTURE(g, input.num_rows, input.nnz());
-        const HostCsr csr = csr_from_coo_by_stable_sort(input);
-        const std::vector<float> x = lesson_x(input.num_cols), y0 = starting_y(input.num_rows);
-        const SpmvReference reference = spmv_reference(input, x, y0);
+        const auto [csr, x, y0, reference] = spmv_case(input);
         if (ell_is_practical(csr))
-            REQUIRE(spmv_matches(spmv_ell_gpu(ell_from_csr(csr), x, y0), reference));
-        REQUIRE(spmv_matches(spmv_hyb_gpu(hyb_from_csr(csr), x, y0), reference));
-        REQUIRE(spmv_matches(spmv_jds_gpu(jds_from_csr(csr), x, y0), reference));
+            REQUIRE(spmv_matches(ell_spmv(Here::gpu(), ell_from_csr(csr), x, y0), reference));
+        REQUIRE(spmv_matches(hyb_spmv(Here::gpu(), hyb_from_csr(csr), x, y0), reference));
+        REQUIRE(spmv_matches(jds_spmv(Here::gpu(), jds_from_csr(csr), x, y0), reference));
         REQUIRE(cudaGetLastError() == cudaSuccess);
     }
 }

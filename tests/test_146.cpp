@@ -1,16 +1,14 @@
 // Tests of 146: the table's facts on Fig. 14.1, worked out from the figure (bytes, insertion costs,
 // lookup reads, row-length balance), and its properties on random matrices (an insertion keeps
 // every format's entries plus the new one, CSR moves exactly the later rows' entries, column-
-// major ELL moves none, every lookup finds exactly what the entry list holds).
-#include <catch2/catch.hpp>
+// major ELL moves none, every lookup finds exactly what the entry list holds, every kernel's
+// access model reads each entry once).
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <vector>
-#define LESSON_WITHOUT_MAIN
 #include "../ch14_spmv/146_design_considerations_cpu_baseline.cpp"
 #include "edge_case_graphs.h"
-
-using namespace design;
 
 namespace {
 
@@ -89,10 +87,10 @@ TEST_CASE("146: reads to reach row 2 and (2, 2) of Fig. 14.1", "[146]") {
     // and 1 reach position 2 and diagonal 2 (1 entry) does not: 3 more reads.
     CHECK(find_in_jds(f.jds, 2, 2).reads_to_row == 7);
     CHECK(find_in_jds(f.jds, 2, 2).reads_to_element == 8);
-    for (const Lookup& l : {find_in_coo(f.coo, 2, 2), find_in_csr(f.csr, 2, 2),
-                            find_in_ell(f.ell, 2, 2), find_in_hyb(f.hyb, 2, 2),
-                            find_in_jds(f.jds, 2, 2),
-                            find_in_row_sorted_coo(sorted_by_row(f.coo), 2, 2)})
+    for (const Lookup& l :
+         {find_in_coo(f.coo, 2, 2), find_in_csr(f.csr, 2, 2), find_in_ell(f.ell, 2, 2),
+          find_in_hyb(f.hyb, 2, 2), find_in_jds(f.jds, 2, 2),
+          find_in_row_sorted_coo(sorted_by_row(f.coo), 2, 2)})
         CHECK(l.found);
     CHECK_FALSE(find_in_csr(f.csr, 3, 0).found);
 }
@@ -104,6 +102,20 @@ TEST_CASE("146: row-length balance of Fig. 14.1", "[146]") {
     CHECK(b.mean == 2);
     CHECK(b.cv == Approx(std::sqrt(0.5) / 2));
     CHECK(row_length_balance({}).mean == 0);
+}
+
+TEST_CASE("146: the kernels' access model of Fig. 14.1", "[146]") {
+    const KernelModels m = model_kernels(build_formats(fig14_1()));
+    CHECK(m.reads_each_entry_once);
+    // The notes' tables: COO reads value[0..7] in one request. CSR's threads start a row apart:
+    // of its three requests only the last, one lane alone (value[4]), is contiguous.
+    CHECK(m.stats[kCoo].requests == 1);
+    CHECK(m.stats[kCsr].requests == 3);
+    CHECK(m.stats[kCsr].contiguous_fraction() == Approx(1.0 / 3));
+    for (Kernel k : {kCoo, kEll, kHyb, kJds}) CHECK(m.stats[k].contiguous_fraction() == 1.0);
+    CHECK(m.stats[kCsr].max_work == 3);
+    CHECK(m.stats[kHyb].max_work == 2);
+    CHECK(m.stats[kHyb].threads == 5);
 }
 
 TEST_CASE("146: insertions and lookups on 1,200 random matrices", "[146][random]") {
@@ -146,6 +158,10 @@ TEST_CASE("146: insertions and lookups on 1,200 random matrices", "[146][random]
         insert_into_jds(grown.jds, row, col, 3.0f);
         REQUIRE(is_well_formed(grown.jds));
         REQUIRE(sorted_entries(coo_from_jds(grown.jds)) == expected);
+        const KernelModels m = model_kernels(f);
+        REQUIRE(m.reads_each_entry_once);
+        for (Kernel k : {kCoo, kEll, kHyb, kJds}) REQUIRE(m.stats[k].contiguous_fraction() == 1.0);
+        REQUIRE(m.stats[kCsr].max_work == static_cast<size_t>(max_row_length(f.csr)));
         std::vector<int> grown_lengths = row_lengths(f.csr);
         ++grown_lengths[row];
         for (size_t t = 1; t < grown.jds.row_perm.size(); ++t)

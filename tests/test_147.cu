@@ -1,10 +1,10 @@
 // Tests of 147: conjugate gradient on the chapter's CSR SpMV, emulated and on the GPU, on the
 // Poisson matrix and the two SPD data files; the Poisson generator against a Kronecker-sum
-// construction; the condition-number estimate against known spectra; and the refusals.
+// construction; the condition-number estimate against known spectra; the refusals; the program's
+// own claims; and the history's printing step.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
-#define LESSON_WITHOUT_MAIN
 #include "../ch14_spmv/147_conjugate_gradient_kernel.cu"
 #include "data_files.h"
 
@@ -61,7 +61,7 @@ Prepared prepare(const HostCoo& coo) {
 }
 
 // The program's claims, as test assertions.
-void check_solution(const Prepared& p, const CgOutcome& out) {
+void require_good_solution(const Prepared& p, const CgOutcome& out) {
     REQUIRE_FALSE(p.reference.breakdown);
     REQUIRE(p.reference.converged);
     REQUIRE_FALSE(out.breakdown);
@@ -140,12 +140,9 @@ TEST_CASE("147: matrices that CG cannot take are refused with their reason", "[1
     CHECK(spd_refusal(
               coo_of(2, 2, {{0, 0, 4.0f}, {1, 1, 4.0f}, {0, 1, 0.5f}, {0, 1, 0.5f}, {1, 0, 1.0f}}))
               .empty());
-    CHECK_THAT(spd_refusal(read_data_file("west2021.mtx")),
-               StartsWith("diagonal not positive"));
-    CHECK_THAT(spd_refusal(read_data_file("karate.mtx")),
-               StartsWith("diagonal not positive"));
-    CHECK_THAT(spd_refusal(read_data_file("netscience.mtx")),
-               StartsWith("diagonal not positive"));
+    CHECK_THAT(spd_refusal(read_data_file("west2021.mtx")), StartsWith("diagonal not positive"));
+    CHECK_THAT(spd_refusal(read_data_file("karate.mtx")), StartsWith("diagonal not positive"));
+    CHECK_THAT(spd_refusal(read_data_file("netscience.mtx")), StartsWith("diagonal not positive"));
     CHECK(spd_refusal(read_data_file("lund_a.mtx")).empty());
     CHECK(spd_refusal(read_data_file("1138_bus.mtx")).empty());
     // jagmesh7 passes the cheap checks but is indefinite: CG meets p . A p <= 0.
@@ -153,7 +150,7 @@ TEST_CASE("147: matrices that CG cannot take are refused with their reason", "[1
     CHECK(spd_refusal(jagmesh).empty());
     const Prepared p = prepare(jagmesh);
     CHECK(p.reference.breakdown);
-    CHECK(cg_solve_emulated(p.system, ThreadOrder::shuffled(kSeed147)).breakdown);
+    CHECK(cg_solve(Here::emulated(ThreadOrder::shuffled(kSeed147)), p.system).breakdown);
 }
 
 TEST_CASE("147: emulated CG converges on the Poisson matrix", "[147][emulation]") {
@@ -161,8 +158,8 @@ TEST_CASE("147: emulated CG converges on the Poisson matrix", "[147][emulation]"
         CAPTURE(nx, ny);
         const Prepared p = prepare(poisson_5_point(nx, ny));
         CHECK_FALSE(p.system.scaled);
-        const CgOutcome out = cg_solve_emulated(p.system, ThreadOrder::shuffled(kSeed147));
-        check_solution(p, out);
+        const CgOutcome out = cg_solve(Here::emulated(ThreadOrder::shuffled(kSeed147)), p.system);
+        require_good_solution(p, out);
         // Exact kappa, so the bound against x_true holds without any estimate.
         CHECK(
             relative_difference(std::vector<double>(out.y.begin(), out.y.end()), p.system.y_true) <=
@@ -179,14 +176,55 @@ TEST_CASE("147: emulated CG converges on lund_a and 1138_bus, Jacobi-scaled",
         const Prepared p = prepare(read_data_file(name));
         CHECK(p.system.scaled);
         for (double d : diagonal_of(p.system.matrix)) REQUIRE(d == Approx(1.0).epsilon(1e-6));
-        check_solution(p, cg_solve_emulated(p.system, ThreadOrder::shuffled(kSeed147)));
+        require_good_solution(p,
+                              cg_solve(Here::emulated(ThreadOrder::shuffled(kSeed147)), p.system));
     }
+}
+
+TEST_CASE("147: the program's own claims hold, emulated, on the Poisson matrix and the SPD files",
+          "[147][emulation][data]") {
+    std::vector<CgInput> inputs(3);
+    inputs[0].coo = poisson_5_point(16, 16);
+    inputs[0].nx = inputs[0].ny = 16;
+    inputs[1].coo = read_data_file("lund_a.mtx");
+    inputs[2].coo = read_data_file("1138_bus.mtx");
+    for (const CgInput& in : inputs) {
+        CAPTURE(in.coo.num_rows, in.poisson());
+        const HostCsr a = csr_from_coo_by_stable_sort(in.coo);
+        const CgSystem s = make_cg_system(a, !has_constant_diagonal(a));
+        const Reference ref = solve_reference(in, a, s);
+        REQUIRE(ref.available);
+        CHECK(ref.unscaled_available == s.scaled);
+        const CgOutcome out = cg_solve(Here::emulated(ThreadOrder::shuffled(kSeed147)), s);
+        // Every SpMV is one iteration's q = A p or one recomputation of b - A x; none is timed.
+        CHECK(out.spmv_calls == out.iterations + static_cast<int>(out.checks.size()));
+        CHECK(out.spmv_ms == 0);
+        const Accuracy acc = measure_accuracy(in, s, ref, out.y, out.history.back());
+        if (in.poisson()) CHECK(acc.error == acc.error_y);  // unscaled: y is x
+        std::FILE* quiet = std::tmpfile();
+        REQUIRE(quiet != nullptr);
+        SelfCheck check(quiet);
+        check_solution(in, ref, out, acc, check);
+        CHECK(check.mismatches() == 0);
+        std::fclose(quiet);
+    }
+}
+
+TEST_CASE("147: the residual history is printed every 5th iteration, or at a rounder step",
+          "[147]") {
+    CHECK(history_stride(0) == 5);
+    CHECK(history_stride(40) == 5);
+    CHECK(history_stride(100) == 5);
+    CHECK(history_stride(101) == 10);
+    CHECK(history_stride(781) == 50);
+    CHECK(history_stride(4001) == 500);
+    for (int n : {7, 99, 450, 12345, 1000000}) CHECK(n / history_stride(n) <= 20);
 }
 
 TEST_CASE("147: with b = 0 the answer is x = 0, after no iterations", "[147][emulation]") {
     CgSystem s = make_cg_system(csr_from_coo_by_stable_sort(poisson_5_point(3, 3)), false);
     std::fill(s.b.begin(), s.b.end(), 0.0f);
-    const CgOutcome out = cg_solve_emulated(s, ThreadOrder::shuffled(1));
+    const CgOutcome out = cg_solve(Here::emulated(ThreadOrder::shuffled(1)), s);
     CHECK(out.converged);
     CHECK(out.iterations == 0);
     CHECK(out.y == std::vector<float>(9, 0.0f));
@@ -194,23 +232,23 @@ TEST_CASE("147: with b = 0 the answer is x = 0, after no iterations", "[147][emu
 
 TEST_CASE("147: GPU CG converges on the Poisson matrix, lund_a and 1138_bus", "[147][gpu][data]") {
     std::vector<HostCoo> inputs = {poisson_5_point(16, 16), poisson_5_point(64, 64),
-                                   read_data_file("lund_a.mtx"),
-                                   read_data_file("1138_bus.mtx")};
+                                   read_data_file("lund_a.mtx"), read_data_file("1138_bus.mtx")};
     for (size_t i = 0; i < inputs.size(); ++i) {
         CAPTURE(i, inputs[i].num_rows);
         const Prepared p = prepare(inputs[i]);
-        const CgOutcome gpu = cg_solve_gpu(p.system);
-        check_solution(p, gpu);
+        const CgOutcome gpu = cg_solve(Here::gpu(), p.system);
+        require_good_solution(p, gpu);
         // The same algorithm as the emulation; only the order of the dot products' additions
         // differs, so the iteration counts stay close.
-        const CgOutcome emulated = cg_solve_emulated(p.system, ThreadOrder::shuffled(kSeed147));
+        const CgOutcome emulated =
+            cg_solve(Here::emulated(ThreadOrder::shuffled(kSeed147)), p.system);
         CHECK(std::abs(gpu.iterations - emulated.iterations) <= 0.1 * emulated.iterations + 5);
     }
 }
 
 TEST_CASE("147: the GPU solve counts and times its SpMV calls", "[147][gpu]") {
     const Prepared p = prepare(poisson_5_point(32, 32));
-    const CgOutcome out = cg_solve_gpu(p.system, true);
+    const CgOutcome out = cg_solve(Here::gpu(), p.system, true);
     CHECK(out.spmv_calls == out.iterations + static_cast<int>(out.checks.size()));
     CHECK(out.spmv_ms > 0);
     CHECK(cudaGetLastError() == cudaSuccess);

@@ -1,0 +1,208 @@
+// The geometry of chunked storage, for 121: a COO whose three arrays are each cut into chunks,
+// a CSR whose columns and values are cut into chunks of other lengths, and the arithmetic that
+// relates a global entry index to a chunk and a position in it. Host code only: the kernels
+// that work over chunks are 121's lesson. Any chunk may be empty.
+#pragma once
+#include <algorithm>
+#include <climits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+#include "../common/random.h"
+#include "../common/sparse_host.h"
+
+// Row-sorted COO in chunks: chunk i is (rows[i], cols[i], values[i]), three separate arrays of
+// one length. Read one after another, the chunks are the logical entry array; the position of an
+// entry in that array is its global index.
+struct HostCooChunks {
+    int num_rows = 0;
+    int num_cols = 0;
+    std::vector<std::vector<int>> rows, cols;
+    std::vector<std::vector<float>> values;
+    int num_chunks() const { return static_cast<int>(rows.size()); }
+};
+
+// CSR with one row_offsets array (global indices) and chunked columns and values.
+struct HostCsrChunks {
+    int num_rows = 0;
+    int num_cols = 0;
+    std::vector<int> row_offsets;
+    std::vector<std::vector<int>> col_idx;
+    std::vector<std::vector<float>> values;
+};
+
+// The lengths of the chunks; a chunk whose three arrays disagree is a caller's bug.
+inline std::vector<int> input_chunk_lengths(const HostCooChunks& a) {
+    if (a.cols.size() != a.rows.size() || a.values.size() != a.rows.size())
+        throw std::invalid_argument("the chunk lists of rows, columns and values differ in number");
+    std::vector<int> lengths;
+    for (int i = 0; i < a.num_chunks(); ++i) {
+        if (a.cols[i].size() != a.rows[i].size() || a.values[i].size() != a.rows[i].size())
+            throw std::invalid_argument("chunk " + std::to_string(i) +
+                                        " has rows, columns and values of different lengths");
+        lengths.push_back(static_cast<int>(a.rows[i].size()));
+    }
+    return lengths;
+}
+
+inline std::vector<int> output_chunk_lengths(const HostCsrChunks& c) {
+    std::vector<int> lengths;
+    for (const auto& chunk : c.col_idx) lengths.push_back(static_cast<int>(chunk.size()));
+    return lengths;
+}
+
+// Where each chunk starts in the logical array, plus the total at the end: chunk i covers the
+// global range [bounds[i], bounds[i + 1]). Global indices are ints, as in the kernels.
+inline std::vector<int> chunk_bounds(const std::vector<int>& lengths) {
+    std::vector<int> bounds(lengths.size() + 1, 0);
+    long long total = 0;
+    for (size_t i = 0; i < lengths.size(); ++i) {
+        if (lengths[i] < 0) throw std::invalid_argument("a chunk length is negative");
+        total += lengths[i];
+        if (total > INT_MAX) throw std::invalid_argument("more entries than an int can index");
+        bounds[i + 1] = static_cast<int>(total);
+    }
+    return bounds;
+}
+
+// Cuts a COO into chunks of the given lengths (they must add up to its entry count).
+inline HostCooChunks split_into_chunks(const HostCoo& a, const std::vector<int>& lengths) {
+    const std::vector<int> bounds = chunk_bounds(lengths);
+    if (static_cast<size_t>(bounds.back()) != a.nnz())
+        throw std::invalid_argument("the chunk lengths add up to " + std::to_string(bounds.back()) +
+                                    ", not to the " + std::to_string(a.nnz()) + " entries");
+    HostCooChunks c;
+    c.num_rows = a.num_rows;
+    c.num_cols = a.num_cols;
+    for (size_t i = 0; i < lengths.size(); ++i) {
+        c.rows.emplace_back(a.rows.begin() + bounds[i], a.rows.begin() + bounds[i + 1]);
+        c.cols.emplace_back(a.cols.begin() + bounds[i], a.cols.begin() + bounds[i + 1]);
+        c.values.emplace_back(a.values.begin() + bounds[i], a.values.begin() + bounds[i + 1]);
+    }
+    return c;
+}
+
+// Gluing the chunks together is what the conversion avoids; the baseline and the checks may.
+inline HostCoo joined_coo(const HostCooChunks& c) {
+    HostCoo a;
+    a.num_rows = c.num_rows;
+    a.num_cols = c.num_cols;
+    for (int i = 0; i < c.num_chunks(); ++i) {
+        a.rows.insert(a.rows.end(), c.rows[i].begin(), c.rows[i].end());
+        a.cols.insert(a.cols.end(), c.cols[i].begin(), c.cols[i].end());
+        a.values.insert(a.values.end(), c.values[i].begin(), c.values[i].end());
+    }
+    return a;
+}
+
+inline HostCsr joined_csr(const HostCsrChunks& c) {
+    HostCsr a;
+    a.num_rows = c.num_rows;
+    a.num_cols = c.num_cols;
+    a.row_offsets = c.row_offsets;
+    for (size_t j = 0; j < c.col_idx.size(); ++j) {
+        a.col_idx.insert(a.col_idx.end(), c.col_idx[j].begin(), c.col_idx[j].end());
+        a.values.insert(a.values.end(), c.values[j].begin(), c.values[j].end());
+    }
+    return a;
+}
+
+// One copy of columns and values: the overlap of input chunk in_chunk with output chunk
+// out_chunk, `count` entries starting at global index global_start.
+struct ChunkCopy {
+    int in_chunk, in_position;
+    int out_chunk, out_position;
+    int global_start, count;
+};
+
+// The non-empty overlaps, found by walking both lists of ranges at once, the way a merge does:
+// after each step the range that ends first cannot meet anything further on. Each step moves
+// past at least one chunk, so there are at most K_in + K_out - 1 copies.
+inline std::vector<ChunkCopy> chunk_copies(const std::vector<int>& in_lengths,
+                                           const std::vector<int>& out_lengths) {
+    const std::vector<int> in = chunk_bounds(in_lengths), out = chunk_bounds(out_lengths);
+    if (in.back() != out.back())
+        throw std::invalid_argument("the output chunks hold " + std::to_string(out.back()) +
+                                    " entries, the input has " + std::to_string(in.back()));
+    std::vector<ChunkCopy> copies;
+    size_t i = 0, j = 0;
+    while (i < in_lengths.size() && j < out_lengths.size()) {
+        const int start = std::max(in[i], out[j]);
+        const int end = std::min(in[i + 1], out[j + 1]);
+        if (start < end)
+            copies.push_back({static_cast<int>(i), start - in[i], static_cast<int>(j),
+                              start - out[j], start, end - start});
+        const int in_end = in[i + 1], out_end = out[j + 1];
+        if (in_end <= out_end) ++i;
+        if (out_end <= in_end) ++j;
+    }
+    return copies;
+}
+
+// Global index g (one that exists) as a chunk and a position in it. The last chunk that starts
+// at or before g holds it: any empty chunks starting at g come before it.
+struct ChunkPosition {
+    int chunk, position;
+};
+
+inline ChunkPosition locate_chunk_entry(const std::vector<int>& lengths, int g) {
+    const std::vector<int> bounds = chunk_bounds(lengths);
+    const auto first_start_after = std::upper_bound(bounds.begin(), bounds.end() - 1, g);
+    const int chunk = static_cast<int>(first_start_after - bounds.begin()) - 1;
+    return {chunk, g - bounds[chunk]};
+}
+
+// The places where a layout cuts the entry array, as global indices; an empty chunk adds no
+// new place.
+inline std::vector<int> interior_cuts(const std::vector<int>& lengths) {
+    const std::vector<int> bounds = chunk_bounds(lengths);
+    if (bounds.size() < 2) return {};
+    std::vector<int> cuts(bounds.begin() + 1, bounds.end() - 1);
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    return cuts;
+}
+
+// How many entries of `row` each input chunk holds, in a row-sorted input: the length of the
+// chunk's run of that row.
+inline std::vector<int> row_share_by_chunk(const HostCooChunks& in, int row) {
+    std::vector<int> share;
+    for (const auto& rows : in.rows) {
+        const auto run = std::equal_range(rows.begin(), rows.end(), row);
+        share.push_back(static_cast<int>(run.second - run.first));
+    }
+    return share;
+}
+
+// `num_chunks` lengths adding up to `total`, cut at uniformly random places; where two cuts
+// fall together a chunk is empty.
+inline std::vector<int> random_chunk_lengths(int total, int num_chunks, SplitMix64& rng) {
+    if (num_chunks < 1) throw std::invalid_argument("at least one chunk is needed");
+    std::vector<int> cuts(num_chunks - 1);
+    for (int& c : cuts) c = static_cast<int>(rng.below(static_cast<uint32_t>(total) + 1));
+    std::sort(cuts.begin(), cuts.end());
+    cuts.push_back(total);
+    std::vector<int> lengths(num_chunks);
+    int start = 0;
+    for (int i = 0; i < num_chunks; ++i) {
+        lengths[i] = cuts[i] - start;
+        start = cuts[i];
+    }
+    return lengths;
+}
+
+// The layout of the --scale and --matrix inputs: 7 input chunks of random lengths, the third
+// forced empty, and 5 output chunks cut independently; a fixed seed, so every run cuts the same.
+struct ChunkLayout {
+    std::vector<int> input, output;
+};
+
+constexpr uint64_t kChunkingSeed = 121;
+
+inline ChunkLayout chunked_program_layout(int nnz) {
+    SplitMix64 rng(kChunkingSeed);
+    ChunkLayout layout;
+    layout.input = random_chunk_lengths(nnz, 6, rng);
+    layout.input.insert(layout.input.begin() + 2, 0);
+    layout.output = random_chunk_lengths(nnz, 5, rng);
+    return layout;
+}

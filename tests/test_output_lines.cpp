@@ -1,0 +1,131 @@
+// The two machine-readable lines that programs print, as a script reads them: the timing: line
+// (timing_line.h) and the result: line that ends every --scale and --matrix run. The values on a
+// program's result: line are compared with counts made here, from the same generated input.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+#include "../common/graph_generators.h"
+#include "../common/timing_line.h"
+#include "run_program.h"
+
+namespace {
+
+// "key=value key=value ..." after `prefix`, a quoted value running to its closing quote.
+std::map<std::string, std::string> parse_fields(const std::string& line,
+                                                const std::string& prefix) {
+    std::map<std::string, std::string> fields;
+    if (line.compare(0, prefix.size(), prefix) != 0) return fields;
+    size_t i = prefix.size();
+    while (i < line.size()) {
+        const size_t equals = line.find('=', i);
+        if (equals == std::string::npos) break;
+        const std::string key = line.substr(i, equals - i);
+        size_t end;
+        std::string value;
+        if (equals + 1 < line.size() && line[equals + 1] == '"') {
+            end = line.find('"', equals + 2);
+            value = line.substr(equals + 2, end - equals - 2);
+            ++end;
+        } else {
+            end = line.find(' ', equals);
+            if (end == std::string::npos) end = line.size();
+            value = line.substr(equals + 1, end - equals - 1);
+        }
+        fields[key] = value;
+        i = end + 1;
+    }
+    return fields;
+}
+
+std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
+    std::vector<std::string> found;
+    size_t start = 0;
+    while (start < text.size()) {
+        const size_t end = std::min(text.find('\n', start), text.size());
+        const std::string line = text.substr(start, end - start);
+        if (line.compare(0, prefix.size(), prefix) == 0) found.push_back(line);
+        start = end + 1;
+    }
+    return found;
+}
+
+}  // namespace
+
+TEST_CASE("timing: lines carry every field, and parse back", "[output]") {
+    const TimingFields f{"143", "csr_thread_per_row", 22, 0.57, 2.687, 225, 4219, "NVIDIA H200"};
+    const std::string line = timing_line(f);
+    CHECK(line ==
+          "timing: program=143 kernel=csr_thread_per_row scale=22 skew=0.57 ms=2.687 gbs=225 "
+          "copy_gbs=4219 device=\"NVIDIA H200\"");
+    const auto fields = parse_fields(line, "timing: ");
+    CHECK(fields.at("program") == "143");
+    CHECK(fields.at("kernel") == "csr_thread_per_row");
+    CHECK(std::stoi(fields.at("scale")) == 22);
+    CHECK(std::stod(fields.at("skew")) == Approx(0.57));
+    CHECK(std::stod(fields.at("ms")) == Approx(2.687));
+    CHECK(std::stod(fields.at("gbs")) == Approx(225));
+    CHECK(std::stod(fields.at("copy_gbs")) == Approx(4219));
+    CHECK(fields.at("device") == "NVIDIA H200");
+    TimingFields poisson = f;
+    poisson.skew = -1;
+    CHECK(parse_fields(timing_line(poisson), "timing: ").at("skew") == "none");
+}
+
+#ifdef SUITE_HAVE_CUDA
+TEST_CASE("result: lines of --scale runs agree with the generated input", "[output]") {
+    // The programs' R-MAT inputs (chapter_inputs.h): seed 14 for chapter 14, 21 for chapter 21.
+    struct Case {
+        std::string program;
+        uint64_t seed;
+        bool spmv;
+    };
+    for (const Case& c : std::vector<Case>{{"143_spmv_csr_kernel", 14, true},
+                                           {"142_spmv_coo_kernel", 14, true},
+                                           {"115_csr_concurrent_construction_kernel", 21, false}}) {
+        const HostCoo a = make_rmat(8, 16, 0.57, c.seed);
+        std::vector<int> length(a.num_rows, 0);
+        double sum = 0;
+        for (size_t k = 0; k < a.nnz(); ++k) {
+            ++length[a.rows[k]];
+            sum += a.values[k];
+        }
+        const ProgramRun run = run_program(c.program, {"--scale", "8"});
+        INFO(c.program << ": exit " << run.exit_code << "\n" << run.err);
+        REQUIRE(run.exit_code == 0);
+        const auto results = lines_starting(run.out, "result: ");
+        REQUIRE(results.size() == 1);
+        const auto f = parse_fields(results[0], "result: ");
+        CHECK(f.at("rows") == "256");
+        CHECK(f.at("cols") == "256");
+        CHECK(f.at("nnz") == std::to_string(a.nnz()));
+        CHECK(std::stoi(f.at("empty_rows")) == std::count(length.begin(), length.end(), 0));
+        CHECK(std::stoi(f.at("max_row")) == *std::max_element(length.begin(), length.end()));
+        if (c.spmv) CHECK(std::stod(f.at("y_sum")) == Approx(sum).epsilon(1e-6));
+    }
+}
+
+TEST_CASE("timing: lines of a --scale run on the GPU parse, one per timed kernel",
+          "[output][gpu]") {
+    const ProgramRun run = run_program("143_spmv_csr_kernel", {"--scale", "10"});
+    INFO(run.out << run.err);
+    REQUIRE(run.exit_code == 0);
+    const auto lines = lines_starting(run.out, "timing: ");
+    REQUIRE(lines.size() == 2);
+    std::vector<std::string> kernels;
+    for (const std::string& line : lines) {
+        const auto f = parse_fields(line, "timing: ");
+        CHECK(f.at("program") == "143");
+        CHECK(f.at("scale") == "10");
+        CHECK(std::stod(f.at("skew")) == Approx(0.57));
+        CHECK(std::stod(f.at("ms")) > 0);
+        CHECK(std::stod(f.at("gbs")) > 0);
+        CHECK(std::stod(f.at("copy_gbs")) > 0);
+        CHECK_FALSE(f.at("device").empty());
+        kernels.push_back(f.at("kernel"));
+    }
+    CHECK(kernels == std::vector<std::string>{"csr_thread_per_row", "cusparse_csr"});
+}
+#endif
