@@ -74,7 +74,7 @@ cuda-note:
 ifeq ($(NVCC),)
 	@echo "note: nvcc was not found, so only the CPU programs are built; the CUDA programs ($(words $(GPU_PROGRAMS))) need the CUDA Toolkit."
 else
-	@echo "CUDA_ARCH=$(CUDA_ARCH) ($(ARCH_REASON)); override with make CUDA_ARCH=sm_90 or CUDA_ARCH=all"
+	@echo "CUDA_ARCH=$(CUDA_ARCH) ($(ARCH_REASON)); make CUDA_ARCH=sm_90 or =all overrides it"
 endif
 
 # The binaries depend on the flags, so that a new CUDA_ARCH rebuilds them.
