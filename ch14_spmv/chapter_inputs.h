@@ -68,11 +68,11 @@ inline HostCoo spmv_input(const ProgramOptions& opt) {
     const uint64_t rows = uint64_t{1} << opt.scale;
     require_memory(opt, "--scale " + std::to_string(opt.scale), rows, rows,
                    rows * kEdgeFactor);
-    std::printf("input: R-MAT matrix, scale %d (%s x %s, %s entries), skew a = %.2f\n", opt.scale,
-                with_separators(rows).c_str(), with_separators(rows).c_str(),
-                with_separators(rows * kEdgeFactor).c_str(), opt.skew);
+    std::printf("input: R-MAT matrix, scale %d (%s x %s, %s entries), a,b,c,d = %s\n",
+                opt.scale, with_separators(rows).c_str(), with_separators(rows).c_str(),
+                with_separators(rows * kEdgeFactor).c_str(), opt.rmat.text().c_str());
     if (rows * kEdgeFactor >= kAnnouncedSize) announce("generating the R-MAT matrix");
-    return make_rmat(opt.scale, kEdgeFactor, opt.skew, kMatrixSeed);
+    return make_rmat(opt.scale, kEdgeFactor, opt.rmat, kMatrixSeed);
 }
 
 // x and y0 for every lesson of the chapter, so that one matrix gives a student one y wherever it

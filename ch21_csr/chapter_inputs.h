@@ -39,9 +39,9 @@ inline HostCoo chapter_input(const ProgramOptions& opt) {
     const uint64_t vertices = uint64_t{1} << opt.scale;
     require_memory(opt, "--scale " + std::to_string(opt.scale), vertices, vertices,
                    vertices * kEdgeFactor);
-    std::printf("input: R-MAT graph, scale %d (%s vertices, %s edges), skew a = %.2f\n", opt.scale,
+    std::printf("input: R-MAT graph, scale %d (%s vertices, %s edges), a,b,c,d = %s\n", opt.scale,
                 with_separators(vertices).c_str(), with_separators(vertices * kEdgeFactor).c_str(),
-                opt.skew);
+                opt.rmat.text().c_str());
     if (vertices * kEdgeFactor >= kAnnouncedSize) announce("generating the R-MAT graph");
-    return make_rmat(opt.scale, kEdgeFactor, opt.skew, kGraphSeed);
+    return make_rmat(opt.scale, kEdgeFactor, opt.rmat, kGraphSeed);
 }

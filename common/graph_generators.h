@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include "random.h"
+#include "rmat_params.h"
 #include "sparse_host.h"
 
 constexpr int kMaxWeight = 16;
@@ -46,17 +47,18 @@ inline uint32_t scramble_vertex_id(uint32_t v, int scale, uint64_t seed) {
 }
 
 // R-MAT (Chakrabarti, Zhan and Faloutsos): each edge descends `scale` levels of the adjacency
-// matrix, picking the top-left quadrant with probability `a` and each other quadrant with
-// (1 - a) / 3. a = 0.25 is uniform; larger a concentrates edges on a few hub vertices.
-inline HostCoo make_rmat(int scale, int edge_factor, double a, uint64_t seed) {
+// matrix, picking the top-left quadrant with probability a, top-right b, bottom-left c and
+// bottom-right d = 1 - a - b - c. a = b = c = d = 0.25 is uniform; a large a concentrates the
+// edges on a few hub vertices. Graph500's parameters are a = 0.57, b = c = 0.19, d = 0.05.
+inline HostCoo make_rmat(int scale, int edge_factor, const RmatParams& p, uint64_t seed) {
     if (scale < 1 || scale > 30) throw std::invalid_argument("R-MAT scale must be in [1, 30]");
-    if (a < 0.25 || a >= 1.0) throw std::invalid_argument("R-MAT skew must be in [0.25, 1)");
+    if (!p.valid()) throw std::invalid_argument("R-MAT parameters must be positive, summing to 1");
     const size_t num_vertices = size_t{1} << scale;
     const size_t num_edges = num_vertices * static_cast<size_t>(edge_factor);
-    const double rest = (1.0 - a) / 3.0;
-    const uint64_t t0 = static_cast<uint64_t>(a * 4294967296.0);
-    const uint64_t t1 = static_cast<uint64_t>((a + rest) * 4294967296.0);
-    const uint64_t t2 = static_cast<uint64_t>((a + 2 * rest) * 4294967296.0);
+    // b + c first: with b = c that is 2b exactly, so --skew's graphs stay as they always were.
+    const uint64_t t0 = static_cast<uint64_t>(p.a * 4294967296.0);
+    const uint64_t t1 = static_cast<uint64_t>((p.a + p.b) * 4294967296.0);
+    const uint64_t t2 = static_cast<uint64_t>((p.a + (p.b + p.c)) * 4294967296.0);
 
     HostCoo g;
     g.num_rows = g.num_cols = static_cast<int>(num_vertices);
@@ -85,6 +87,11 @@ inline HostCoo make_rmat(int scale, int edge_factor, double a, uint64_t seed) {
         }
     }
     return g;
+}
+
+// --skew A: the other three quadrants get (1 - A) / 3 each.
+inline HostCoo make_rmat(int scale, int edge_factor, double skew, uint64_t seed) {
+    return make_rmat(scale, edge_factor, RmatParams::from_skew(skew), seed);
 }
 
 // One hub with an edge to every other vertex: the most skewed graph there is.

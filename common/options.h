@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 #include "memory_budget.h"
+#include "rmat_params.h"
 
 constexpr int kExitBadInput = 2;
 constexpr int kMinScale = 1;
@@ -37,8 +38,10 @@ struct BadInput : std::runtime_error {
 struct ProgramOptions {
     int scale = 0;       // 0: the book's example, unless a matrix file is given
     std::string matrix;  // --matrix FILE
-    double skew = kDefaultSkew;
+    double skew = kDefaultSkew;         // R-MAT's top-left quadrant, a
     bool skew_given = false;
+    RmatParams rmat = RmatParams::from_skew(kDefaultSkew);  // --skew or --rmat
+    bool rmat_given = false;
     bool seed_given = false;
     uint64_t seed = 0;
     bool max_memory_given = false;
@@ -169,7 +172,7 @@ inline std::string usage_line(const std::string& program, bool allow_scale,
                               bool takes_skew = true) {
     std::string usage = "usage: " + program;
     if (allow_scale)
-        usage += std::string("\n         [--scale S]") + (takes_skew ? " [--skew A]" : "") +
+        usage += std::string("\n         [--scale S]") + (takes_skew ? " [--skew A | --rmat A,B,C]" : "") +
                  " [--matrix FILE] [--seed N] [--max-memory BYTES]";
     for (const auto& s : extra_switches) usage += "\n         [" + s + "]";
     return usage + " [--help]";
@@ -195,6 +198,8 @@ inline std::string help_text(const std::string& program, const ProgramDescriptio
                  "with --scale: R-MAT's top-left quadrant probability, from 0.25 "
                  "(uniform)");
         if (d.takes_skew) flag("", "to 0.95 (a few huge hubs); default 0.57");
+        if (d.takes_skew) flag("--rmat A,B,C", "with --scale: all of R-MAT's quadrants, D = 1 - A - B - C;");
+        if (d.takes_skew) flag("", "0.57,0.19,0.19 is Graph500's generator");
         flag("--matrix FILE", "a Matrix Market file or an edge list (README: Real inputs)");
         flag("--seed N", "the emulator's shuffle seed (kernels without a GPU), digits only;");
         flag("", "default: a new one each run");
@@ -260,6 +265,22 @@ inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_s
             if (!parse_decimal(text, opt.skew) || !(opt.skew >= kMinSkew && opt.skew <= kMaxSkew))
                 fail("--skew " + text + ": expected a number from 0.25 to 0.95");
             opt.skew_given = true;
+            opt.rmat = RmatParams::from_skew(opt.skew);
+        } else if (allow_scale && flag == "--rmat") {
+            const std::string text = value();
+            const size_t c1 = text.find(','), c2 = text.find(',', c1 == std::string::npos ? 0 : c1 + 1);
+            RmatParams r;
+            const bool parsed = c1 != std::string::npos && c2 != std::string::npos &&
+                                text.find(',', c2 + 1) == std::string::npos &&
+                                parse_decimal(text.substr(0, c1), r.a) &&
+                                parse_decimal(text.substr(c1 + 1, c2 - c1 - 1), r.b) &&
+                                parse_decimal(text.substr(c2 + 1), r.c);
+            if (!parsed || !r.valid())
+                fail("--rmat " + text + ": expected A,B,C, three positive numbers whose sum is "
+                     "below 1 (D = 1 - A - B - C), e.g. 0.57,0.19,0.19 (Graph500)");
+            opt.rmat = r;
+            opt.skew = r.a;
+            opt.rmat_given = true;
         } else if (allow_scale && flag == "--matrix") {
             opt.matrix = value();
             if (opt.matrix.empty()) fail("--matrix needs a file name");
@@ -280,6 +301,8 @@ inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_s
             fail("unknown argument '" + std::string(argv[i]) + "'");
         }
     }
+    if (opt.skew_given && opt.rmat_given) fail("give --skew or --rmat, not both");
+    if (opt.rmat_given && opt.scale == 0) fail("--rmat applies to the --scale graph; give --scale too");
     if (opt.skew_given && opt.scale == 0)
         fail("--skew applies to the --scale graph; give --scale too");
     if (opt.scale > 0 && !opt.matrix.empty()) fail("give --scale or --matrix, not both");
@@ -300,7 +323,7 @@ inline ProgramOptions parse_options(int argc, char** argv, const ProgramDescript
     try {
         ProgramOptions opt = parse_options_or_throw(argc, argv, d.takes_inputs, d.switch_flags());
         opt.memory = d.memory;
-        if (!d.takes_skew && opt.skew_given)
+        if (!d.takes_skew && (opt.skew_given || opt.rmat_given))
             throw BadInput(
                 "--skew shapes R-MAT inputs, and this program's --scale input is not "
                 "one\n" +

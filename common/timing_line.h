@@ -1,6 +1,8 @@
 // The machine-readable line that every timing prints, for the sweep (make bench) and its plots:
-//   timing: program=143 kernel=csr_thread_per_row scale=22 skew=0.57 ms=2.687 gbs=225
-//           copy_gbs=4219 device="NVIDIA H200"          (one line in the output)
+//   timing: program=143 kernel=csr_thread_per_row scale=22 skew=0.57
+//           rmat=0.57,0.1433,0.1433,0.1433 ms=2.687 gbs=225 copy_gbs=4219 device="NVIDIA H200"
+// (one line in the output). skew is R-MAT's a; rmat all four quadrants, which tells --skew 0.57
+// from Graph500's 0.57,0.19,0.19,0.05.
 // Fields are key=value pairs separated by single spaces; only the device's name is quoted.
 #pragma once
 #include <cstdio>
@@ -11,6 +13,7 @@ struct TimingFields {
     std::string kernel;   // letters, digits and underscores
     int scale = 0;
     double skew = -1;     // negative: the input is not an R-MAT matrix ("skew=none")
+    std::string rmat = "none";
     double ms = 0, gbs = 0, copy_gbs = 0;
     std::string device;
 };
@@ -23,9 +26,9 @@ inline std::string timing_line(const TimingFields& f) {
         std::snprintf(skew, sizeof skew, "none");
     char line[400];
     std::snprintf(line, sizeof line,
-                  "timing: program=%s kernel=%s scale=%d skew=%s ms=%.4g gbs=%.0f copy_gbs=%.0f "
-                  "device=\"%s\"",
-                  f.program.c_str(), f.kernel.c_str(), f.scale, skew, f.ms, f.gbs, f.copy_gbs,
-                  f.device.c_str());
+                  "timing: program=%s kernel=%s scale=%d skew=%s rmat=%s ms=%.4g gbs=%.0f "
+                  "copy_gbs=%.0f device=\"%s\"",
+                  f.program.c_str(), f.kernel.c_str(), f.scale, skew, f.rmat.c_str(), f.ms, f.gbs,
+                  f.copy_gbs, f.device.c_str());
     return line;
 }

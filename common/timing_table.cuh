@@ -49,13 +49,14 @@ public:
     double copy_gbs() const { return copy_gbs_; }
 
     std::string timing_line(const std::string& kernel, double ms, double gbs) const {
-        return ::timing_line({program_, kernel, scale_, skew_, ms, gbs, copy_gbs_, device_});
+        return ::timing_line({program_, kernel, scale_, skew_, rmat_, ms, gbs, copy_gbs_, device_});
     }
 
 private:
     std::string program_;
     int scale_;
     double skew_;
+    std::string rmat_;
     std::string device_;
     double copy_gbs_;
 };

@@ -1,14 +1,14 @@
 // Unit tests of common/'s host-only helpers: self-checks, options, generators, sparse types.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <set>
 #include <string>
+#include "../ch21_csr/chapter_inputs.h"
 #include "../common/graph_generators.h"
 #include "../common/options.h"
 #include "../common/self_check.h"
 #include "../common/sparse_host.h"
-#include "../ch21_csr/chapter_inputs.h"
 #include "edge_case_graphs.h"
 
 namespace {
@@ -17,7 +17,8 @@ ProgramOptions parse(std::vector<std::string> args, bool allow_scale = true,
     args.insert(args.begin(), "prog");
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
-    return parse_options_or_throw(static_cast<int>(argv.size()), argv.data(), allow_scale, switches);
+    return parse_options_or_throw(static_cast<int>(argv.size()), argv.data(), allow_scale,
+                                  switches);
 }
 }  // namespace
 
@@ -37,7 +38,8 @@ TEST_CASE("SelfCheck turns claims into an exit code", "[common]") {
     std::string printed;
     for (int c; (c = std::fgetc(out)) != EOF;) printed += static_cast<char>(c);
     std::fclose(out);
-    CHECK_THAT(printed, Catch::Contains("self-check: one: confirmed\nself-check: two: skipped (needs a GPU)"));
+    CHECK_THAT(printed, Catch::Contains(
+                            "self-check: one: confirmed\nself-check: two: skipped (needs a GPU)"));
     CHECK_THAT(printed, Catch::Contains("self-check: two: MISMATCH"));
     CHECK_THAT(printed, Catch::Contains("self-check tally: 1 confirmed, 1 MISMATCH, 0 skipped"));
 }
@@ -45,8 +47,9 @@ TEST_CASE("SelfCheck turns claims into an exit code", "[common]") {
 TEST_CASE("options: accepted values", "[common][options]") {
     const ProgramOptions none = parse({});
     CHECK(none.scale == 0);
-    const ProgramOptions o = parse({"--scale", "12", "--skew", "0.7", "--seed", "99", "--sorted-rows"},
-                                   true, {"--sorted-rows"});
+    const ProgramOptions o =
+        parse({"--scale", "12", "--skew", "0.7", "--seed", "99", "--sorted-rows"}, true,
+              {"--sorted-rows"});
     CHECK(o.scale == 12);
     CHECK(o.skew == Approx(0.7));
     CHECK(o.seed_given);
@@ -57,11 +60,14 @@ TEST_CASE("options: accepted values", "[common][options]") {
 TEST_CASE("options: every bad usage is refused with a reason", "[common][options]") {
     CHECK_THROWS_WITH(parse({"--bogus"}), Catch::Contains("unknown argument '--bogus'"));
     CHECK_THROWS_WITH(parse({"--scale"}), Catch::Contains("needs a value"));
-    CHECK_THROWS_WITH(parse({"--scale", "0"}), Catch::Contains("expected a whole number from 1 to 24"));
-    CHECK_THROWS_WITH(parse({"--scale", "25"}), Catch::Contains("expected a whole number from 1 to 24"));
+    CHECK_THROWS_WITH(parse({"--scale", "0"}),
+                      Catch::Contains("expected a whole number from 1 to 24"));
+    CHECK_THROWS_WITH(parse({"--scale", "25"}),
+                      Catch::Contains("expected a whole number from 1 to 24"));
     CHECK_THROWS_WITH(parse({"--scale", "3.5"}), Catch::Contains("whole number"));
     CHECK_THROWS_WITH(parse({"--scale", "ten"}), Catch::Contains("whole number"));
-    CHECK_THROWS_WITH(parse({"--scale", "10", "--skew", "1.5"}), Catch::Contains("from 0.25 to 0.95"));
+    CHECK_THROWS_WITH(parse({"--scale", "10", "--skew", "1.5"}),
+                      Catch::Contains("from 0.25 to 0.95"));
     CHECK_THROWS_WITH(parse({"--skew", "0.6"}), Catch::Contains("give --scale too"));
     CHECK_THROWS_WITH(parse({"--seed", "-4"}), Catch::Contains("non-negative"));
     CHECK_THROWS_WITH(parse({"--scale", "10"}, false), Catch::Contains("unknown argument"));
@@ -84,12 +90,47 @@ TEST_CASE("options: values are read strictly, each flag once", "[common][options
         INFO("--skew '" << skew << "'");
         CHECK_THROWS_WITH(parse({"--scale", "4", "--skew", skew}), Catch::Contains("--skew"));
     }
-    CHECK_THROWS_WITH(parse({"--scale", "3", "--scale", "4"}), Catch::Contains("--scale is given twice"));
+    CHECK_THROWS_WITH(parse({"--scale", "3", "--scale", "4"}),
+                      Catch::Contains("--scale is given twice"));
     CHECK_THROWS_WITH(parse({"--seed", "1", "--seed=2"}), Catch::Contains("--seed is given twice"));
     CHECK_THROWS_WITH(parse({"--sorted-rows", "--sorted-rows"}, true, {"--sorted-rows"}),
                       Catch::Contains("given twice"));
-    CHECK_THROWS_WITH(parse({"--matrix", "--seed", "3"}),
-                      Catch::Contains("--matrix needs a value, but the next argument is the flag --seed"));
+    CHECK_THROWS_WITH(
+        parse({"--matrix", "--seed", "3"}),
+        Catch::Contains("--matrix needs a value, but the next argument is the flag --seed"));
+}
+
+TEST_CASE("options: --rmat sets all four R-MAT quadrants", "[common][options]") {
+    const ProgramOptions g = parse({"--scale", "10", "--rmat", "0.57,0.19,0.19"});
+    CHECK(g.rmat_given);
+    CHECK(g.rmat.a == Approx(0.57));
+    CHECK(g.rmat.d() == Approx(0.05));
+    CHECK(g.rmat.text() == "0.57,0.19,0.19,0.05");
+    const ProgramOptions s = parse({"--scale", "10", "--skew", "0.7"});
+    CHECK(s.rmat.b == Approx(0.1));
+    for (const char* bad :
+         {"0.5,0.5,0.1", "0.5,0.2", "0.5,0.2,0.2,0.1", "0.5,-0.1,0.3", "a,b,c", ""}) {
+        INFO("--rmat '" << bad << "'");
+        CHECK_THROWS_WITH(parse({"--scale", "10", "--rmat", bad}), Catch::Contains("--rmat"));
+    }
+    CHECK_THROWS_WITH(parse({"--scale", "10", "--rmat", "0.57,0.19,0.19", "--skew", "0.6"}),
+                      Catch::Contains("not both"));
+    CHECK_THROWS_WITH(parse({"--rmat", "0.57,0.19,0.19"}), Catch::Contains("give --scale too"));
+}
+
+TEST_CASE("R-MAT: --skew A is --rmat A,(1-A)/3,(1-A)/3, edge for edge", "[common][generators]") {
+    const HostCoo by_skew = make_rmat(12, 16, 0.7, 5);
+    const HostCoo by_params = make_rmat(12, 16, RmatParams{0.7, 0.1, 0.1}, 5);
+    CHECK(by_skew.rows == by_params.rows);
+    CHECK(by_skew.cols == by_params.cols);
+    // Graph500's parameters skew the degrees more than --skew 0.57 does.
+    auto longest_row = [](const HostCoo& g) {
+        std::vector<int> d(g.num_rows, 0);
+        for (int r : g.rows) ++d[r];
+        return *std::max_element(d.begin(), d.end());
+    };
+    CHECK(longest_row(make_rmat(14, 16, RmatParams::graph500(), 3)) >
+          2 * longest_row(make_rmat(14, 16, 0.57, 3)));
 }
 
 TEST_CASE("options: --flag=value and --max-memory", "[common][options]") {
@@ -120,15 +161,17 @@ TEST_CASE("memory budget: the estimate, the refusal and its suggested flag", "[c
     const MemoryBudget budget{uint64_t{1} << 20, "a test budget", true};
     CHECK(over_budget_problem(model, budget, 100, 100, 1000).empty());
     const std::string problem = over_budget_problem(model, budget, 268435456, 4, 1);
-    CHECK_THAT(problem, Catch::Contains("would need about 5.37 GB for 268,435,456 x 4 with 1 entry") &&
-                            Catch::Contains("budget of 1.05 MB (a test budget)") &&
-                            Catch::Contains("give --max-memory 6G"));
+    CHECK_THAT(problem,
+               Catch::Contains("would need about 5.37 GB for 268,435,456 x 4 with 1 entry") &&
+                   Catch::Contains("budget of 1.05 MB (a test budget)") &&
+                   Catch::Contains("give --max-memory 6G"));
     CHECK(max_memory_flag_for(100e6) == "--max-memory 101M");
     CHECK(with_separators(1234567) == "1,234,567");
     CHECK(with_separators(999) == "999");
 }
 
-TEST_CASE("options: --matrix is neither the book's example nor a --scale graph", "[common][options]") {
+TEST_CASE("options: --matrix is neither the book's example nor a --scale graph",
+          "[common][options]") {
     CHECK(parse({}).book_example());
     CHECK_FALSE(parse({"--scale", "3"}).book_example());
     const ProgramOptions m = parse({"--matrix", "karate.mtx"});
@@ -200,7 +243,8 @@ TEST_CASE("stable-sort CSR reproduces the book's arrays", "[common][sparse]") {
     CHECK(same_row_multisets(c, book_example_edges()));
 }
 
-TEST_CASE("row multiset comparison accepts reordering and catches real differences", "[common][sparse]") {
+TEST_CASE("row multiset comparison accepts reordering and catches real differences",
+          "[common][sparse]") {
     const HostCoo coo = book_example_edges();
     HostCsr c = csr_from_coo_by_stable_sort(coo);
     HostCsr within_row = c;

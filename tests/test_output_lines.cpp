@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 #include "../common/graph_generators.h"
+#include "../common/rmat_params.h"
 #include "../common/timing_line.h"
 #include "run_program.h"
 
@@ -55,11 +56,14 @@ std::vector<std::string> lines_starting(const std::string& text, const std::stri
 }  // namespace
 
 TEST_CASE("timing: lines carry every field, and parse back", "[output]") {
-    const TimingFields f{"143", "csr_thread_per_row", 22, 0.57, 2.687, 225, 4219, "NVIDIA H200"};
+    const TimingFields f{
+        "143", "csr_thread_per_row", 22, 0.57, RmatParams::graph500().text(), 2.687, 225,
+        4219,  "NVIDIA H200"};
     const std::string line = timing_line(f);
-    CHECK(line ==
-          "timing: program=143 kernel=csr_thread_per_row scale=22 skew=0.57 ms=2.687 gbs=225 "
-          "copy_gbs=4219 device=\"NVIDIA H200\"");
+    CHECK(
+        line ==
+        "timing: program=143 kernel=csr_thread_per_row scale=22 skew=0.57 rmat=0.57,0.19,0.19,0.05 "
+        "ms=2.687 gbs=225 copy_gbs=4219 device=\"NVIDIA H200\"");
     const auto fields = parse_fields(line, "timing: ");
     CHECK(fields.at("program") == "143");
     CHECK(fields.at("kernel") == "csr_thread_per_row");
@@ -69,8 +73,10 @@ TEST_CASE("timing: lines carry every field, and parse back", "[output]") {
     CHECK(std::stod(fields.at("gbs")) == Approx(225));
     CHECK(std::stod(fields.at("copy_gbs")) == Approx(4219));
     CHECK(fields.at("device") == "NVIDIA H200");
+    CHECK(fields.at("rmat") == "0.57,0.19,0.19,0.05");
     TimingFields poisson = f;
     poisson.skew = -1;
+    poisson.rmat = "none";
     CHECK(parse_fields(timing_line(poisson), "timing: ").at("skew") == "none");
 }
 
