@@ -66,7 +66,7 @@ SANITIZE_JOBS ?= 4
 FUZZ_CXX ?= clang++
 SECONDS ?= 60
 
-.PHONY: all run test sanitize fuzz ncu-sectors help clean cuda-note $(CPU_PROGRAMS) $(GPU_PROGRAMS)
+.PHONY: all run test sanitize fuzz bench plots ncu-sectors help clean cuda-note $(CPU_PROGRAMS) $(GPU_PROGRAMS)
 
 all: cuda-note $(addprefix $(BUILD)/,$(BUILT_PROGRAMS))
 
@@ -148,6 +148,17 @@ $(BUILD)/fuzz_reader: tests/fuzz/fuzz_reader.cpp $(wildcard common/*.h)
 	$(FUZZ_CXX) -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined \
 	  -fno-sanitize-recover=undefined $< -o $@
 
+# The degree-skew sweep (GPU only; says so and exits 0 without one): the numbered programs at
+# --scale BENCH_SCALE for each skew, their timing: lines collected into notes/bench/*.csv.
+BENCH_SCALE ?= 22
+bench: all
+	@python3 bench/sweep.py --scale $(BENCH_SCALE) --build $(BUILD)
+
+# The figures of the newest sweep (or BENCH_CSV=...) in notes/figures/; matplotlib only.
+BENCH_CSV ?=
+plots:
+	@python3 bench/plots.py $(BENCH_CSV)
+
 # Nsight Compute's count of the sectors and requests of 144's SpMV loads (GPU only), to set beside
 # the model that 144 prints: sectors / requests is the measured sectors per request. The first 4
 # launches whose names contain "spmv" are the kernels' checked runs: CSR thread per row, COO,
@@ -172,6 +183,8 @@ help:
 	@echo "make sanitize     compute-sanitizer memcheck, racecheck, synccheck and initcheck on every"
 	@echo "                  kernel program, default input and --scale 12 (GPU only; SANITIZE_PROGRAMS,"
 	@echo "                  SANITIZE_TOOLS and SANITIZE_INPUTS='default,--scale 14' narrow or widen it)"
+	@echo "make bench        the degree-skew sweep of the kernels' timings into notes/bench/ (GPU only)"
+	@echo "make plots        its figures in notes/figures/ (matplotlib)"
 	@echo "make fuzz         libFuzzer on the matrix reader for SECONDS seconds (default 60; needs clang)"
 	@echo "make ncu-sectors  Nsight Compute's sectors per request of 144's kernels (GPU and ncu only)"
 	@echo "make clean        remove $(BUILD)/"

@@ -72,7 +72,9 @@ inline HostCoo spmv_input(const ProgramOptions& opt) {
                 opt.scale, with_separators(rows).c_str(), with_separators(rows).c_str(),
                 with_separators(rows * kEdgeFactor).c_str(), opt.rmat.text().c_str());
     if (rows * kEdgeFactor >= kAnnouncedSize) announce("generating the R-MAT matrix");
-    return make_rmat(opt.scale, kEdgeFactor, opt.rmat, kMatrixSeed);
+    HostCoo generated = make_rmat(opt.scale, kEdgeFactor, opt.rmat, kMatrixSeed);
+    std::printf("%s\n", graph_line(generated, opt.scale, opt.rmat.text()).c_str());
+    return generated;
 }
 
 // x and y0 for every lesson of the chapter, so that one matrix gives a student one y wherever it

@@ -43,5 +43,7 @@ inline HostCoo chapter_input(const ProgramOptions& opt) {
                 with_separators(vertices).c_str(), with_separators(vertices * kEdgeFactor).c_str(),
                 opt.rmat.text().c_str());
     if (vertices * kEdgeFactor >= kAnnouncedSize) announce("generating the R-MAT graph");
-    return make_rmat(opt.scale, kEdgeFactor, opt.rmat, kGraphSeed);
+    HostCoo generated = make_rmat(opt.scale, kEdgeFactor, opt.rmat, kGraphSeed);
+    std::printf("%s\n", graph_line(generated, opt.scale, opt.rmat.text()).c_str());
+    return generated;
 }

@@ -576,6 +576,30 @@ inline MatrixFacts matrix_facts(const HostCoo& a) {
     return f;
 }
 
+// The line that describes a generated --scale input for the sweep's CSV: how skewed its rows
+// are, as the longest row, the share of empty rows and the coefficient of variation of the row
+// lengths (standard deviation over mean).
+inline std::string graph_line(const HostCoo& a, int scale, const std::string& rmat) {
+    std::vector<int> length(a.num_rows, 0);
+    for (int r : a.rows) ++length[r];
+    double sum = 0, squares = 0;
+    int longest = 0, empty = 0;
+    for (int n : length) {
+        sum += n;
+        squares += static_cast<double>(n) * n;
+        longest = std::max(longest, n);
+        empty += n == 0;
+    }
+    const double rows = std::max(1, a.num_rows), mean = sum / rows;
+    const double cv = mean > 0 ? std::sqrt(std::max(0.0, squares / rows - mean * mean)) / mean : 0;
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "graph: scale=%d rmat=%s rows=%d nnz=%zu max_row=%d empty_share=%.4f "
+                  "degree_cv=%.4f",
+                  scale, rmat.c_str(), a.num_rows, a.nnz(), longest, empty / rows, cv);
+    return text;
+}
+
 // The machine-readable last line of a program given --matrix.
 inline std::string result_line(const HostCoo& a) {
     const MatrixFacts f = matrix_facts(a);

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""make plots: the figures of the degree-skew sweep.
+
+Reads the newest CSV that bench/sweep.py wrote in notes/bench/ (or the CSV given), and writes
+PNGs to notes/figures/: time against skew for each family of kernels (log scale), each kernel's
+time relative to its library reference, and each kernel's share of the copy bandwidth.
+Textbook kernels are drawn dashed with hollow markers, the fast ones solid; the libraries black.
+"""
+import argparse
+import csv
+import glob
+import os
+import sys
+
+# Each family: the (program, kernel) pairs drawn, which are textbook ("t"), fast ("f") or the
+# library reference ("lib"), and the label of each.
+FAMILIES = {
+    "spmv": ("SpMV, y = A x + y", [
+        ("142", "coo_thread_per_nonzero", "t", "COO, thread per nonzero (142)"),
+        ("143", "csr_thread_per_row", "t", "CSR, thread per row (143)"),
+        ("144", "csr_warp_per_row", "f", "CSR, warp per row (144)"),
+        ("144", "ell_thread_per_row", "f", "ELL, column-major (144)"),
+        ("145", "jds_thread_per_row", "f", "JDS (145)"),
+        ("148", "csr_merge_path", "f", "CSR, merge path (148)"),
+        ("143", "cusparse_csr", "lib", "cuSPARSE CSR SpMV"),
+    ]),
+    "build": ("CSR from an unsorted edge list", [
+        ("115", "count_scan_scatter", "t", "count, scan, scatter (115)"),
+        ("122", "block_binned_build", "f", "binned build (122)"),
+        ("115", "cub_sort_build", "lib", "CUB radix sort + gather"),
+    ]),
+    "sorted": ("row-sorted COO to CSR (offsets)", [
+        ("120", "row_boundary_search", "t", "one search per row (120)"),
+        ("123", "row_change_scatter", "f", "one pass over the rows (123)"),
+        ("120", "cusparse_coo2csr", "lib", "cusparseXcoo2csr"),
+    ]),
+    "reduce": ("total edge weight", [
+        ("117", "atomic_per_edge", "t", "one atomic per edge (117)"),
+        ("117", "warp_aggregated", "f", "warp-aggregated (117)"),
+        ("117", "block_reduce", "f", "block reduction, one atomic per block (117)"),
+        ("117", "cub_reduce", "lib", "cub::DeviceReduce"),
+    ]),
+}
+SKEW_ORDER = ["0.25", "0.45", "0.57", "0.70", "0.80", "graph500"]
+
+
+def newest_csv():
+    found = sorted(glob.glob("notes/bench/sweep-*.csv"), key=os.path.getmtime)
+    return found[-1] if found else None
+
+
+def read(path):
+    header, rows = {}, []
+    with open(path) as f:
+        lines = [line for line in f]
+    for line in lines:
+        if line.startswith("# "):
+            for part in line[2:].split():
+                if "=" in part:
+                    key, value = part.split("=", 1)
+                    header[key] = value
+    header["device"] = next((l[len("# device="):].strip() for l in lines
+                             if l.startswith("# device=")), "unknown device")
+    rows = list(csv.DictReader(l for l in lines if not l.startswith("#")))
+    return header, rows
+
+
+def series(rows, program, kernel, value):
+    by_skew = {r["skew"]: value(r) for r in rows if r["program"] == program and r["kernel"] == kernel}
+    xs = [i for i, s in enumerate(SKEW_ORDER) if s in by_skew]
+    return xs, [by_skew[SKEW_ORDER[i]] for i in xs]
+
+
+def style(kind):
+    if kind == "lib":
+        return dict(color="black", linestyle="-", marker="s", linewidth=2)
+    if kind == "t":
+        return dict(linestyle="--", marker="o", markerfacecolor="none")
+    return dict(linestyle="-", marker="o")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("csv", nargs="?")
+    parser.add_argument("--out", default="notes/figures")
+    args = parser.parse_args()
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("make plots needs matplotlib: apt-get install python3-matplotlib, "
+              "or pip install matplotlib")
+        return 1
+    path = args.csv or newest_csv()
+    if path is None:
+        print("make plots: no sweep CSV in notes/bench/ (make bench writes one on a GPU machine)")
+        return 1
+    header, rows = read(path)
+    os.makedirs(args.out, exist_ok=True)
+    title = f"{header['device']}, R-MAT scale {header.get('scale', '?')}, edge factor 16"
+    written = []
+    for family, (name, kernels) in FAMILIES.items():
+        references = [(p, k) for p, k, kind, _ in kernels if kind == "lib"]
+        ref_p, ref_k = references[0]
+        _, ref_ms = series(rows, ref_p, ref_k, lambda r: float(r["ms"]))
+        ref_by_skew = dict(zip(series(rows, ref_p, ref_k, lambda r: r["skew"])[1], ref_ms))
+        for plot, ylabel, value, log in [
+            ("time", "time (ms, median of 21)", lambda r: float(r["ms"]), True),
+            ("vs_library", f"time / {kernels[-1][3]}'s time",
+             lambda r: float(r["ms"]) / ref_by_skew[r["skew"]] if r["skew"] in ref_by_skew else None,
+             True),
+            ("copy_share", "share of copy bandwidth (%)",
+             lambda r: 100 * float(r["gbs"]) / float(r["copy_gbs"]), False),
+        ]:
+            fig, ax = plt.subplots(figsize=(8, 5))
+            drawn = 0
+            for program, kernel, kind, label in kernels:
+                xs, ys = series(rows, program, kernel, value)
+                points = [(x, y) for x, y in zip(xs, ys) if y is not None]
+                if not points:
+                    continue
+                ax.plot([p[0] for p in points], [p[1] for p in points], label=label, **style(kind))
+                drawn += 1
+            if drawn == 0:
+                plt.close(fig)
+                continue
+            ax.set_xticks(range(len(SKEW_ORDER)))
+            ax.set_xticklabels(["0.25\n(uniform)", "0.45", "0.57", "0.70", "0.80",
+                                "Graph500\n(.57,.19,.19,.05)"])
+            ax.set_xlabel("R-MAT skew: top-left quadrant probability a")
+            ax.set_ylabel(ylabel)
+            if log:
+                ax.set_yscale("log")
+            if plot == "vs_library":
+                ax.axhline(1.0, color="gray", linewidth=1)
+            ax.set_title(f"{name}: {plot.replace('_', ' ')}\n{title}", fontsize=10)
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize=8)
+            fig.tight_layout()
+            out = os.path.join(args.out, f"{family}_{plot}.png")
+            fig.savefig(out, dpi=110)
+            plt.close(fig)
+            written.append(out)
+    print(f"make plots: {len(written)} figures from {path} in {args.out}/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""make bench: the degree-skew sweep.
+
+Runs the numbered programs themselves at --scale S for each R-MAT skew (and Graph500's exact
+parameters), collects their `graph:` and `timing:` lines, and writes one CSV: a row per
+(program, kernel, skew, scale), with the device, the date and the commit in its header. The
+plots (bench/plots.py) read that CSV. Without a GPU nothing is timed: it says so and exits 0.
+"""
+import argparse
+import csv
+import datetime
+import os
+import re
+import subprocess
+import sys
+import time
+
+# The skews of the sweep: a label and the flags that give it.
+SKEWS = [
+    ("0.25", ["--skew", "0.25"]),
+    ("0.45", ["--skew", "0.45"]),
+    ("0.57", ["--skew", "0.57"]),
+    ("0.70", ["--skew", "0.70"]),
+    ("0.80", ["--skew", "0.80"]),
+    ("graph500", ["--rmat", "0.57,0.19,0.19"]),
+]
+
+# The programs whose --scale input is an R-MAT matrix, and which time kernels against a library.
+PROGRAMS = [
+    "113_csr_neighbor_sum_kernel",
+    "115_csr_concurrent_construction_kernel",
+    "117_coo_edge_parallel_reduce_kernel",
+    "120_sorted_coo_to_csr_kernel",
+    "142_spmv_coo_kernel",
+    "143_spmv_csr_kernel",
+    "144_coalescing_kernel",
+    "145_regular_formats_kernel",
+]
+
+FIELD = re.compile(r'(\w+)=("[^"]*"|\S+)')
+
+
+def fields(line, prefix):
+    return {k: v.strip('"') for k, v in FIELD.findall(line[len(prefix):])}
+
+
+def commit():
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def run(program, flags, build, timeout):
+    """The program's output, or None with the reason printed."""
+    command = [os.path.join(build, program)] + flags
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        print(f"  {program}: ran past {timeout} s, left out", flush=True)
+        return None
+    if done.returncode != 0:
+        reason = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        print(f"  {program}: exit {done.returncode} ({reason}), left out", flush=True)
+        return None
+    return done.stdout
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=int, default=22)
+    parser.add_argument("--build", default="build")
+    parser.add_argument("--out", default="notes/bench")
+    parser.add_argument("--max-memory", default="64G")
+    parser.add_argument("--timeout", type=int, default=300)
+    parser.add_argument("--programs", nargs="*", default=PROGRAMS)
+    args = parser.parse_args()
+
+    probe = run(args.programs[0], ["--help"], args.build, 60)
+    first = run(args.programs[0], [], args.build, 120) if probe is not None else None
+    if first is None or "\n[gpu] " not in "\n" + first:
+        where = first.splitlines()[1] if first and len(first.splitlines()) > 1 else "no output"
+        print(f"make bench: no GPU here ({where}): nothing was timed")
+        return 0
+
+    device = re.search(r"^\[gpu\] (.*)$", first, re.M).group(1)
+    started = time.time()
+    rows = []
+    for label, skew_flags in SKEWS:
+        for program in args.programs:
+            print(f"{program} at --scale {args.scale}, skew {label} ...", flush=True)
+            flags = ["--scale", str(args.scale), "--max-memory", args.max_memory] + skew_flags
+            out = run(program, flags, args.build, args.timeout)
+            if out is None:
+                continue
+            graph = {}
+            for line in out.splitlines():
+                if line.startswith("graph: "):
+                    graph = fields(line, "graph: ")
+                elif line.startswith("timing: "):
+                    t = fields(line, "timing: ")
+                    rows.append({
+                        "program": t["program"], "kernel": t["kernel"], "skew": label,
+                        "scale": t["scale"], "rmat": t["rmat"], "ms": t["ms"], "gbs": t["gbs"],
+                        "copy_gbs": t["copy_gbs"], "max_row": graph.get("max_row", ""),
+                        "empty_share": graph.get("empty_share", ""),
+                        "degree_cv": graph.get("degree_cv", ""),
+                    })
+
+    os.makedirs(args.out, exist_ok=True)
+    stamp = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
+    name = os.path.join(args.out, f"sweep-scale{args.scale}-"
+                        f"{datetime.datetime.now().strftime('%Y%m%d-%H%M')}.csv")
+    with open(name, "w", newline="") as f:
+        f.write(f"# device={device}\n# date={stamp}\n# commit={commit()}\n")
+        f.write(f"# scale={args.scale} edge_factor=16\n")
+        writer = csv.DictWriter(f, fieldnames=list(rows[0].keys()) if rows else ["program"])
+        writer.writeheader()
+        writer.writerows(rows)
+    print(f"make bench: {len(rows)} timings in {time.time() - started:.0f} s, written to {name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
