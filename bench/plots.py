@@ -26,12 +26,12 @@ FAMILIES = {
     ]),
     "build": ("CSR from an unsorted edge list", [
         ("115", "count_scan_scatter", "t", "count, scan, scatter (115)"),
-        ("122", "block_binned_build", "f", "binned build (122)"),
+        ("123", "binned_build", "f", "binned build (123)"),
         ("115", "cub_sort_build", "lib", "CUB radix sort + gather"),
     ]),
     "sorted": ("row-sorted COO to CSR (offsets)", [
         ("120", "row_boundary_search", "t", "one search per row (120)"),
-        ("123", "row_change_scatter", "f", "one pass over the rows (123)"),
+        ("122", "row_change_scatter", "f", "one pass over the row ids (122)"),
         ("120", "cusparse_coo2csr", "lib", "cusparseXcoo2csr"),
     ]),
     "reduce": ("total edge weight", [

@@ -31,6 +31,7 @@ PROGRAMS = [
     "115_csr_concurrent_construction_kernel",
     "117_coo_edge_parallel_reduce_kernel",
     "120_sorted_coo_to_csr_kernel",
+    "122_sorted_coo_to_csr_one_pass_kernel",
     "142_spmv_coo_kernel",
     "143_spmv_csr_kernel",
     "144_coalescing_kernel",
