@@ -1,9 +1,10 @@
 // 21.3, kernel: the total edge weight, edge-parallel over COO, one thread per edge.
 // Every thread does the same work, one weight read and one add into one shared total, however
 // skewed the degrees are. The chapter's kernel makes that add an atomicAdd on a single address,
-// so all E atomics queue on one memory location. Two fixes run beside it on a GPU: a warp adds
-// its 32 weights with shuffles first and issues one atomic (E/32 in all), and cub::DeviceReduce
-// sums per block with no atomics at all. At --scale the timings show what one address costs.
+// so all E atomics queue on one memory location. Three fixes run beside it on a GPU: (2) a warp
+// adds its 32 weights with shuffles and issues one atomic (E/32 in all); (3) cub::DeviceReduce
+// sums per block with no atomics at all; (4) a capped grid of blocks, each summing many weights
+// and issuing one atomic. At --scale the timings show what one address costs.
 //
 // Build and run:  make 117_coo_edge_parallel_reduce_kernel
 //                 build/117_coo_edge_parallel_reduce_kernel --scale 22
@@ -62,7 +63,38 @@ __global__ void edge_weight_warp_aggregated_kernel(int num_edges, const float* w
     if (lane == 0 && e < num_edges) atomicAdd(total, sum);
 }
 
-// The edge weights and the one total where the kernels run, with the three ways to reduce
+// (4) The fix that reaches CUB: few threads, each summing many weights, and one atomic per
+// block. Each thread strides over the weights by the whole grid's width, so a warp's loads are
+// always 32 neighbouring weights (coalesced) and every thread has the same share. The warp
+// halves its sums with shuffles; each warp's lane 0 leaves its sum in shared memory; after the
+// barrier the first warp adds those up, and one thread of the block adds the block's sum into
+// the total. The grid is capped, so the atomics number the blocks, about a thousand, not E.
+// Cooperative within the block: a GPU only. Every thread reaches both shuffles and the barrier.
+constexpr int kReduceBlocks = 1024;
+constexpr int kWarpsPerBlock = kThreadsPerBlock / kWarpSize;
+
+__global__ void edge_weight_block_reduce_kernel(int num_edges, const float* weight, double* total) {
+    __shared__ double warp_sums[kWarpsPerBlock];
+    const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize;
+    double sum = 0;
+    for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < num_edges; e += gridDim.x * blockDim.x)
+        sum += static_cast<double>(weight[e]);
+    for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
+        sum += __shfl_down_sync(kFullWarp, sum, offset);
+    if (lane == 0) warp_sums[warp] = sum;
+    __syncthreads();
+    if (warp != 0) return;
+    sum = lane < kWarpsPerBlock ? warp_sums[lane] : 0.0;
+    for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
+        sum += __shfl_down_sync(kFullWarp, sum, offset);
+    if (lane == 0) atomicAdd(total, sum);
+}
+
+inline unsigned int block_reduce_blocks(size_t num_edges) {
+    return std::max(1u, std::min(blocks_for(num_edges), static_cast<unsigned int>(kReduceBlocks)));
+}
+
+// The edge weights and the one total where the kernels run, with the four ways to reduce
 // them. Each run resets the total itself, so that repeated (timed) runs each compute a fresh
 // sum: the atomic kernels add into a zeroed total, and CUB, which writes its result outright,
 // finds a NaN there (all bits set), which no correct total can be mistaken for.
@@ -94,6 +126,16 @@ public:
         total.fill_bytes(0);
         if (num_edges() == 0) return;
         edge_weight_warp_aggregated_kernel<<<blocks_for(num_edges()), kThreadsPerBlock>>>(
+            num_edges(), weight.data(), total.data());
+        CUDA_CHECK_LAUNCH();
+    }
+
+    // (4), on a GPU only.
+    void run_block_reduce() {
+        here_.require_gpu("the block reduction");
+        total.fill_bytes(0);
+        if (num_edges() == 0) return;
+        edge_weight_block_reduce_kernel<<<block_reduce_blocks(num_edges()), kThreadsPerBlock>>>(
             num_edges(), weight.data(), total.data());
         CUDA_CHECK_LAUNCH();
     }
@@ -137,6 +179,12 @@ inline double total_warp_aggregated(const HostCoo& edges) {
     return d.read_total();
 }
 
+inline double total_by_block_reduce(const HostCoo& edges) {
+    DeviceEdgeTotal d(Here::gpu(), edges);
+    d.run_block_reduce();
+    return d.read_total();
+}
+
 inline double total_by_cub(const HostCoo& edges) {
     DeviceEdgeTotal d(Here::gpu(), edges);
     d.run_cub();
@@ -145,11 +193,12 @@ inline double total_by_cub(const HostCoo& edges) {
 
 // The atomics that each way issues for E edges: the lesson's cost model in one line each.
 struct AtomicCounts {
-    size_t per_edge, per_warp;
+    size_t per_edge, per_warp, per_block;
 };
 
 inline AtomicCounts atomics_issued(size_t num_edges) {
-    return {num_edges, (num_edges + kWarpSize - 1) / kWarpSize};
+    return {num_edges, (num_edges + kWarpSize - 1) / kWarpSize,
+            num_edges == 0 ? 0 : block_reduce_blocks(num_edges)};
 }
 
 // What a right total is, and the words that the claims use for it. Weights read from a file
@@ -193,7 +242,9 @@ inline void show_threads(const HostCoo& edges) {
     const AtomicCounts atomics = atomics_issued(edges.nnz());
     print_wrapped("atomics on that total: (1) one per edge = " + with_separators(atomics.per_edge) +
                   "; (2) one per warp = " + with_separators(atomics.per_warp) +
-                  "; (3) CUB = none (partial sums per block, then one block adds the partials)");
+                  "; (3) CUB = none (partial sums per block, then one block adds the partials); "
+                  "(4) one per block of a capped grid = " +
+                  with_separators(atomics.per_block));
     std::printf("\n");
 }
 
@@ -233,15 +284,21 @@ inline void check_gpu_reductions(const KernelProgram& p, const HostCoo& edges,
     const std::string warp_claim =
         "(2) warp-aggregated (shuffles, one atomic per warp) gives " + right.words;
     const std::string cub_claim = "(3) cub::DeviceReduce in double gives " + right.words;
+    const std::string block_claim =
+        "(4) block reduction (one atomic per block) gives " + right.words;
     if (!p.on_gpu()) {
         check.skip(warp_claim);
-        return check.skip(cub_claim);
+        check.skip(cub_claim);
+        return check.skip(block_claim);
     }
     const double warp = total_warp_aggregated(edges), cub = total_by_cub(edges);
+    const double block = total_by_block_reduce(edges);
     std::printf("\n(2) warp-aggregated, one atomic per warp: total = %.17g\n", warp);
-    std::printf("(3) cub::DeviceReduce, in double:         total = %.17g\n\n", cub);
+    std::printf("(3) cub::DeviceReduce, in double:         total = %.17g\n", cub);
+    std::printf("(4) block reduction, one atomic per block: total = %.17g\n\n", block);
     check.claim(warp_claim, right.holds(warp));
     check.claim(cub_claim, right.holds(cub));
+    check.claim(block_claim, right.holds(block));
 }
 
 // At --scale on a GPU. Each timed run resets the total, so after all of its runs (warm-ups
@@ -267,13 +324,16 @@ inline void time_reductions(const KernelProgram& p, const HostCoo& edges, const 
     const double warp_ms = timed("warp_aggregated", "(2) warp-aggregated, one atomic per warp",
                                  [&] { d.run_warp_aggregated(); });
     const double cub_ms = timed("cub_reduce", "(3) cub::DeviceReduce", [&] { d.run_cub(); });
+    const double block_ms = timed("block_reduce", "(4) block reduction, one atomic per block",
+                                  [&] { d.run_block_reduce(); });
     table.ratio("atomic per edge / CUB", atomic_ms / cub_ms, "the atomics are faster");
     table.ratio("warp-aggregated / CUB", warp_ms / cub_ms, "the warp's atomics are faster");
+    table.ratio("block reduction / CUB", block_ms / cub_ms, "the block reduction is faster");
     // Atomics on one address are applied one at a time by the L2 slice that holds it, so this
     // rate, not the memory bandwidth, is what bounds (1) and (2).
     std::printf("  atomics absorbed by the one address: (1) %.0f, (2) %.0f million/s\n\n",
                 atomics.per_edge / (atomic_ms * 1e3), atomics.per_warp / (warp_ms * 1e3));
-    check.claim("after its timed runs, each of the three still gives " + right.words +
+    check.claim("after its timed runs, each of the four still gives " + right.words +
                     " (every run starts from a reset total)",
                 fresh);
 }

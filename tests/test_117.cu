@@ -97,11 +97,12 @@ TEST_CASE("117: a right total is exact for whole weights, within rounding otherw
     CHECK_FALSE(close.holds(sum + 1));
 }
 
-TEST_CASE("117: all three GPU reductions give 41 on the book's example", "[117][gpu]") {
+TEST_CASE("117: all four GPU reductions give 41 on the book's example", "[117][gpu]") {
     const HostCoo edges = book_example_edges();
     CHECK(total_by_atomics(Here::gpu(), edges) == kBookTotalWeight);
     CHECK(total_warp_aggregated(edges) == kBookTotalWeight);
     CHECK(total_by_cub(edges) == kBookTotalWeight);
+    CHECK(total_by_block_reduce(edges) == kBookTotalWeight);
 }
 
 TEST_CASE("117: the GPU reductions equal an independent sum on random graphs",
@@ -117,6 +118,7 @@ TEST_CASE("117: the GPU reductions equal an independent sum on random graphs",
         REQUIRE(total_by_atomics(Here::gpu(), g) == expected);
         REQUIRE(total_warp_aggregated(g) == expected);
         REQUIRE(total_by_cub(g) == expected);
+        REQUIRE(total_by_block_reduce(g) == expected);
     }
 }
 
@@ -127,6 +129,7 @@ TEST_CASE("117: with 0 edges every GPU total is 0 and nothing is launched empty"
         CHECK(total_by_atomics(Here::gpu(), g) == 0.0);
         CHECK(total_warp_aggregated(g) == 0.0);
         CHECK(total_by_cub(g) == 0.0);  // CUB overwrote the NaN it was given
+        CHECK(total_by_block_reduce(g) == 0.0);
         CHECK(cudaGetLastError() == cudaSuccess);
     }
 }
@@ -139,6 +142,7 @@ TEST_CASE("117: edge counts that are not multiples of 32 (a partial last warp)",
         CHECK(total_by_atomics(Here::gpu(), g) == expected);
         CHECK(total_warp_aggregated(g) == expected);
         CHECK(total_by_cub(g) == expected);
+        CHECK(total_by_block_reduce(g) == expected);
     }
 }
 
@@ -148,6 +152,7 @@ TEST_CASE("117: the 10^5-edge star", "[117][gpu][hub]") {
     CHECK(total_by_atomics(Here::gpu(), star) == expected);
     CHECK(total_warp_aggregated(star) == expected);
     CHECK(total_by_cub(star) == expected);
+    CHECK(total_by_block_reduce(star) == expected);
 }
 
 TEST_CASE("117: totals past 2^24, where a float accumulator would round, stay exact",
@@ -157,5 +162,18 @@ TEST_CASE("117: totals past 2^24, where a float accumulator would round, stay ex
     REQUIRE(expected > 16777216.0);
     CHECK(total_by_atomics(Here::gpu(), g) == expected);
     CHECK(total_warp_aggregated(g) == expected);
+    CHECK(total_by_cub(g) == expected);
+    CHECK(total_by_block_reduce(g) == expected);
+}
+
+TEST_CASE("117: the block reduction's grid-stride loop, over more edges than its capped grid has "
+          "threads",
+          "[117][gpu]") {
+    // 1024 blocks of 256 threads: 262,144 threads, so each thread here adds about 4 weights.
+    const HostCoo g = make_uniform_random(1000, 1000003, 117);
+    double expected = 0;
+    for (float w : g.values) expected += w;
+    CHECK(atomics_issued(g.nnz()).per_block == 1024);
+    CHECK(total_by_block_reduce(g) == expected);
     CHECK(total_by_cub(g) == expected);
 }
