@@ -36,6 +36,7 @@ PROGRAMS = [
     "143_spmv_csr_kernel",
     "144_coalescing_kernel",
     "145_regular_formats_kernel",
+    "148_spmv_merge_path_kernel",
 ]
 
 FIELD = re.compile(r'(\w+)=("[^"]*"|\S+)')

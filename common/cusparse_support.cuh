@@ -48,12 +48,15 @@ private:
     cusparseHandle_t handle_ = nullptr;
 };
 
-// y = A * x + y in float by cuSPARSE's SpMV (CSR, alpha = beta = 1, the default algorithm): the
-// same operation as the chapter's SpMV kernels, on device arrays that the caller owns.
+// y = A * x + y in float by cuSPARSE's SpMV (CSR, alpha = beta = 1; the default algorithm, or
+// CUSPARSE_SPMV_CSR_ALG1 / ALG2): the same operation as the chapter's SpMV kernels, on device
+// arrays that the caller owns.
 class CusparseSpmv {
 public:
     CusparseSpmv(int num_rows, int num_cols, int64_t nnz, int* row_offsets, int* col_idx,
-                 float* values, float* x, float* y) {
+                 float* values, float* x, float* y,
+                 cusparseSpMVAlg_t algorithm = CUSPARSE_SPMV_ALG_DEFAULT)
+        : algorithm_(algorithm) {
         CUSPARSE_CHECK(cusparseCreateCsr(&matrix_, num_rows, num_cols, nnz, row_offsets, col_idx,
                                          values, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
                                          CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
@@ -61,8 +64,8 @@ public:
         CUSPARSE_CHECK(cusparseCreateDnVec(&y_, num_rows, y, CUDA_R_32F));
         size_t bytes = 0;
         CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &kOne,
-                                               matrix_, x_, &kOne, y_, CUDA_R_32F,
-                                               CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
+                                               matrix_, x_, &kOne, y_, CUDA_R_32F, algorithm_,
+                                               &bytes));
         workspace_ = DeviceBuffer<unsigned char>(std::max<size_t>(bytes, 1));
     }
     ~CusparseSpmv() {
@@ -75,12 +78,12 @@ public:
 
     void run() {
         CUSPARSE_CHECK(cusparseSpMV(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &kOne, matrix_, x_,
-                                    &kOne, y_, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT,
-                                    workspace_.data()));
+                                    &kOne, y_, CUDA_R_32F, algorithm_, workspace_.data()));
     }
 
 private:
     static constexpr float kOne = 1.0f;
+    cusparseSpMVAlg_t algorithm_;
     CusparseHandle handle_;
     DeviceBuffer<unsigned char> workspace_;
     cusparseSpMatDescr_t matrix_ = nullptr;

@@ -1,0 +1,93 @@
+// Tests of 148: CSR SpMV by merge path. The split is checked as a property (every step once,
+// equal steps per thread); y against the double reference of chapter_inputs.h, computed from
+// the COO, without either kernel's idea, for several step counts, so that rows split across
+// many threads, and threads that close many rows, both occur.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+#include "../ch14_spmv/148_spmv_merge_path_kernel.cu"
+#include "data_files.h"
+#include "edge_case_graphs.h"
+#include "spmv_test_inputs.h"
+
+namespace {
+
+constexpr uint64_t kSeed148 = 148148;
+
+// The shares cover the path: every row closed once, every nonzero multiplied once, and each
+// share (but the last) exactly `steps` long.
+bool split_is_exact(const HostCsr& a, int steps) {
+    const std::vector<ThreadShare> shares = merge_path_shares(a, steps);
+    long rows = 0, nonzeros = 0;
+    for (size_t t = 0; t < shares.size(); ++t) {
+        rows += shares[t].rows_closed;
+        nonzeros += shares[t].nonzeros;
+        if (t + 1 < shares.size() && shares[t].rows_closed + shares[t].nonzeros != steps)
+            return false;
+    }
+    return rows == a.num_rows && nonzeros == static_cast<long>(a.nnz());
+}
+
+}  // namespace
+
+TEST_CASE("148: Fig. 14.1 split 4 steps to a thread", "[148][emulation]") {
+    const HostCsr a = csr_from_coo_by_stable_sort(fig14_1());
+    const std::vector<ThreadShare> shares = merge_path_shares(a, 4);
+    REQUIRE(shares.size() == 3);
+    // By hand: steps nnz0 nnz1 end0 nnz2 | nnz3 nnz4 end1 nnz5 | nnz6 end2 nnz7 end3.
+    CHECK(shares[0].first_row == 0);
+    CHECK(shares[1].first_row == 1);
+    CHECK(shares[2].first_row == 2);
+    CHECK(shares[2].rows_closed == 2);
+    const std::vector<float> x = lesson_x(4), y0 = varied_y0(4);
+    for (uint64_t seed : {1u, 2u, 148u})
+        CHECK(merge_path_spmv(Here::emulated(ThreadOrder::shuffled(seed)), a, x, y0, 4) ==
+              book_product(x, y0));
+}
+
+TEST_CASE("148: 1,200 random matrices, several step counts, and the hub",
+          "[148][emulation][random]") {
+    INFO("seed " << kSeed148);
+    for (int g = 0; g < kSweepGraphs; ++g) {
+        const HostCoo input = edge_case_graph(g, kSeed148);
+        CAPTURE(g, input.num_rows, input.nnz());
+        const auto [csr, x, y0, reference] = spmv_case(input);
+        for (int steps : {1, 3, 16}) {
+            CAPTURE(steps);
+            REQUIRE(split_is_exact(csr, steps));
+            const Here here = Here::emulated(ThreadOrder::shuffled(mix_seed(kSeed148, g)));
+            REQUIRE(spmv_matches(merge_path_spmv(here, csr, x, y0, steps), reference));
+        }
+    }
+    // One row of 10^5 entries, split over thousands of threads, each leaving a carry.
+    const HostCoo star = make_star(100001, 7, kSeed148);
+    const auto [csr, x, y0, reference] = spmv_case(star);
+    CHECK(split_is_exact(csr, 16));
+    CHECK(spmv_matches(merge_path_spmv(Here::emulated(ThreadOrder::shuffled(5)), csr, x, y0),
+                       reference));
+}
+
+TEST_CASE("148: the data files", "[148][emulation][data]") {
+    for (const std::string& name : readable_data_files()) {
+        CAPTURE(name);
+        const auto [csr, x, y0, reference] = spmv_case(read_data_file(name));
+        CHECK(spmv_matches(merge_path_spmv(Here::emulated(ThreadOrder::shuffled(6)), csr, x, y0),
+                           reference));
+    }
+}
+
+TEST_CASE("148: on the GPU, random matrices, the hub and the data files", "[148][gpu]") {
+    INFO("seed " << kSeed148);
+    for (int g = 0; g < 200; ++g) {
+        const auto [csr, x, y0, reference] = spmv_case(edge_case_graph(g, kSeed148));
+        for (int steps : {1, 16})
+            REQUIRE(spmv_matches(merge_path_spmv(Here::gpu(), csr, x, y0, steps), reference));
+    }
+    const auto [csr, x, y0, reference] = spmv_case(make_star(100001, 7, kSeed148));
+    CHECK(spmv_matches(merge_path_spmv(Here::gpu(), csr, x, y0), reference));
+    for (const std::string& name : readable_data_files()) {
+        CAPTURE(name);
+        const auto [c, dx, dy0, ref] = spmv_case(read_data_file(name));
+        CHECK(spmv_matches(merge_path_spmv(Here::gpu(), c, dx, dy0), ref));
+    }
+}
