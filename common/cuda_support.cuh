@@ -28,16 +28,16 @@
 
 // A failed CUDA call is a bug or a broken machine, never something to carry on from; running
 // out of memory is the input's size, reported as such.
-#define CUDA_CHECK(call)                                                                   \
-    do {                                                                                   \
-        const cudaError_t cuda_check_status_ = (call);                                     \
-        if (cuda_check_status_ == cudaErrorMemoryAllocation)                               \
-            report_device_out_of_memory(#call, 0);                                         \
-        if (cuda_check_status_ != cudaSuccess) {                                           \
-            std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,      \
-                         cudaGetErrorString(cuda_check_status_));                          \
-            std::exit(1);                                                                  \
-        }                                                                                  \
+#define CUDA_CHECK(call)                                                              \
+    do {                                                                              \
+        const cudaError_t cuda_check_status_ = (call);                                \
+        if (cuda_check_status_ == cudaErrorMemoryAllocation)                          \
+            report_device_out_of_memory(#call, 0);                                    \
+        if (cuda_check_status_ != cudaSuccess) {                                      \
+            std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, \
+                         cudaGetErrorString(cuda_check_status_));                     \
+            std::exit(1);                                                             \
+        }                                                                             \
     } while (0)
 
 // Launches report bad configurations only through the last-error state, so check it after each.
@@ -59,7 +59,9 @@ struct Backend {
 };
 
 namespace detail {
-static __global__ void probe_kernel(int* flag) { *flag = 42; }
+static __global__ void probe_kernel(int* flag) {
+    *flag = 42;
+}
 }  // namespace detail
 
 // "No driver", "no device" and any other failure of the runtime all mean: no usable GPU.
@@ -84,7 +86,8 @@ inline Backend detect_backend() {
     if (probe == cudaSuccess) {
         detail::probe_kernel<<<1, 1>>>(flag);
         probe = cudaGetLastError();
-        if (probe == cudaSuccess) probe = cudaMemcpy(&value, flag, sizeof(int), cudaMemcpyDeviceToHost);
+        if (probe == cudaSuccess)
+            probe = cudaMemcpy(&value, flag, sizeof(int), cudaMemcpyDeviceToHost);
         cudaFree(flag);
     }
     if (probe != cudaSuccess || value != 42) {
@@ -108,9 +111,10 @@ inline void print_where_kernels_run(const Backend& b, unsigned long long emulati
     if (b.gpu)
         std::printf("[gpu] %s (sm_%d)\n", b.device_name.c_str(), b.sm);
     else
-        std::printf("[emulation] no CUDA device (%s): kernels run on the host in shuffled order, "
-                    "seed %llu\n",
-                    b.reason.c_str(), emulation_seed);
+        std::printf(
+            "[emulation] no CUDA device (%s): kernels run on the host in shuffled order, "
+            "seed %llu\n",
+            b.reason.c_str(), emulation_seed);
 }
 
 // Owns one device allocation; move-only, freed on scope exit. A zero-length buffer holds no
@@ -241,4 +245,6 @@ inline double measure_copy_gbs(size_t bytes = size_t{1} << 28) {
     return 2.0 * static_cast<double>(bytes) / (ms * 1e6);
 }
 
-inline double gb_per_s(double bytes, double ms) { return bytes / (ms * 1e6); }
+inline double gb_per_s(double bytes, double ms) {
+    return bytes / (ms * 1e6);
+}

@@ -13,16 +13,16 @@
 #include "self_check.h"
 #include "sparse_host.h"
 
-#define CUSPARSE_CHECK(call)                                                               \
-    do {                                                                                   \
-        const cusparseStatus_t cusparse_check_status_ = (call);                            \
-        if (cusparse_check_status_ == CUSPARSE_STATUS_ALLOC_FAILED)                        \
-            report_device_out_of_memory(#call, 0);                                         \
-        if (cusparse_check_status_ != CUSPARSE_STATUS_SUCCESS) {                           \
-            std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,      \
-                         cusparseGetErrorString(cusparse_check_status_));                  \
-            std::exit(1);                                                                  \
-        }                                                                                  \
+#define CUSPARSE_CHECK(call)                                                          \
+    do {                                                                              \
+        const cusparseStatus_t cusparse_check_status_ = (call);                       \
+        if (cusparse_check_status_ == CUSPARSE_STATUS_ALLOC_FAILED)                   \
+            report_device_out_of_memory(#call, 0);                                    \
+        if (cusparse_check_status_ != CUSPARSE_STATUS_SUCCESS) {                      \
+            std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, \
+                         cusparseGetErrorString(cusparse_check_status_));             \
+            std::exit(1);                                                             \
+        }                                                                             \
     } while (0)
 
 // cuSPARSE refuses a matrix descriptor that stores more entries than the matrix has places
@@ -103,8 +103,8 @@ std::unique_ptr<CusparseSpmv> cusparse_spmv_checked(SelfCheck& check, const std:
         check.skip(claim, refused);
         return nullptr;
     }
-    auto library = std::make_unique<CusparseSpmv>(num_rows, num_cols, nnz, row_offsets, col_idx,
-                                                  values, x, y);
+    auto library =
+        std::make_unique<CusparseSpmv>(num_rows, num_cols, nnz, row_offsets, col_idx, values, x, y);
     library->run();
     check.claim(claim, y_is_right());
     return library;
@@ -115,7 +115,11 @@ class CusparseCsrSpmv {
 public:
     CusparseCsrSpmv(const HostCsr& a, const std::vector<float>& x_host,
                     const std::vector<float>& y0)
-        : row_offsets(a.row_offsets), col_idx(a.col_idx), values(a.values), x(x_host), y(y0),
+        : row_offsets(a.row_offsets),
+          col_idx(a.col_idx),
+          values(a.values),
+          x(x_host),
+          y(y0),
           spmv_(a.num_rows, a.num_cols, static_cast<int64_t>(a.nnz()), row_offsets.data(),
                 col_idx.data(), values.data(), x.data(), y.data()) {}
 

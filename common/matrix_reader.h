@@ -68,8 +68,9 @@ public:
             const char* start = block_.data() + block_pos_;
             const size_t available = block_len_ - block_pos_;
             const void* newline = std::memchr(start, '\n', available);
-            const size_t take =
-                newline ? static_cast<size_t>(static_cast<const char*>(newline) - start) : available;
+            const size_t take = newline
+                                    ? static_cast<size_t>(static_cast<const char*>(newline) - start)
+                                    : available;
             if (line_.size() + take > kMaxLineBytes)
                 fail_at(number_ + 1, "the line is longer than " + std::to_string(kMaxLineBytes) +
                                          " bytes: this is not a text matrix file");
@@ -125,7 +126,9 @@ private:
 };
 
 // A stray '\r' (a file with "\r\r\n" line ends) separates fields like a blank does.
-inline bool is_separator(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+inline bool is_separator(char c) {
+    return c == ' ' || c == '\t' || c == '\r';
+}
 
 // Fields separated by runs of spaces and tabs.
 inline std::vector<std::string_view> split_fields(std::string_view line) {
@@ -151,8 +154,8 @@ inline bool split_edge_fields(std::string_view line, std::vector<std::string_vie
     size_t start = 0;
     for (;;) {
         const size_t comma = line.find(',', start);
-        const std::string_view part =
-            line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+        const std::string_view part = line.substr(
+            start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
         const std::vector<std::string_view> inside = split_fields(part);
         if (inside.empty()) return false;
         fields.insert(fields.end(), inside.begin(), inside.end());
@@ -168,7 +171,8 @@ inline bool is_blank(std::string_view line) {
 }
 
 inline std::string_view trim_left(std::string_view line) {
-    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front()))) line.remove_prefix(1);
+    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front())))
+        line.remove_prefix(1);
     return line;
 }
 
@@ -224,7 +228,8 @@ inline std::string value_problem(std::string_view field, bool integer, double& v
     if (ec != std::errc() || end != digits.data() + digits.size())
         return integer ? "is not an integer" : "is not a number";
     if (!std::isfinite(value)) return "is not a finite number";
-    if (!(std::fabs(value) < largest_float_rounding_down())) return "is beyond the range of a float";
+    if (!(std::fabs(value) < largest_float_rounding_down()))
+        return "is beyond the range of a float";
     if (value != 0 && static_cast<float>(value) == 0.0f)
         return "is too small for a float: it would be stored as 0 (write 0 if a zero is meant)";
     return {};
@@ -284,7 +289,8 @@ inline HostCoo read_matrix_market(LineReader& in, const InputLimits* limits) {
     const std::vector<std::string_view> banner = split_fields(line);
     if (banner.size() != 5 || lowercase(banner[0]) != "%%matrixmarket")
         in.fail(std::string("bad banner: a first line that starts with '%%' must be a Matrix "
-                            "Market banner, ") + kBannerForm);
+                            "Market banner, ") +
+                kBannerForm);
     const std::string object = lowercase(banner[1]), format = lowercase(banner[2]);
     const std::string field = lowercase(banner[3]), symmetry = lowercase(banner[4]);
     if (object != "matrix") in.fail("bad banner: object " + quoted(banner[1]) + " is not 'matrix'");
@@ -342,16 +348,19 @@ inline HostCoo read_matrix_market(LineReader& in, const InputLimits* limits) {
     while (in.next(line)) {
         if (is_blank(line) || trim_left(line).front() == '%') continue;
         if (read == declared)
-            in.fail("more entries than the " + std::to_string(declared) + " that the size line declares");
+            in.fail("more entries than the " + std::to_string(declared) +
+                    " that the size line declares");
         const std::vector<std::string_view> f = split_fields(line);
         if (f.size() != fields_per_entry)
             in.fail("expected " + std::to_string(fields_per_entry) + " fields ('row col" +
                     (pattern ? "" : " value") + "'), found " + std::to_string(f.size()));
         uint64_t row = 0, col = 0;
         if (!parse_count(f[0], row) || row < 1 || row > num_rows)
-            in.fail("row index " + quoted(f[0]) + " is not in [1, " + std::to_string(num_rows) + "]");
+            in.fail("row index " + quoted(f[0]) + " is not in [1, " + std::to_string(num_rows) +
+                    "]");
         if (!parse_count(f[1], col) || col < 1 || col > num_cols)
-            in.fail("column index " + quoted(f[1]) + " is not in [1, " + std::to_string(num_cols) + "]");
+            in.fail("column index " + quoted(f[1]) + " is not in [1, " + std::to_string(num_cols) +
+                    "]");
         double value = 1.0;
         if (!pattern) {
             const std::string problem = value_problem(f[2], integer, value);
@@ -406,9 +415,10 @@ inline HostCoo read_edge_list(LineReader& in, const InputLimits* limits) {
     while (in.next(line)) {
         const std::string_view content = trim_left(line);
         if (content.rfind("%%", 0) == 0)
-            in.fail("a line that starts with '%%' is a Matrix Market banner, which must be the "
-                    "file's first line and read " + std::string(kBannerForm) +
-                    "; as it is, this file reads as an edge list");
+            in.fail(
+                "a line that starts with '%%' is a Matrix Market banner, which must be the "
+                "file's first line and read " +
+                std::string(kBannerForm) + "; as it is, this file reads as an edge list");
         if (content.empty() || content.front() == '#' || content.front() == '%') continue;
         if (!split_edge_fields(line, f)) in.fail("empty field between commas");
         if (f.size() < 2 || f.size() > 3)
@@ -419,7 +429,8 @@ inline HostCoo read_edge_list(LineReader& in, const InputLimits* limits) {
             if (!f[k].empty() && f[k].front() == '-')
                 in.fail("vertex id " + quoted(f[k]) + " is negative");
             if (!parse_count(f[k], ids[k])) {
-                const bool digits_only = f[k].find_first_not_of("0123456789") == std::string_view::npos;
+                const bool digits_only =
+                    f[k].find_first_not_of("0123456789") == std::string_view::npos;
                 in.fail("vertex id " + quoted(f[k]) +
                         (digits_only ? " is beyond the 32-bit range" : " is not a whole number"));
             }
@@ -476,13 +487,14 @@ inline HostCoo read_matrix_stream(LineReader& in, const InputLimits* limits) {
     in.unread();
     if (first && lower.rfind("%%", 0) == 0) return read_matrix_market(in, limits);
     const std::string_view content = trim_left(line);
-    if (!content.empty() && content.front() == '%' && lower.find("matrixmarket") != std::string::npos) {
+    if (!content.empty() && content.front() == '%' &&
+        lower.find("matrixmarket") != std::string::npos) {
         in.next(line);
         in.fail("bad banner: a Matrix Market file's first line must start with '%%MatrixMarket'");
     }
     if (ends_with(lowercase(in.path()), ".mtx"))
-        in.fail_at(1, std::string("a .mtx file must start with the Matrix Market banner, ") +
-                          kBannerForm);
+        in.fail_at(
+            1, std::string("a .mtx file must start with the Matrix Market banner, ") + kBannerForm);
     return read_edge_list(in, limits);
 }
 
@@ -507,8 +519,9 @@ inline HostCoo read_matrix_file(const std::string& path,
     const fs::file_status status = fs::status(path, error);
     if (fs::is_directory(status)) throw BadInput(path + ": is a folder, not a file");
     if (fs::exists(status) && !fs::is_regular_file(status))
-        throw BadInput(path + ": is not a regular file (a device, a FIFO or a socket): give the "
-                              "path of a matrix file");
+        throw BadInput(path +
+                       ": is not a regular file (a device, a FIFO or a socket): give the "
+                       "path of a matrix file");
     const std::string lower = matrix_reader_detail::lowercase(path);
     for (const char* suffix : {".gz", ".bz2", ".xz", ".zst", ".zip", ".tgz", ".tar"})
         if (ends_with(lower, suffix))

@@ -2,6 +2,7 @@
 // it, and refuses (exit 2, with the bytes needed and the budget) rather than swap, crash or be
 // killed. A size line or a --scale costs a few bytes to write and can ask for gigabytes.
 #pragma once
+#include <sys/resource.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -10,7 +11,6 @@
 #include <fstream>
 #include <new>
 #include <string>
-#include <sys/resource.h>
 #include "text.h"
 
 // What a program allocates for an input, host and device together, as bytes per stored entry
@@ -24,8 +24,8 @@ struct MemoryModel {
     double gpu_fixed = 0;
 };
 
-inline double estimated_bytes(const MemoryModel& m, uint64_t rows, uint64_t cols,
-                              uint64_t entries, bool on_gpu) {
+inline double estimated_bytes(const MemoryModel& m, uint64_t rows, uint64_t cols, uint64_t entries,
+                              bool on_gpu) {
     return (on_gpu ? m.gpu_fixed : 0.0) + m.per_entry * static_cast<double>(entries) +
            m.per_dimension * static_cast<double>(std::max(rows, cols));
 }
@@ -90,9 +90,8 @@ inline std::string over_budget_problem(const MemoryModel& model, const MemoryBud
     return "this program would need about " + readable_bytes(need) + " for " +
            with_separators(rows) + " x " + with_separators(cols) + " with " +
            with_separators(entries) + (entries == 1 ? " entry" : " entries") +
-           ", more than its memory budget of " +
-           readable_bytes(static_cast<double>(budget.bytes)) + " (" + budget.origin +
-           "); give " + max_memory_flag_for(need) + " to allow it";
+           ", more than its memory budget of " + readable_bytes(static_cast<double>(budget.bytes)) +
+           " (" + budget.origin + "); give " + max_memory_flag_for(need) + " to allow it";
 }
 
 // The estimate of the run in progress, so that an allocation that fails anyway can say what
@@ -118,7 +117,9 @@ inline void note_estimate(const MemoryModel& model, uint64_t rows, uint64_t cols
     std::exit(2);
 }
 
-inline void install_out_of_memory_handler() { std::set_new_handler(report_host_out_of_memory); }
+inline void install_out_of_memory_handler() {
+    std::set_new_handler(report_host_out_of_memory);
+}
 
 // Device bytes held now and at most, kept by DeviceBuffer, so that a run can set what it used
 // beside what was estimated.
@@ -129,7 +130,9 @@ inline void count_device_allocation(size_t bytes) {
     g_device_bytes_now += bytes;
     g_device_bytes_peak = std::max(g_device_bytes_peak, g_device_bytes_now);
 }
-inline void count_device_release(size_t bytes) { g_device_bytes_now -= bytes; }
+inline void count_device_release(size_t bytes) {
+    g_device_bytes_now -= bytes;
+}
 
 // The largest resident set of this process so far, in bytes.
 inline double host_peak_bytes() {

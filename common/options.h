@@ -36,9 +36,9 @@ struct BadInput : std::runtime_error {
 };
 
 struct ProgramOptions {
-    int scale = 0;       // 0: the book's example, unless a matrix file is given
-    std::string matrix;  // --matrix FILE
-    double skew = kDefaultSkew;         // R-MAT's top-left quadrant, a
+    int scale = 0;               // 0: the book's example, unless a matrix file is given
+    std::string matrix;          // --matrix FILE
+    double skew = kDefaultSkew;  // R-MAT's top-left quadrant, a
     bool skew_given = false;
     RmatParams rmat = RmatParams::from_skew(kDefaultSkew);  // --skew or --rmat
     bool rmat_given = false;
@@ -172,7 +172,8 @@ inline std::string usage_line(const std::string& program, bool allow_scale,
                               bool takes_skew = true) {
     std::string usage = "usage: " + program;
     if (allow_scale)
-        usage += std::string("\n         [--scale S]") + (takes_skew ? " [--skew A | --rmat A,B,C]" : "") +
+        usage += std::string("\n         [--scale S]") +
+                 (takes_skew ? " [--skew A | --rmat A,B,C]" : "") +
                  " [--matrix FILE] [--seed N] [--max-memory BYTES]";
     for (const auto& s : extra_switches) usage += "\n         [" + s + "]";
     return usage + " [--help]";
@@ -198,7 +199,8 @@ inline std::string help_text(const std::string& program, const ProgramDescriptio
                  "with --scale: R-MAT's top-left quadrant probability, from 0.25 "
                  "(uniform)");
         if (d.takes_skew) flag("", "to 0.95 (a few huge hubs); default 0.57");
-        if (d.takes_skew) flag("--rmat A,B,C", "with --scale: all of R-MAT's quadrants, D = 1 - A - B - C;");
+        if (d.takes_skew)
+            flag("--rmat A,B,C", "with --scale: all of R-MAT's quadrants, D = 1 - A - B - C;");
         if (d.takes_skew) flag("", "0.57,0.19,0.19 is Graph500's generator");
         flag("--matrix FILE", "a Matrix Market file or an edge list (README: Real inputs)");
         flag("--seed N", "the emulator's shuffle seed (kernels without a GPU), digits only;");
@@ -268,7 +270,8 @@ inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_s
             opt.rmat = RmatParams::from_skew(opt.skew);
         } else if (allow_scale && flag == "--rmat") {
             const std::string text = value();
-            const size_t c1 = text.find(','), c2 = text.find(',', c1 == std::string::npos ? 0 : c1 + 1);
+            const size_t c1 = text.find(','),
+                         c2 = text.find(',', c1 == std::string::npos ? 0 : c1 + 1);
             RmatParams r;
             const bool parsed = c1 != std::string::npos && c2 != std::string::npos &&
                                 text.find(',', c2 + 1) == std::string::npos &&
@@ -276,7 +279,8 @@ inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_s
                                 parse_decimal(text.substr(c1 + 1, c2 - c1 - 1), r.b) &&
                                 parse_decimal(text.substr(c2 + 1), r.c);
             if (!parsed || !r.valid())
-                fail("--rmat " + text + ": expected A,B,C, three positive numbers whose sum is "
+                fail("--rmat " + text +
+                     ": expected A,B,C, three positive numbers whose sum is "
                      "below 1 (D = 1 - A - B - C), e.g. 0.57,0.19,0.19 (Graph500)");
             opt.rmat = r;
             opt.skew = r.a;
@@ -302,7 +306,8 @@ inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_s
         }
     }
     if (opt.skew_given && opt.rmat_given) fail("give --skew or --rmat, not both");
-    if (opt.rmat_given && opt.scale == 0) fail("--rmat applies to the --scale graph; give --scale too");
+    if (opt.rmat_given && opt.scale == 0)
+        fail("--rmat applies to the --scale graph; give --scale too");
     if (opt.skew_given && opt.scale == 0)
         fail("--skew applies to the --scale graph; give --scale too");
     if (opt.scale > 0 && !opt.matrix.empty()) fail("give --scale or --matrix, not both");

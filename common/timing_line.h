@@ -12,7 +12,7 @@ struct TimingFields {
     std::string program;  // "143"
     std::string kernel;   // letters, digits and underscores
     int scale = 0;
-    double skew = -1;     // negative: the input is not an R-MAT matrix ("skew=none")
+    double skew = -1;  // negative: the input is not an R-MAT matrix ("skew=none")
     std::string rmat = "none";
     double ms = 0, gbs = 0, copy_gbs = 0;
     std::string device;

@@ -1,8 +1,8 @@
 // The test runner: Catch2's main, compiled once. It hides the [gpu] tests, saying so, where no
 // GPU can run them, and ends with the tally line "N passed, M failed, K skipped".
 #define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <string>
 #include "gpu_probe.h"
@@ -33,7 +33,8 @@ int main(int argc, char** argv) {
         for (const auto& test : Catch::getAllTestCasesSorted(session.config()))
             skipped += std::count(test.tags.begin(), test.tags.end(), "gpu") > 0;
         auto& filters = session.configData().testsOrTags;
-        if (filters.empty()) filters.push_back("~[gpu]");
+        if (filters.empty())
+            filters.push_back("~[gpu]");
         else
             for (auto& f : filters) f += " ~[gpu]";
         session.useConfigData(session.configData());

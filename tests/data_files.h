@@ -2,8 +2,8 @@
 // the tests run; SUITE_DATA_DIR overrides the folder). A missing folder or file fails the test
 // that asked for it: finding nothing to check must never look like a pass.
 #pragma once
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -16,8 +16,10 @@ inline std::filesystem::path data_dir() {
                                           ? std::filesystem::path(override_dir)
                                           : std::filesystem::path("data");
     if (!std::filesystem::is_directory(dir))
-        FAIL("the data folder " << dir << " does not exist: run the tests from the repository "
-             "root, or point SUITE_DATA_DIR at the folder that holds data/README.md's files");
+        FAIL("the data folder "
+             << dir
+             << " does not exist: run the tests from the repository "
+                "root, or point SUITE_DATA_DIR at the folder that holds data/README.md's files");
     return dir;
 }
 
@@ -27,7 +29,9 @@ inline std::string data_file(const std::string& name) {
     return path.string();
 }
 
-inline HostCoo read_data_file(const std::string& name) { return read_matrix_file(data_file(name)); }
+inline HostCoo read_data_file(const std::string& name) {
+    return read_matrix_file(data_file(name));
+}
 
 // Every data file that the reader accepts, by name: all but the README and young1c.mtx, which
 // is complex and refused by design.
@@ -39,6 +43,7 @@ inline std::vector<std::string> readable_data_files() {
             names.push_back(name);
     }
     std::sort(names.begin(), names.end());
-    if (names.size() < 7) FAIL("expected the 7 readable files of the data README, found " << names.size());
+    if (names.size() < 7)
+        FAIL("expected the 7 readable files of the data README, found " << names.size());
     return names;
 }

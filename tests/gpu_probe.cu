@@ -1,5 +1,5 @@
-#include "gpu_probe.h"
 #include "../common/cuda_support.cuh"
+#include "gpu_probe.h"
 
 bool gpu_for_tests(std::string& where) {
     const Backend b = detect_backend();

@@ -19,8 +19,8 @@
 #include <vector>
 
 struct ProgramRun {
-    int exit_code = -1;     // -1 when the program did not exit by itself
-    int signal = 0;         // the signal that ended it, if one did
+    int exit_code = -1;  // -1 when the program did not exit by itself
+    int signal = 0;      // the signal that ended it, if one did
     bool timed_out = false;
     std::string out, err;
     double peak_bytes = 0;  // largest resident set
@@ -41,10 +41,10 @@ inline std::string slurp(const std::string& path) {
 inline ProgramRun run_program(const std::string& name, const std::vector<std::string>& args,
                               double time_limit_seconds = 60, size_t address_space_limit = 0) {
     static int serial = 0;
-    const std::string stem = (std::filesystem::temp_directory_path() /
-                              ("suite_run_" + std::to_string(getpid()) + "_" +
-                               std::to_string(serial++)))
-                                 .string();
+    const std::string stem =
+        (std::filesystem::temp_directory_path() /
+         ("suite_run_" + std::to_string(getpid()) + "_" + std::to_string(serial++)))
+            .string();
     const std::string out_path = stem + ".out", err_path = stem + ".err";
     const std::string binary = "build/" + name;
     std::vector<std::string> argv_text = {binary};

@@ -30,16 +30,15 @@ inline std::vector<RefusalCase> refusal_cases() {
                      "entry 1: row 0 comes after row 1 (rows must be non-decreasing)"});
     cases.push_back({"unsorted later", with_rows({0, 0, 1, 2, 1}), 4,
                      "entry 4: row 1 comes after row 2 (rows must be non-decreasing)"});
-    cases.push_back({"negative row", with_rows({0, -1, 1, 2, 2}), 1,
-                     "entry 1: row -1 is not in [0, 3)"});
-    cases.push_back({"row == num_rows", with_rows({0, 0, 1, 2, 3}), 4,
-                     "entry 4: row 3 is not in [0, 3)"});
-    cases.push_back({"negative column", with_col(2, -1), 2,
-                     "entry 2: column -1 is not in [0, 3)"});
-    cases.push_back({"column == num_cols", with_col(3, 3), 3,
-                     "entry 3: column 3 is not in [0, 3)"});
+    cases.push_back(
+        {"negative row", with_rows({0, -1, 1, 2, 2}), 1, "entry 1: row -1 is not in [0, 3)"});
+    cases.push_back(
+        {"row == num_rows", with_rows({0, 0, 1, 2, 3}), 4, "entry 4: row 3 is not in [0, 3)"});
+    cases.push_back({"negative column", with_col(2, -1), 2, "entry 2: column -1 is not in [0, 3)"});
+    cases.push_back(
+        {"column == num_cols", with_col(3, 3), 3, "entry 3: column 3 is not in [0, 3)"});
     HostCoo several = with_rows({0, 0, 1, 2, 1});  // a descent at entry 4 ...
-    several.cols[2] = 9;                            // ... and a column out of range at entry 2
+    several.cols[2] = 9;                           // ... and a column out of range at entry 2
     cases.push_back({"several bad entries", several, 2, "entry 2: column 9 is not in [0, 3)"});
     HostCoo no_rows = card_example();
     no_rows.num_rows = 0;

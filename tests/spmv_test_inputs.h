@@ -29,8 +29,10 @@ struct SpmvCase {
 };
 
 inline SpmvCase spmv_case(const HostCoo& input) {
-    SpmvCase c{csr_from_coo_by_stable_sort(input), lesson_x(input.num_cols),
-               lesson_y0(input.num_rows), {}};
+    SpmvCase c{csr_from_coo_by_stable_sort(input),
+               lesson_x(input.num_cols),
+               lesson_y0(input.num_rows),
+               {}};
     c.reference = spmv_reference(input, c.x, c.y0);
     return c;
 }

@@ -1,4 +1,5 @@
-// Tests of 112: an adjacency list flattened into CSR, against the stable-sort CSR of the same edges.
+// Tests of 112: an adjacency list flattened into CSR, against the stable-sort CSR of the same
+// edges.
 #include <catch2/catch.hpp>
 #include <vector>
 #include "../ch21_csr/112_csr_conversion_cpu_baseline.cpp"

@@ -166,9 +166,10 @@ TEST_CASE("117: totals past 2^24, where a float accumulator would round, stay ex
     CHECK(total_by_block_reduce(g) == expected);
 }
 
-TEST_CASE("117: the block reduction's grid-stride loop, over more edges than its capped grid has "
-          "threads",
-          "[117][gpu]") {
+TEST_CASE(
+    "117: the block reduction's grid-stride loop, over more edges than its capped grid has "
+    "threads",
+    "[117][gpu]") {
     // 1024 blocks of 256 threads: 262,144 threads, so each thread here adds about 4 weights.
     const HostCoo g = make_uniform_random(1000, 1000003, 117);
     double expected = 0;

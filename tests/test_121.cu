@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
-#include "data_files.h"
 #include "../ch21_csr/121_chunked_coo_to_csr_kernel.cu"
+#include "data_files.h"
 #include "edge_case_graphs.h"
 
 namespace {

@@ -1,6 +1,6 @@
 // Unit tests of the host emulator, the atomic shim and the CUDA helpers.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <numeric>
 #include "../common/cuda_support.cuh"
 #include "../common/emulator.cuh"

@@ -1,11 +1,10 @@
 // Tests of common/matrix_reader.h: the real files of data/ read to the facts of its
 // README and to a second, independent reading; the Matrix Market and edge-list rules on small
 // files written here; and every refusal naming the file, the line and the problem.
-#include <catch2/catch.hpp>
-#include "data_files.h"
 #include <sys/stat.h>
 #include <unistd.h>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +14,7 @@
 #include <string>
 #include <vector>
 #include "../common/matrix_reader.h"
+#include "data_files.h"
 
 namespace fs = std::filesystem;
 using Catch::Matchers::Contains;
@@ -105,8 +105,8 @@ std::vector<Entry> sorted(std::vector<Entry> e) {
 class ScratchDir {
 public:
     ScratchDir()
-        : root_(fs::temp_directory_path() /
-                ("matrix_reader_test_" + std::to_string(getpid()) + "_" + std::to_string(next_id_++))) {
+        : root_(fs::temp_directory_path() / ("matrix_reader_test_" + std::to_string(getpid()) +
+                                             "_" + std::to_string(next_id_++))) {
         fs::create_directories(root_);
     }
     ~ScratchDir() {
@@ -173,14 +173,19 @@ struct DataFile {
 
 // From data/README.md: the full matrix after mirroring, as SciPy reads it.
 const std::vector<DataFile> kReadableData = {
-    {"lund_a.mtx", 147, 2449},       {"1138_bus.mtx", 1138, 4054},   {"jagmesh7.mtx", 1138, 7450},
-    {"west2021.mtx", 2021, 7353},    {"karate.mtx", 34, 156},        {"netscience.mtx", 1589, 5484},
+    {"lund_a.mtx", 147, 2449},
+    {"1138_bus.mtx", 1138, 4054},
+    {"jagmesh7.mtx", 1138, 7450},
+    {"west2021.mtx", 2021, 7353},
+    {"karate.mtx", 34, 156},
+    {"netscience.mtx", 1589, 5484},
     {"email-Eu-core.csv", 1005, 25571},
 };
 
 }  // namespace
 
-TEST_CASE("reader: every real file matches an independent reading and the README's size", "[reader][data]") {
+TEST_CASE("reader: every real file matches an independent reading and the README's size",
+          "[reader][data]") {
     for (const DataFile& d : kReadableData) {
         INFO(d.name);
         const std::string path = data_file(d.name);
@@ -226,11 +231,14 @@ TEST_CASE("reader: every file in the data folder is read, or refused with its na
     CHECK(seen.count("young1c.mtx") == 1);
 }
 
-TEST_CASE("reader: the symmetric files are mirrored, one copy of each diagonal entry", "[reader][data]") {
+TEST_CASE("reader: the symmetric files are mirrored, one copy of each diagonal entry",
+          "[reader][data]") {
     // Entries stored in the file, from the README: mirroring doubles all but the diagonal.
-    const std::vector<std::pair<std::string, size_t>> stored = {
-        {"lund_a.mtx", 1298}, {"1138_bus.mtx", 2596}, {"jagmesh7.mtx", 4294},
-        {"karate.mtx", 78},   {"netscience.mtx", 2742}};
+    const std::vector<std::pair<std::string, size_t>> stored = {{"lund_a.mtx", 1298},
+                                                                {"1138_bus.mtx", 2596},
+                                                                {"jagmesh7.mtx", 4294},
+                                                                {"karate.mtx", 78},
+                                                                {"netscience.mtx", 2742}};
     for (const auto& [name, in_file] : stored) {
         INFO(name);
         const HostCoo a = read_matrix_file(data_file(name));
@@ -254,7 +262,8 @@ TEST_CASE("reader: sums of entries match the README", "[reader][data]") {
     CHECK(entry_sum(west) == Approx(-11635283.092682214).epsilon(1e-5));
 }
 
-TEST_CASE("reader: row lengths, empty rows, patterns and zeros of the real files", "[reader][data]") {
+TEST_CASE("reader: row lengths, empty rows, patterns and zeros of the real files",
+          "[reader][data]") {
     SECTION("1138_bus: longest row 18") {
         const HostCoo a = read_matrix_file(data_file("1138_bus.mtx"));
         CHECK(longest(row_lengths(a)) == 18);
@@ -282,7 +291,8 @@ TEST_CASE("reader: row lengths, empty rows, patterns and zeros of the real files
         const HostCoo a = read_matrix_file(data_file("west2021.mtx"));
         CHECK(std::count(a.values.begin(), a.values.end(), 0.0f) == 43);
     }
-    SECTION("email-Eu-core: 0-based ids, 642 self-loops, 137 silent vertices, out-degree up to 334") {
+    SECTION(
+        "email-Eu-core: 0-based ids, 642 self-loops, 137 silent vertices, out-degree up to 334") {
         const HostCoo g = read_matrix_file(data_file("email-Eu-core.csv"));
         CHECK(*std::min_element(g.rows.begin(), g.rows.end()) == 0);
         CHECK(std::max(*std::max_element(g.rows.begin(), g.rows.end()),
@@ -304,13 +314,12 @@ TEST_CASE("reader: young1c.mtx is refused because it is complex", "[reader][data
 
 TEST_CASE("reader: symmetric files mirror off-diagonal entries only", "[reader][mirror]") {
     const ScratchDir dir;
-    const HostCoo a = read_matrix_file(dir.write("sym.mtx", kRealSymmetric +
-                                                               "3 3 5\n"
-                                                               "1 1 4\n"
-                                                               "2 1 -1\n"
-                                                               "3 2 2.5\n"
-                                                               "3 3 7\n"
-                                                               "2 1 -1\n"));
+    const HostCoo a = read_matrix_file(dir.write("sym.mtx", kRealSymmetric + "3 3 5\n"
+                                                                             "1 1 4\n"
+                                                                             "2 1 -1\n"
+                                                                             "3 2 2.5\n"
+                                                                             "3 3 7\n"
+                                                                             "2 1 -1\n"));
     CHECK(a.num_rows == 3);
     CHECK(a.num_cols == 3);
     // The duplicate (2,1) stays a separate entry, and so does its mirror.
@@ -326,40 +335,38 @@ TEST_CASE("reader: symmetric files mirror off-diagonal entries only", "[reader][
 
 TEST_CASE("reader: skew-symmetric files mirror with the sign flipped", "[reader][mirror]") {
     const ScratchDir dir;
-    const HostCoo a = read_matrix_file(dir.write("skew.mtx", kSkewSymmetric +
-                                                                "3 3 3\n"
-                                                                "2 1 3\n"
-                                                                "3 1 -2.5\n"
-                                                                "2 2 0\n"));
+    const HostCoo a = read_matrix_file(dir.write("skew.mtx", kSkewSymmetric + "3 3 3\n"
+                                                                              "2 1 3\n"
+                                                                              "3 1 -2.5\n"
+                                                                              "2 2 0\n"));
     CHECK(sorted_entries(a) ==
           sorted({{1, 0, 3.0f}, {0, 1, -3.0f}, {2, 0, -2.5f}, {0, 2, 2.5f}, {1, 1, 0.0f}}));
 }
 
 TEST_CASE("reader: pattern entries are 1, integer values are whole numbers", "[reader][mirror]") {
     const ScratchDir dir;
-    const HostCoo p = read_matrix_file(
-        dir.write("pattern.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 3\n"));
+    const HostCoo p = read_matrix_file(dir.write(
+        "pattern.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 3\n"));
     CHECK(sorted_entries(p) == sorted({{1, 0, 1.0f}, {0, 1, 1.0f}, {2, 2, 1.0f}}));
-    const HostCoo n = read_matrix_file(dir.write("integer.mtx", kIntegerGeneral +
-                                                                   "2 3 3\n"
-                                                                   "1 1 -7\n"
-                                                                   "2 2 +3\n"
-                                                                   "1 3 123456\n"));
+    const HostCoo n = read_matrix_file(dir.write("integer.mtx", kIntegerGeneral + "2 3 3\n"
+                                                                                  "1 1 -7\n"
+                                                                                  "2 2 +3\n"
+                                                                                  "1 3 123456\n"));
     CHECK(sorted_entries(n) == sorted({{0, 0, -7.0f}, {1, 1, 3.0f}, {0, 2, 123456.0f}}));
-    const HostCoo s = read_matrix_file(
-        dir.write("int_sym.mtx", "%%MatrixMarket matrix coordinate integer symmetric\n2 2 1\n2 1 5\n"));
+    const HostCoo s = read_matrix_file(dir.write(
+        "int_sym.mtx", "%%MatrixMarket matrix coordinate integer symmetric\n2 2 1\n2 1 5\n"));
     CHECK(sorted_entries(s) == sorted({{1, 0, 5.0f}, {0, 1, 5.0f}}));
 }
 
-TEST_CASE("reader: explicit zeros and duplicates are stored; indices become 0-based", "[reader][mirror]") {
+TEST_CASE("reader: explicit zeros and duplicates are stored; indices become 0-based",
+          "[reader][mirror]") {
     const ScratchDir dir;
-    const HostCoo a = read_matrix_file(dir.write("dups.mtx", kRealGeneral +
-                                                                "2 4 5\n"
-                                                                "1 1 0\n"
-                                                                "1 1 2\n"
-                                                                "1 1 2\n"
-                                                                "2 4 9\n"
-                                                                "2 1 -0.0\n"));
+    const HostCoo a = read_matrix_file(dir.write("dups.mtx", kRealGeneral + "2 4 5\n"
+                                                                            "1 1 0\n"
+                                                                            "1 1 2\n"
+                                                                            "1 1 2\n"
+                                                                            "2 4 9\n"
+                                                                            "2 1 -0.0\n"));
     CHECK(a.num_rows == 2);
     CHECK(a.num_cols == 4);
     CHECK(sorted_entries(a) ==
@@ -367,38 +374,46 @@ TEST_CASE("reader: explicit zeros and duplicates are stored; indices become 0-ba
     CHECK(result_line(a) == "result: rows=2 cols=4 nnz=5 empty_rows=0 max_row=3");
 }
 
-TEST_CASE("reader: the tightest file that its declared count allows is accepted", "[reader][mirror]") {
+TEST_CASE("reader: the tightest file that its declared count allows is accepted",
+          "[reader][mirror]") {
     // Shortest entry lines, no final newline: the bound on the declared count must not bite.
     const ScratchDir dir;
-    const HostCoo a = read_matrix_file(dir.write("tight.mtx", kPatternGeneral + "4 4 3\n1 1\n2 2\n3 3"));
+    const HostCoo a =
+        read_matrix_file(dir.write("tight.mtx", kPatternGeneral + "4 4 3\n1 1\n2 2\n3 3"));
     CHECK(sorted_entries(a) == sorted({{0, 0, 1.0f}, {1, 1, 1.0f}, {2, 2, 1.0f}}));
     const HostCoo none = read_matrix_file(dir.write("none.mtx", kRealGeneral + "3 3 0"));
     CHECK(none.nnz() == 0);
     CHECK(none.num_rows == 3);
 }
 
-TEST_CASE("reader: comments, blank lines, CRLF, spacing and letter case are accepted", "[reader][format]") {
+TEST_CASE("reader: comments, blank lines, CRLF, spacing and letter case are accepted",
+          "[reader][format]") {
     const std::vector<Entry> expected = sorted({{0, 0, 1.5f}, {1, 2, -2.0f}, {2, 0, 0.25f}});
     struct Variant {
         std::string name, text;
     };
     const std::vector<Variant> variants = {
         {"plain.mtx", kRealGeneral + "3 3 3\n1 1 1.5\n2 3 -2\n3 1 0.25\n"},
-        {"comments.mtx", kRealGeneral + "% a comment\n%another\n3 3 3\n% between\n1 1 1.5\n  % indented\n"
-                                        "2 3 -2\n3 1 0.25\n% after the last entry\n"},
+        {"comments.mtx", kRealGeneral +
+                             "% a comment\n%another\n3 3 3\n% between\n1 1 1.5\n  % indented\n"
+                             "2 3 -2\n3 1 0.25\n% after the last entry\n"},
         {"blank.mtx", kRealGeneral + "\n\n3 3 3\n\n1 1 1.5\n \t \n2 3 -2\n\n3 1 0.25\n\n\n"},
-        {"crlf.mtx", "%%MatrixMarket matrix coordinate real general\r\n% note\r\n\r\n3 3 3\r\n1 1 1.5\r\n"
-                     "\r\n2 3 -2\r\n3 1 0.25\r\n"},
+        {"crlf.mtx",
+         "%%MatrixMarket matrix coordinate real general\r\n% note\r\n\r\n3 3 3\r\n1 1 1.5\r\n"
+         "\r\n2 3 -2\r\n3 1 0.25\r\n"},
         {"no_final_newline.mtx", kRealGeneral + "3 3 3\n1 1 1.5\n2 3 -2\n3 1 0.25"},
         {"spaces.mtx", kRealGeneral + "  3   3  3  \n   1 1    1.5   \n2  3 -2 \n 3 1 0.25\n"},
-        {"tabs.mtx", "%%MatrixMarket\tmatrix\tcoordinate\treal\tgeneral\t\n3\t3\t3\n\t1\t1\t1.5\n2\t3\t-2\t\n"
-                     "3 \t1\t 0.25\n"},
-        {"upper.mtx", "%%MATRIXMARKET MATRIX COORDINATE REAL GENERAL\n3 3 3\n1 1 1.5\n2 3 -2\n3 1 0.25\n"},
+        {"tabs.mtx",
+         "%%MatrixMarket\tmatrix\tcoordinate\treal\tgeneral\t\n3\t3\t3\n\t1\t1\t1.5\n2\t3\t-2\t\n"
+         "3 \t1\t 0.25\n"},
+        {"upper.mtx",
+         "%%MATRIXMARKET MATRIX COORDINATE REAL GENERAL\n3 3 3\n1 1 1.5\n2 3 -2\n3 1 0.25\n"},
         {"mixed_case.mtx",
          "%%matrixMarket Matrix COORDINATE Real gEnErAl\n3 3 3\n1 1 1.5\n2 3 -2\n3 1 0.25\n"},
         {"number_forms.mtx", kRealGeneral + "3 3 3\n1 1 +1.5e0\n2 3 -2.000\n3 1 25E-2\n"},
-        {"everything.mtx", "%%MatrixMarket  Matrix\tcoordinate REAL general  \r\n\r\n% c\r\n \t3 3 3 \r\n"
-                           "\r\n\t1\t1 1.5\r\n  %  x\r\n2 3\t-2 \r\n \r\n3 1 .25"},
+        {"everything.mtx",
+         "%%MatrixMarket  Matrix\tcoordinate REAL general  \r\n\r\n% c\r\n \t3 3 3 \r\n"
+         "\r\n\t1\t1 1.5\r\n  %  x\r\n2 3\t-2 \r\n \r\n3 1 .25"},
     };
     const ScratchDir dir;
     for (const Variant& v : variants) {
@@ -424,13 +439,15 @@ TEST_CASE("reader: bad banners are refused on line 1", "[reader][refusal]") {
         {"array.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", 1,
          "'array' files are not supported"},
         {"four_fields.mtx", "%%MatrixMarket matrix coordinate real\n2 2 0\n", 1, "bad banner"},
-        {"six_fields.mtx", "%%MatrixMarket matrix coordinate real general extra\n2 2 0\n", 1, "bad banner"},
+        {"six_fields.mtx", "%%MatrixMarket matrix coordinate real general extra\n2 2 0\n", 1,
+         "bad banner"},
         {"banner_only_word.mtx", "%%MatrixMarket\n2 2 0\n", 1, "bad banner"},
         {"wrong_first_word.mtx", "%%MatrixMarketFile matrix coordinate real general\n2 2 0\n", 1,
          "bad banner"},
         {"vector.mtx", "%%MatrixMarket vector coordinate real general\n2 2 0\n", 1,
          "object 'vector' is not 'matrix'"},
-        {"format.mtx", "%%MatrixMarket matrix sparse real general\n2 2 0\n", 1, "unknown format 'sparse'"},
+        {"format.mtx", "%%MatrixMarket matrix sparse real general\n2 2 0\n", 1,
+         "unknown format 'sparse'"},
         {"field.mtx", "%%MatrixMarket matrix coordinate double general\n2 2 0\n", 1,
          "unknown field 'double'"},
         {"symmetry.mtx", "%%MatrixMarket matrix coordinate real upper\n2 2 0\n", 1,
@@ -450,8 +467,10 @@ TEST_CASE("reader: bad or missing size lines are refused on their line", "[reade
         {"negative_count.mtx", kRealGeneral + "3 3 -1\n1 1 1\n", 2, "bad size line"},
         {"fraction.mtx", kRealGeneral + "3.0 3 1\n1 1 1\n", 2, "bad size line"},
         {"after_comments.mtx", kRealGeneral + "% c\n\n3 x 1\n1 1 1\n", 4, "bad size line"},
-        {"too_wide.mtx", kRealGeneral + "2147483648 3 0\n", 2, "beyond this suite's limit of 268435456"},
-        {"too_tall.mtx", kRealGeneral + "3 268435457 0\n", 2, "beyond this suite's limit of 268435456"},
+        {"too_wide.mtx", kRealGeneral + "2147483648 3 0\n", 2,
+         "beyond this suite's limit of 268435456"},
+        {"too_tall.mtx", kRealGeneral + "3 268435457 0\n", 2,
+         "beyond this suite's limit of 268435456"},
         {"missing.mtx", kRealGeneral, 1, "the file ends before the size line"},
         {"only_comments.mtx", kRealGeneral + "% c\n\n", 3, "the file ends before the size line"},
         {"not_square.mtx", kRealSymmetric + "3 4 1\n1 1 1\n", 2, "must be square, not 3 x 4"},
@@ -461,33 +480,42 @@ TEST_CASE("reader: bad or missing size lines are refused on their line", "[reade
 
 TEST_CASE("reader: bad entries are refused on their line", "[reader][refusal]") {
     check_refusals({
-        {"row_zero.mtx", kRealGeneral + "3 3 2\n1 1 1\n0 1 1\n", 4, "row index '0' is not in [1, 3]"},
+        {"row_zero.mtx", kRealGeneral + "3 3 2\n1 1 1\n0 1 1\n", 4,
+         "row index '0' is not in [1, 3]"},
         {"col_zero.mtx", kRealGeneral + "3 3 1\n1 0 1\n", 3, "column index '0' is not in [1, 3]"},
         {"row_high.mtx", kRealGeneral + "2 5 1\n3 1 1\n", 3, "row index '3' is not in [1, 2]"},
         {"col_high.mtx", kRealGeneral + "2 5 1\n1 6 1\n", 3, "column index '6' is not in [1, 5]"},
         {"row_negative.mtx", kRealGeneral + "3 3 1\n-1 1 1\n", 3, "row index '-1'"},
         {"row_fraction.mtx", kRealGeneral + "3 3 1\n1.0 1 1\n", 3, "row index '1.0'"},
         {"value_word.mtx", kRealGeneral + "3 3 1\n1 1 abc\n", 3, "value 'abc' is not a number"},
-        {"value_plus_minus.mtx", kRealGeneral + "3 3 1\n1 1 +-1.5\n", 3, "value '+-1.5' is not a number"},
-        {"integer_plus_minus.mtx", kIntegerGeneral + "3 3 1\n1 1 +-7\n", 3, "value '+-7' is not an integer"},
+        {"value_plus_minus.mtx", kRealGeneral + "3 3 1\n1 1 +-1.5\n", 3,
+         "value '+-1.5' is not a number"},
+        {"integer_plus_minus.mtx", kIntegerGeneral + "3 3 1\n1 1 +-7\n", 3,
+         "value '+-7' is not an integer"},
         {"value_beyond_float.mtx", kRealGeneral + "3 3 1\n1 1 1e39\n", 3,
          "value '1e39' is beyond the range of a float"},
-        {"value_beyond_double.mtx", kRealGeneral + "3 3 1\n1 1 1e-400\n", 3, "value '1e-400' is out of range"},
-        {"value_nan.mtx", kRealGeneral + "3 3 1\n1 1 nan\n", 3, "value 'nan' is not a finite number"},
-        {"value_inf.mtx", kRealGeneral + "3 3 1\n1 1 inf\n", 3, "value 'inf' is not a finite number"},
+        {"value_beyond_double.mtx", kRealGeneral + "3 3 1\n1 1 1e-400\n", 3,
+         "value '1e-400' is out of range"},
+        {"value_nan.mtx", kRealGeneral + "3 3 1\n1 1 nan\n", 3,
+         "value 'nan' is not a finite number"},
+        {"value_inf.mtx", kRealGeneral + "3 3 1\n1 1 inf\n", 3,
+         "value 'inf' is not a finite number"},
         {"value_minus_inf.mtx", kRealGeneral + "3 3 1\n1 1 -Infinity\n", 3, "not a finite number"},
         {"value_two_points.mtx", kRealGeneral + "3 3 1\n1 1 1.5.2\n", 3, "value '1.5.2'"},
         {"value_comma.mtx", kRealGeneral + "3 3 1\n1 1 1,5\n", 3, "value '1,5'"},
         {"value_double_sign.mtx", kRealGeneral + "3 3 1\n1 1 ++1\n", 3, "value '++1'"},
-        {"integer_fraction.mtx", kIntegerGeneral + "3 3 1\n1 1 1.5\n", 3, "value '1.5' is not an integer"},
-        {"integer_exponent.mtx", kIntegerGeneral + "3 3 1\n1 1 2e3\n", 3, "value '2e3' is not an integer"},
+        {"integer_fraction.mtx", kIntegerGeneral + "3 3 1\n1 1 1.5\n", 3,
+         "value '1.5' is not an integer"},
+        {"integer_exponent.mtx", kIntegerGeneral + "3 3 1\n1 1 2e3\n", 3,
+         "value '2e3' is not an integer"},
         {"too_few.mtx", kRealGeneral + "3 3 3\n1 1 1\n2 2 2\n", 4,
          "the file ends after 2 of the 3 declared entries"},
         {"none_of_two.mtx", kRealGeneral + "3 3 2\n% only a comment\n", 3,
          "the file ends after 0 of the 2 declared entries"},
         {"too_many.mtx", kRealGeneral + "3 3 1\n1 1 1\n\n2 2 2\n", 5,
          "more entries than the 1 that the size line declares"},
-        {"two_fields.mtx", kRealGeneral + "3 3 1\n1 1\n", 3, "expected 3 fields ('row col value'), found 2"},
+        {"two_fields.mtx", kRealGeneral + "3 3 1\n1 1\n", 3,
+         "expected 3 fields ('row col value'), found 2"},
         {"four_fields.mtx", kRealGeneral + "3 3 1\n1 1 1 0\n", 3,
          "expected 3 fields ('row col value'), found 4"},
         {"pattern_value.mtx", kPatternGeneral + "3 3 1\n1 1 1\n", 3,
@@ -496,8 +524,9 @@ TEST_CASE("reader: bad entries are refused on their line", "[reader][refusal]") 
          "a skew-symmetric matrix has zeros on its diagonal, but this entry is '5'"},
         // The count of lines includes comments, blank lines and CRLF ends, and a refusal
         // quotes the field without its '\r'.
-        {"counted.mtx", "%%MatrixMarket matrix coordinate real general\r\n% c\r\n\r\n3 3 2\r\n\r\n1 1 1\r\n"
-                        "% c\r\n1 4 1\r\n",
+        {"counted.mtx",
+         "%%MatrixMarket matrix coordinate real general\r\n% c\r\n\r\n3 3 2\r\n\r\n1 1 1\r\n"
+         "% c\r\n1 4 1\r\n",
          8, "column index '4' is not in [1, 3]"},
     });
 }
@@ -524,23 +553,27 @@ TEST_CASE("reader: a file that cannot be opened is refused with its name", "[rea
     const std::string path = dir.path("absent.mtx");
     CHECK_THAT(refusal_of(path), StartsWith(path + ": cannot open the file"));
     const std::string in_missing_folder = dir.path("no_such_folder/graph.csv");
-    CHECK_THAT(refusal_of(in_missing_folder), StartsWith(in_missing_folder + ": cannot open the file"));
+    CHECK_THAT(refusal_of(in_missing_folder),
+               StartsWith(in_missing_folder + ": cannot open the file"));
     CHECK(refusal_of(dir.path("")) == dir.path("") + ": is a folder, not a file");
 }
 
-TEST_CASE("reader: edge lists with spaces, tabs, commas, comments and blank lines", "[reader][edges]") {
+TEST_CASE("reader: edge lists with spaces, tabs, commas, comments and blank lines",
+          "[reader][edges]") {
     const ScratchDir dir;
     struct Variant {
         std::string name, text;
     };
     // The same four edges each time: (0,1) weight 1, (1,2) weight 2.5, (3,3) weight 1, (1,2) again.
-    const std::vector<Entry> expected = sorted({{0, 1, 1.0f}, {1, 2, 2.5f}, {3, 3, 1.0f}, {1, 2, -4.0f}});
+    const std::vector<Entry> expected =
+        sorted({{0, 1, 1.0f}, {1, 2, 2.5f}, {3, 3, 1.0f}, {1, 2, -4.0f}});
     const std::vector<Variant> variants = {
         {"spaces.csv", "0 1\n1 2 2.5\n3 3\n1 2 -4\n"},
         {"tabs.tsv", "0\t1\n1\t2\t2.5\n3\t3\t\n\t1\t2\t-4\n"},
         {"commas.csv", "0,1\n1,2,2.5\n3,3\n1,2,-4\n"},
         {"mixed.csv", "0, 1\n1 ,2,\t2.5\n  3 3  \n1,2 -4"},
-        {"comments.txt", "# directed\n% also a comment\n0 1\n  # indented\n1 2 2.5\n3 3\n1 2 -4\n# end\n"},
+        {"comments.txt",
+         "# directed\n% also a comment\n0 1\n  # indented\n1 2 2.5\n3 3\n1 2 -4\n# end\n"},
         {"blank.txt", "\n0 1\n\n \t\n1 2 2.5\n3 3\n\n1 2 -4\n\n"},
         {"crlf.csv", "# header\r\n0,1\r\n1,2,2.5\r\n\r\n3,3\r\n1,2,-4\r\n"},
     };
@@ -554,7 +587,8 @@ TEST_CASE("reader: edge lists with spaces, tabs, commas, comments and blank line
     }
 }
 
-TEST_CASE("reader: an edge list has as many vertices as its largest id plus one", "[reader][edges]") {
+TEST_CASE("reader: an edge list has as many vertices as its largest id plus one",
+          "[reader][edges]") {
     const ScratchDir dir;
     const HostCoo isolated = read_matrix_file(dir.write("isolated.csv", "5 2\n0 2\n"));
     CHECK(isolated.num_rows == 6);
@@ -562,7 +596,8 @@ TEST_CASE("reader: an edge list has as many vertices as its largest id plus one"
     CHECK(result_line(isolated) == "result: rows=6 cols=6 nnz=2 empty_rows=4 max_row=1");
     const HostCoo by_destination = read_matrix_file(dir.write("by_destination.csv", "0 9\n"));
     CHECK(by_destination.num_rows == 10);
-    const HostCoo only_comments = read_matrix_file(dir.write("only_comments.csv", "# nothing\n\n% here\n"));
+    const HostCoo only_comments =
+        read_matrix_file(dir.write("only_comments.csv", "# nothing\n\n% here\n"));
     CHECK(only_comments.num_rows == 0);
     CHECK(only_comments.nnz() == 0);
     // The largest id within the suite's limit of 2^28 vertices.
@@ -570,8 +605,8 @@ TEST_CASE("reader: an edge list has as many vertices as its largest id plus one"
     CHECK(widest.num_rows == 268435456);
     CHECK(sorted_entries(widest) == std::vector<Entry>{{268435455, 0, 1.0f}});
     // A UTF-8 byte order mark before the banner is not part of it.
-    const HostCoo marked = read_matrix_file(
-        dir.write("marked.mtx", "\xEF\xBB\xBF%%MatrixMarket matrix coordinate real general\n2 2 1\n2 1 3\n"));
+    const HostCoo marked = read_matrix_file(dir.write(
+        "marked.mtx", "\xEF\xBB\xBF%%MatrixMarket matrix coordinate real general\n2 2 1\n2 1 3\n"));
     CHECK(sorted_entries(marked) == std::vector<Entry>{{1, 0, 3.0f}});
 }
 
@@ -579,7 +614,8 @@ TEST_CASE("reader: bad edge-list lines are refused on their line", "[reader][edg
     check_refusals({
         {"negative_src.csv", "0 1\n-1 2\n", 2, "vertex id '-1' is negative"},
         {"negative_dst.csv", "# c\n0 -3\n", 2, "vertex id '-3' is negative"},
-        {"int_max.csv", "0 1\n1 2\n2147483647 0\n", 3, "vertex id '2147483647' is beyond the 32-bit range"},
+        {"int_max.csv", "0 1\n1 2\n2147483647 0\n", 3,
+         "vertex id '2147483647' is beyond the 32-bit range"},
         {"huge_id.csv", "0 99999999999999999999\n", 1,
          "vertex id '99999999999999999999' is beyond the 32-bit range"},
         {"header.csv", "src,dst\n0,1\n", 1, "vertex id 'src' is not a whole number"},
@@ -590,12 +626,15 @@ TEST_CASE("reader: bad edge-list lines are refused on their line", "[reader][edg
         {"float_weight.csv", "0 1 1e39\n", 1, "weight '1e39' is beyond the range of a float"},
         {"empty_field.csv", "0 1\n0,,5\n", 2, "empty field between commas"},
         {"leading_comma.csv", ",1,2\n", 1, "empty field between commas"},
-        {"beyond_limit.csv", "0 1\n268435456 0\n", 2, "beyond this suite's limit of 268435456 vertices"},
-        {"one_percent_banner.mtx", "%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.5\n2 3 -2\n", 1,
+        {"beyond_limit.csv", "0 1\n268435456 0\n", 2,
+         "beyond this suite's limit of 268435456 vertices"},
+        {"one_percent_banner.mtx",
+         "%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.5\n2 3 -2\n", 1,
          "a Matrix Market file's first line must start with '%%MatrixMarket'"},
         {"indented_banner.mtx", " %%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 1\n", 1,
          "first line must start with '%%MatrixMarket'"},
-        {"banner_after_blank.mtx", "\n%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 1\n", 2,
+        {"banner_after_blank.mtx",
+         "\n%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 1\n", 2,
          "first line must start with '%%MatrixMarket'"},
         {"nan_weight.csv", "0,1,nan\n", 1, "weight 'nan' is not a finite number"},
         {"inf_weight.csv", "0\t1\tinf\n", 1, "weight 'inf' is not a finite number"},
@@ -606,13 +645,12 @@ TEST_CASE("reader: bad edge-list lines are refused on their line", "[reader][edg
 TEST_CASE("reader: matrix_facts and result_line on small files", "[reader][facts]") {
     const ScratchDir dir;
     // Rows hold 3, 0, 1 and 1 entries; one of them an explicit zero, which still counts.
-    const HostCoo a = read_matrix_file(dir.write("facts.mtx", kRealGeneral +
-                                                                 "4 3 5\n"
-                                                                 "1 1 1\n"
-                                                                 "1 2 2\n"
-                                                                 "1 3 0\n"
-                                                                 "3 1 4\n"
-                                                                 "4 2 5\n"));
+    const HostCoo a = read_matrix_file(dir.write("facts.mtx", kRealGeneral + "4 3 5\n"
+                                                                             "1 1 1\n"
+                                                                             "1 2 2\n"
+                                                                             "1 3 0\n"
+                                                                             "3 1 4\n"
+                                                                             "4 2 5\n"));
     const MatrixFacts f = matrix_facts(a);
     CHECK(f.rows == 4);
     CHECK(f.cols == 3);
@@ -622,18 +660,21 @@ TEST_CASE("reader: matrix_facts and result_line on small files", "[reader][facts
     CHECK(result_line(a) == "result: rows=4 cols=3 nnz=5 empty_rows=1 max_row=3");
 
     // nnz counts the mirrored entries: 3 stored, 2 of them off the diagonal.
-    const HostCoo s =
-        read_matrix_file(dir.write("facts_sym.mtx", kRealSymmetric + "3 3 3\n1 1 1\n2 1 1\n3 1 1\n"));
+    const HostCoo s = read_matrix_file(
+        dir.write("facts_sym.mtx", kRealSymmetric + "3 3 3\n1 1 1\n2 1 1\n3 1 1\n"));
     CHECK(result_line(s) == "result: rows=3 cols=3 nnz=5 empty_rows=0 max_row=3");
 
-    const HostCoo no_entries = read_matrix_file(dir.write("no_entries.mtx", kRealGeneral + "3 2 0\n"));
+    const HostCoo no_entries =
+        read_matrix_file(dir.write("no_entries.mtx", kRealGeneral + "3 2 0\n"));
     CHECK(result_line(no_entries) == "result: rows=3 cols=2 nnz=0 empty_rows=3 max_row=0");
     const HostCoo nothing = read_matrix_file(dir.write("nothing.csv", "# no edges\n"));
     CHECK(result_line(nothing) == "result: rows=0 cols=0 nnz=0 empty_rows=0 max_row=0");
     // Many more rows than entries: the facts are counted from the entries alone.
-    const HostCoo tall = read_matrix_file(dir.write("tall.mtx", kRealGeneral + "268435456 3 4\n"
-                                                                 "7 1 1\n7 2 1\n9 1 1\n268435456 3 1\n"));
-    CHECK(result_line(tall) == "result: rows=268435456 cols=3 nnz=4 empty_rows=268435453 max_row=2");
+    const HostCoo tall = read_matrix_file(
+        dir.write("tall.mtx", kRealGeneral + "268435456 3 4\n"
+                                             "7 1 1\n7 2 1\n9 1 1\n268435456 3 1\n"));
+    CHECK(result_line(tall) ==
+          "result: rows=268435456 cols=3 nnz=4 empty_rows=268435453 max_row=2");
 }
 
 TEST_CASE("reader: the format follows the name and the first line together", "[reader][format]") {
@@ -642,13 +683,17 @@ TEST_CASE("reader: the format follows the name and the first line together", "[r
          "a first line that starts with '%%' must be a Matrix Market banner"},
         {"misspelt.txt", "%%MatrixMarkt matrix coordinate real general\n3 3 2\n1 1 1\n2 2 2\n", 1,
          "bad banner"},
-        {"spaced.csv", "%%Matrix Market matrix coordinate real general\n3 3 2\n1 1 1\n", 1, "bad banner"},
-        {"hyphen.csv", "%%Matrix-Market matrix coordinate real general\n3 3 2\n1 1 1\n", 1, "bad banner"},
+        {"spaced.csv", "%%Matrix Market matrix coordinate real general\n3 3 2\n1 1 1\n", 1,
+         "bad banner"},
+        {"hyphen.csv", "%%Matrix-Market matrix coordinate real general\n3 3 2\n1 1 1\n", 1,
+         "bad banner"},
         {"second_line.txt", "# made by hand\n" + kRealGeneral + "3 3 1\n1 1 1\n", 2,
-         "a line that starts with '%%' is a Matrix Market banner, which must be the file's first line"},
+         "a line that starts with '%%' is a Matrix Market banner, which must be the file's first "
+         "line"},
         {"late_banner.csv", "0 1\n1 2\n%%MatrixMarket matrix coordinate real general\n", 3,
          "must be the file's first line"},
-        {"no_banner.mtx", "3 3 1\n1 1 1\n", 1, "a .mtx file must start with the Matrix Market banner"},
+        {"no_banner.mtx", "3 3 1\n1 1 1\n", 1,
+         "a .mtx file must start with the Matrix Market banner"},
         {"NO_BANNER.MTX", "0 1\n", 1, "a .mtx file must start with the Matrix Market banner"},
         {"comment_first.mtx", "% a comment\n" + kRealGeneral + "3 3 1\n1 1 1\n", 1,
          "a .mtx file must start with the Matrix Market banner"},
@@ -672,13 +717,15 @@ TEST_CASE("reader: a symmetric file stores one triangle", "[reader][mirror]") {
     const HostCoo karate = read_data_file("karate.mtx");
     std::string both = "%%MatrixMarket matrix coordinate pattern symmetric\n34 34 156\n";
     for (size_t k = 0; k < karate.nnz(); ++k)
-        both += std::to_string(karate.rows[k] + 1) + " " + std::to_string(karate.cols[k] + 1) + "\n";
+        both +=
+            std::to_string(karate.rows[k] + 1) + " " + std::to_string(karate.cols[k] + 1) + "\n";
     CHECK_THAT(refusal_of(dir.write("karate_both.mtx", both)), Contains("stores one triangle"));
     // The upper triangle alone is read as its mirror: the same matrix as the lower.
     std::string upper = "%%MatrixMarket matrix coordinate pattern symmetric\n34 34 78\n";
     for (size_t k = 0; k < karate.nnz(); ++k)
         if (karate.rows[k] < karate.cols[k])
-            upper += std::to_string(karate.rows[k] + 1) + " " + std::to_string(karate.cols[k] + 1) + "\n";
+            upper += std::to_string(karate.rows[k] + 1) + " " + std::to_string(karate.cols[k] + 1) +
+                     "\n";
     const HostCoo from_upper = read_matrix_file(dir.write("karate_upper.mtx", upper));
     CHECK(sorted_entries(from_upper) == sorted_entries(karate));
 }
@@ -692,8 +739,8 @@ TEST_CASE("reader: files that are not matrix files are refused without being rea
     CHECK_THAT(refusal_of(fifo), StartsWith(fifo + ": is not a regular file"));
     for (const char* name : {"a.mtx.gz", "a.csv.bz2", "a.mtx.xz", "a.zip", "a.mtx.zst"}) {
         const std::string path = dir.write(name, "0 1\n");
-        CHECK_THAT(refusal_of(path), StartsWith(path + ": is compressed") &&
-                                         Contains("decompress it first"));
+        CHECK_THAT(refusal_of(path),
+                   StartsWith(path + ": is compressed") && Contains("decompress it first"));
     }
     // One line of 10 MB: refused at the cap, naming the line, not echoed.
     const std::string path = dir.write("long.csv", "0 1\n1 " + std::string(10 << 20, '7') + "\n");
@@ -706,7 +753,8 @@ TEST_CASE("reader: messages stay one short, readable line", "[reader][refusal]")
     const ScratchDir dir;
     const std::string nul = refusal_of(dir.write("nul.csv", std::string("0 1\n1 a\0b\n", 11)));
     CHECK_THAT(nul, Contains("vertex id 'a\\x00b' is not a whole number"));
-    const std::string wide = refusal_of(dir.write("wide.csv", "0 1\n1 " + std::string(5000, 'x') + "\n"));
+    const std::string wide =
+        refusal_of(dir.write("wide.csv", "0 1\n1 " + std::string(5000, 'x') + "\n"));
     CHECK_THAT(wide, Contains("(5000 characters in all)"));
     CHECK(wide.size() < 300);
 }
@@ -718,12 +766,14 @@ TEST_CASE("reader: stray carriage returns, the float maximum and tiny values", "
         "crcr.mtx", "%%MatrixMarket matrix coordinate real general\r\r\n2 2 1\r\r\n2 1 4\r\r\n"));
     CHECK(sorted_entries(crcr) == std::vector<Entry>{{1, 0, 4.0f}});
     // 3.4028235e38, the float maximum as it is usually printed, rounds to FLT_MAX.
-    const HostCoo top = read_matrix_file(dir.write("top.csv", "0 1 3.4028235e38\n1 0 -3.4028235e38\n"));
+    const HostCoo top =
+        read_matrix_file(dir.write("top.csv", "0 1 3.4028235e38\n1 0 -3.4028235e38\n"));
     CHECK(top.values[0] == std::numeric_limits<float>::max());
     CHECK(top.values[1] == -std::numeric_limits<float>::max());
     check_refusals({
         {"tiny.csv", "0 1 1e-50\n", 1, "weight '1e-50' is too small for a float"},
-        {"tiny.mtx", kRealGeneral + "2 2 1\n1 1 -1e-46\n", 3, "value '-1e-46' is too small for a float"},
+        {"tiny.mtx", kRealGeneral + "2 2 1\n1 1 -1e-46\n", 3,
+         "value '-1e-46' is too small for a float"},
         {"above_top.csv", "0 1 3.4028236e38\n", 1, "is beyond the range of a float"},
     });
     // A subnormal float is a float: kept.
@@ -734,7 +784,8 @@ TEST_CASE("reader: stray carriage returns, the float maximum and tiny values", "
 TEST_CASE("reader: a program's memory budget is checked before anything is allocated",
           "[reader][memory]") {
     const ScratchDir dir;
-    const matrix_reader_detail::InputLimits limits{{16, 16, 0}, {uint64_t{1} << 30, "a test budget"}};
+    const matrix_reader_detail::InputLimits limits{{16, 16, 0},
+                                                   {uint64_t{1} << 30, "a test budget"}};
     auto refusal_within = [&](const std::string& path) {
         try {
             read_matrix_file(path, &limits);
@@ -744,9 +795,10 @@ TEST_CASE("reader: a program's memory budget is checked before anything is alloc
         }
     };
     const std::string big = dir.write("big.mtx", kRealGeneral + "268435456 268435456 1\n1 1 1\n");
-    CHECK_THAT(refusal_within(big), StartsWith(big + ":2: this program would need about 4.29 GB") &&
-                                        Contains("more than its memory budget of 1.07 GB (a test budget)") &&
-                                        Contains("give --max-memory 5G"));
+    CHECK_THAT(refusal_within(big),
+               StartsWith(big + ":2: this program would need about 4.29 GB") &&
+                   Contains("more than its memory budget of 1.07 GB (a test budget)") &&
+                   Contains("give --max-memory 5G"));
     const std::string wide = dir.write("wide.csv", "1 2\n# comment\n268435455 0\n3 4\n");
     CHECK_THAT(refusal_within(wide), StartsWith(wide + ":3: this program would need about"));
     const std::string fits = dir.write("fits.mtx", kRealGeneral + "1000 1000 1\n1 1 1\n");
@@ -755,6 +807,7 @@ TEST_CASE("reader: a program's memory budget is checked before anything is alloc
 
 TEST_CASE("reader: text in memory is read as a file of the given name", "[reader][format]") {
     CHECK(read_matrix_text("t.csv", "0 1\n").nnz() == 1);
-    CHECK_THROWS_WITH(read_matrix_text("t.mtx", "0 1\n"), StartsWith("t.mtx:1: a .mtx file must start"));
+    CHECK_THROWS_WITH(read_matrix_text("t.mtx", "0 1\n"),
+                      StartsWith("t.mtx:1: a .mtx file must start"));
     CHECK_THROWS_WITH(read_matrix_text("t.txt", ""), StartsWith("t.txt:1: the file is empty"));
 }

@@ -2,10 +2,10 @@
 // a student or a fuzzer could hand them: hostile files must be refused with "FILE:LINE:" and exit
 // code 2, quickly and in little memory; degenerate but valid files must run, exit 0, and end
 // with a result: line that agrees with a count made here, from the file's own entries.
-#include <catch2/catch.hpp>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -124,7 +124,8 @@ TEST_CASE("programs: hostile files are refused by every --matrix program, naming
          "bad banner"},
         {"banner_second.txt", "# a title\n" + kGeneral + "3 3 1\n1 1 1\n", 2,
          "must be the file's first line"},
-        {"no_banner.mtx", "3 3 1\n1 1 1\n", 1, "a .mtx file must start with the Matrix Market banner"},
+        {"no_banner.mtx", "3 3 1\n1 1 1\n", 1,
+         "a .mtx file must start with the Matrix Market banner"},
         {"empty.mtx", "", 1, "the file is empty"},
         {"empty.csv", "", 1, "the file is empty"},
         {"both_triangles.mtx", karate_both, 5, "stores one triangle"},
@@ -143,10 +144,9 @@ TEST_CASE("programs: hostile files are refused by every --matrix program, naming
                 INFO(program.name << " on " << c.name << ": " << describe(run));
                 CHECK((run.exit_code == 2 || run.exit_code == 0));
                 if (run.exit_code == 2)
-                    CHECK_THAT(run.err, StartsWith("error: " + path + ":" +
-                                                   std::to_string(c.line) + ": ") &&
-                                            Contains("would need about") &&
-                                            Contains("--max-memory"));
+                    CHECK_THAT(run.err,
+                               StartsWith("error: " + path + ":" + std::to_string(c.line) + ": ") &&
+                                   Contains("would need about") && Contains("--max-memory"));
                 if (run.exit_code == 0) CHECK(result_field(run, "rows") == "268435456");
                 CHECK(run.seconds < 10);
                 CHECK(run.peak_bytes < 1e9);
@@ -158,15 +158,18 @@ TEST_CASE("programs: hostile files are refused by every --matrix program, naming
         const std::string fifo = dir.path("fifo.csv");
         if (!fs::exists(fifo)) REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
         check_refused(program.name, fifo, 0, "is not a regular file");
-        check_refused(program.name, dir.write("karate.mtx.gz", "\x1f\x8b"), 0, "decompress it first");
+        check_refused(program.name, dir.write("karate.mtx.gz", "\x1f\x8b"), 0,
+                      "decompress it first");
         check_refused(program.name, dir.write("gzip.csv", "\x1f\x8b\x08\x00"), 1,
                       "decompress it first");
         check_refused(program.name, dir.path(""), 0, "is a folder");
     }
 }
 
-TEST_CASE("programs: a size line within the limit but beyond the budget names the flag that "
-          "raises it", "[programs][hostile]") {
+TEST_CASE(
+    "programs: a size line within the limit but beyond the budget names the flag that "
+    "raises it",
+    "[programs][hostile]") {
     const Scratch dir;
     const std::string path = dir.write("tall.mtx", kGeneral + "268435456 4 1\n1 1 1\n");
     const ProgramRun run = run_program("146_design_considerations_cpu_baseline",
@@ -181,8 +184,9 @@ TEST_CASE("programs: a size line within the limit but beyond the budget names th
 TEST_CASE("programs: an allocation that fails anyway is reported in one line, with exit 2",
           "[programs][hostile]") {
     // The budget allows the run; the address-space limit makes the machine smaller than that.
-    const ProgramRun run = run_program("146_design_considerations_cpu_baseline",
-                                       {"--scale", "20", "--max-memory", "64G"}, 60, size_t{300} << 20);
+    const ProgramRun run =
+        run_program("146_design_considerations_cpu_baseline",
+                    {"--scale", "20", "--max-memory", "64G"}, 60, size_t{300} << 20);
     INFO(describe(run));
     CHECK(run.exit_code == 2);
     CHECK_THAT(run.err, StartsWith("error: out of host memory: an allocation failed although the "
@@ -256,9 +260,12 @@ TEST_CASE("programs: degenerate shapes that the sweep found run and give the rig
         }
     }
     if (!has("147_conjugate_gradient_kernel")) return;
+    // 147 on a file written from `text`.
+    auto cg_on = [&](const std::string& name, const std::string& text) {
+        return run_program("147_conjugate_gradient_kernel", {"--matrix", dir.write(name, text)});
+    };
     SECTION("147 solves the 1 x 1 matrix [3] and small diagonal matrices") {
-        const ProgramRun one = run_program("147_conjugate_gradient_kernel",
-                                           {"--matrix", dir.write("three.mtx", kGeneral + "1 1 1\n1 1 3\n")});
+        const ProgramRun one = cg_on("three.mtx", kGeneral + "1 1 1\n1 1 3\n");
         INFO(describe(one));
         CHECK(one.exit_code == 0);
         SplitMix64 rng(147);
@@ -269,9 +276,7 @@ TEST_CASE("programs: degenerate shapes that the sweep found run and give the rig
             for (int i = 1; i <= n; ++i)
                 text += std::to_string(i) + " " + std::to_string(i) + " " +
                         std::to_string(0.1 + 100 * rng.uniform()) + "\n";
-            const ProgramRun run = run_program(
-                "147_conjugate_gradient_kernel",
-                {"--matrix", dir.write("diagonal" + std::to_string(trial) + ".mtx", text)});
+            const ProgramRun run = cg_on("diagonal" + std::to_string(trial) + ".mtx", text);
             INFO("trial " << trial << ":\n" << text << describe(run));
             CHECK(run.exit_code == 0);
         }
@@ -279,15 +284,13 @@ TEST_CASE("programs: degenerate shapes that the sweep found run and give the rig
     SECTION("147 counts 200 duplicates of one entry as their sum, and converges") {
         std::string text = kGeneral + "1 1 200\n";
         for (int k = 0; k < 200; ++k) text += "1 1 0.37\n";
-        const ProgramRun run =
-            run_program("147_conjugate_gradient_kernel", {"--matrix", dir.write("dups.mtx", text)});
+        const ProgramRun run = cg_on("dups.mtx", text);
         INFO(describe(run));
         CHECK(run.exit_code == 0);
         CHECK(result_field(run, "nnz") == "200");
     }
     SECTION("147 names float overflow, not a lack of positive definiteness, on [1e30]") {
-        const ProgramRun run = run_program(
-            "147_conjugate_gradient_kernel", {"--matrix", dir.write("huge.mtx", kGeneral + "1 1 1\n1 1 1e30\n")});
+        const ProgramRun run = cg_on("huge.mtx", kGeneral + "1 1 1\n1 1 1e30\n");
         INFO(describe(run));
         CHECK(run.exit_code == 2);
         CHECK_THAT(run.err, Contains("overflow float"));
@@ -336,10 +339,10 @@ Shape random_shape(SplitMix64& rng, int kind) {
     for (long k = 0; k < count; ++k) {
         E e{static_cast<long>(rng.below(rows)), static_cast<long>(rng.below(cols)),
             static_cast<double>(static_cast<int>(rng.below(19)) - 9)};
-        if (kind == 3) e.r = 0;                                    // every entry in one row
+        if (kind == 3) e.r = 0;                                       // every entry in one row
         if (kind == 4 && k > 0) e = {stored[0].r, stored[0].c, e.v};  // duplicates
-        if (kind == 5) e.v = 0;                                    // explicit zeros
-        if (mirrored && e.r < e.c) std::swap(e.r, e.c);            // the lower triangle
+        if (kind == 5) e.v = 0;                                       // explicit zeros
+        if (mirrored && e.r < e.c) std::swap(e.r, e.c);               // the lower triangle
         if (kind == 7 && e.r == e.c) e.v = 0;
         stored.push_back(e);
     }

@@ -40,7 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
         a = read_matrix_text(name, text, &limits);
     } catch (const BadInput& e) {
-        if (!names_a_line(e.what(), name)) broken(std::string("a refusal names no line: ") + e.what());
+        if (!names_a_line(e.what(), name))
+            broken(std::string("a refusal names no line: ") + e.what());
         return 0;
     } catch (const std::exception& e) {
         broken(std::string("not a BadInput: ") + e.what());
