@@ -451,11 +451,8 @@ inline void time_solve(const KernelProgram& p, const CgSystem& s) {
     const double solve_ms = host_ms([&] {
         out = run_conjugate_gradient(state, rhs_norm(s), kCgTolerance, cg_iteration_cap(s));
     });
-    const double solve_gbs =
-        gb_per_s(out.spmv_calls * spmv_bytes + 48.0 * n * out.iterations, solve_ms);
-    std::printf("  %-46s %9.3f ms %7.0f GB/s (%5.1f%% of copy)\n", "the whole solve, one run",
-                solve_ms, solve_gbs, 100 * solve_gbs / table.copy_gbs());
-    std::printf("%s\n", table.timing_line("cg_solve", solve_ms, solve_gbs).c_str());
+    table.report("cg_solve", "the whole solve, one run",
+                 out.spmv_calls * spmv_bytes + 48.0 * n * out.iterations, solve_ms);
     // Both add A * p into q again on every run: the same work each time.
     const double kernel_ms =
         table.time("csr_thread_per_row", "one SpMV, 143's kernel", spmv_bytes,

@@ -33,11 +33,17 @@ public:
     double time(const std::string& kernel, const std::string& label, double bytes,
                 Launch&& launch) {
         const double ms = median_gpu_ms(launch);
+        report(kernel, label, bytes, ms);
+        return ms;
+    }
+
+    // The rows of a time measured otherwise, such as one run of a whole solve.
+    void report(const std::string& kernel, const std::string& label, double bytes,
+                double ms) const {
         const double gbs = gb_per_s(bytes, ms);
         std::printf("  %-46s %9.3f ms %7.0f GB/s (%5.1f%% of copy)\n", label.c_str(), ms, gbs,
                     100 * gbs / copy_gbs_);
         std::printf("%s\n", timing_line(kernel, ms, gbs).c_str());
-        return ms;
     }
 
     // "  ratio cuSPARSE / thread per row: 0.75", with what a ratio below 1 means.
