@@ -60,11 +60,11 @@ def run(program, flags, build, timeout):
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        print(f"  {program}: ran past {timeout} s, left out", flush=True)
+        print(f"\n  {program}: ran past {timeout} s, left out", flush=True)
         return None
     if done.returncode != 0:
         reason = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        print(f"  {program}: exit {done.returncode} ({reason}), left out", flush=True)
+        print(f"\n  {program}: exit {done.returncode} ({reason}), left out", flush=True)
         return None
     return done.stdout
 
@@ -91,11 +91,13 @@ def main():
     rows = []
     for label, skew_flags in SKEWS:
         for program in args.programs:
-            print(f"{program} at --scale {args.scale}, skew {label} ...", flush=True)
+            print(f"{program} at --scale {args.scale}, skew {label} ...", end="", flush=True)
             flags = ["--scale", str(args.scale), "--max-memory", args.max_memory] + skew_flags
+            began = time.time()
             out = run(program, flags, args.build, args.timeout)
             if out is None:
                 continue
+            print(f" {time.time() - began:.1f} s", flush=True)
             graph = {}
             for line in out.splitlines():
                 if line.startswith("graph: "):
