@@ -38,7 +38,7 @@ __global__ void spmv_csr_warp_per_row_kernel(int num_rows, const int* row_offset
     for (int k = row_offsets[row] + lane; k < row_offsets[row + 1]; k += kWarpSize)
         sum += values[k] * x[col_idx[k]];
     for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
-        sum += __shfl_down_sync(0xFFFFFFFFu, sum, offset);
+        sum += __shfl_down_sync(kFullWarp, sum, offset);
     if (lane == 0) y[row] += sum;
 }
 static_assert(kThreadsPerBlock % kWarpSize == 0, "blocks must hold whole warps");

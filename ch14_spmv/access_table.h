@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 #include "../common/text.h"
+#include "../common/warp.h"
 
 constexpr long long kDone = -1;  // in a table: this thread has no more entries
-constexpr int kWarpSize = 32;
 constexpr int kElementBytes = 4;
 constexpr int kSectorBytes = 32;
 

@@ -21,6 +21,7 @@
 #include "../common/kernel_program.cuh"
 #include "../common/self_check.h"
 #include "../common/timing_table.cuh"
+#include "../common/warp.h"
 #include "chapter_inputs.h"
 
 // Totals are doubles. The generated weights are whole numbers of at most kMaxWeight, so every
@@ -44,8 +45,6 @@ __global__ void edge_weight_atomic_kernel(int num_edges, const float* weight, do
     if (e < num_edges) add_edge_weight_thread(e, weight, total);
 }
 
-constexpr int kWarpSize = 32;
-constexpr unsigned kFullWarp = 0xFFFFFFFFu;
 static_assert(kThreadsPerBlock % kWarpSize == 0, "blocks must hold whole warps");
 
 // Warp-cooperative, so it runs on a GPU only. There is no early return: a shuffle reads a

@@ -269,11 +269,14 @@ constexpr uint64_t kMaxDimension = uint64_t{1} << 28;
 struct InputLimits {
     MemoryModel model;
     MemoryBudget budget;
+    RowLimit row_limit;
 };
 
 inline void check_limits(const InputLimits* limits, const LineReader& in, int line, uint64_t rows,
                          uint64_t cols, uint64_t entries) {
     if (limits == nullptr) return;
+    const std::string too_many_rows = row_limit_problem(limits->row_limit, rows);
+    if (!too_many_rows.empty()) in.fail_at(line, too_many_rows);
     const std::string problem =
         over_budget_problem(limits->model, limits->budget, rows, cols, entries);
     if (!problem.empty()) in.fail_at(line, problem);
@@ -539,7 +542,7 @@ inline HostCoo read_matrix_file(const std::string& path,
 // A program's --matrix input: read within the program's memory budget, or the program ends
 // with the reason and exit code 2.
 inline HostCoo read_matrix_option(const ProgramOptions& opt) {
-    const matrix_reader_detail::InputLimits limits{opt.memory, opt.budget};
+    const matrix_reader_detail::InputLimits limits{opt.memory, opt.budget, opt.row_limit};
     HostCoo a;
     try {
         a = read_matrix_file(opt.matrix, &limits);

@@ -24,6 +24,18 @@ struct MemoryModel {
     double gpu_fixed = 0;
 };
 
+// The most rows that a program's kernels take, where that is fewer than an int can number
+// (0: no limit of its own), and what limits them.
+struct RowLimit {
+    uint64_t max_rows = 0;
+    std::string why;
+};
+
+inline std::string row_limit_problem(const RowLimit& limit, uint64_t rows) {
+    if (limit.max_rows == 0 || rows <= limit.max_rows) return "";
+    return limit.why + "; this input has " + with_separators(rows) + " rows";
+}
+
 inline double estimated_bytes(const MemoryModel& m, uint64_t rows, uint64_t cols, uint64_t entries,
                               bool on_gpu) {
     return (on_gpu ? m.gpu_fixed : 0.0) + m.per_entry * static_cast<double>(entries) +

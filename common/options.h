@@ -47,6 +47,7 @@ struct ProgramOptions {
     bool max_memory_given = false;
     MemoryBudget budget;                // --max-memory, or the default (see memory_budget.h)
     MemoryModel memory;                 // the program's own, held against the budget
+    RowLimit row_limit;                 // where the program's kernels take fewer rows than int
     std::vector<std::string> switches;  // boolean flags that were given, such as --sorted-rows
 
     bool book_example() const { return scale == 0 && matrix.empty(); }
@@ -145,6 +146,11 @@ struct ProgramDescription {
         memory = model;
         return *this;
     }
+    // A file with more rows is refused at its size line: `why` says what limits them.
+    ProgramDescription& with_row_limit(uint64_t max_rows, std::string why) {
+        row_limit = {max_rows, std::move(why)};
+        return *this;
+    }
     // A CPU baseline that runs the book's example only.
     ProgramDescription& without_inputs() {
         takes_inputs = false;
@@ -165,6 +171,7 @@ struct ProgramDescription {
     bool takes_skew = true;        // false where --scale is not an R-MAT input
     std::vector<Switch> switches;  // boolean flags of this program only
     MemoryModel memory;            // bytes per entry, per row or column, and per GPU run
+    RowLimit row_limit;
 };
 
 inline std::string usage_line(const std::string& program, bool allow_scale,
@@ -328,6 +335,7 @@ inline ProgramOptions parse_options(int argc, char** argv, const ProgramDescript
     try {
         ProgramOptions opt = parse_options_or_throw(argc, argv, d.takes_inputs, d.switch_flags());
         opt.memory = d.memory;
+        opt.row_limit = d.row_limit;
         if (!d.takes_skew && (opt.skew_given || opt.rmat_given))
             throw BadInput(
                 "--skew shapes R-MAT inputs, and this program's --scale input is not "
@@ -347,10 +355,13 @@ inline ProgramOptions start_cpu_program(int argc, char** argv, const ProgramDesc
     return opt;
 }
 
-// Refuses an input whose estimated memory exceeds the budget, before anything is allocated
-// for it; `what` names the input in the message ("--scale 24", "FILE:3").
+// Refuses an input with more rows than the program takes, or whose estimated memory exceeds the
+// budget, before anything is allocated for it; `what` names the input in the message
+// ("--scale 24", "FILE:3").
 inline void require_memory(const ProgramOptions& opt, const std::string& what, uint64_t rows,
                            uint64_t cols, uint64_t entries) {
+    const std::string too_many_rows = row_limit_problem(opt.row_limit, rows);
+    if (!too_many_rows.empty()) fail_bad_input(what + ": " + too_many_rows);
     const std::string problem = over_budget_problem(opt.memory, opt.budget, rows, cols, entries);
     if (!problem.empty()) fail_bad_input(what + ": " + problem);
     note_estimate(opt.memory, rows, cols, entries);

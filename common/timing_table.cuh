@@ -14,12 +14,13 @@
 class TimingTable {
 public:
     // `program` is the number ("143"); `skew` the R-MAT skew, or a negative number where the
-    // input is not an R-MAT matrix; `bytes_note` says what the byte counts count.
+    // input is not an R-MAT matrix (a --matrix file or the book's example are not); `bytes_note` says what the byte counts count.
     TimingTable(const KernelProgram& p, std::string program, double skew,
                 const std::string& bytes_note)
         : program_(std::move(program)),
           scale_(p.options.scale),
-          skew_(skew),
+          skew_(p.options.scale > 0 ? skew : -1),
+          rmat_(skew_ >= 0 ? p.options.rmat.text() : "none"),
           device_(p.backend.device_name),
           copy_gbs_(measure_copy_gbs()) {
         std::printf("timings on %s (%s; copy bandwidth %.0f GB/s):\n", device_.c_str(),

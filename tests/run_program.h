@@ -37,7 +37,8 @@ inline std::string slurp(const std::string& path) {
 // build/NAME, run with `args`; its output goes through files, so that a program that prints a
 // lot cannot block on a full pipe.
 // `address_space_limit`, when not 0, caps the child's virtual memory (RLIMIT_AS), so that an
-// allocation fails as it would on a machine with less memory.
+// allocation fails as it would on a machine with less memory. The child then runs one OpenMP
+// thread: on a machine of many cores the other threads' stacks alone would exceed the limit.
 inline ProgramRun run_program(const std::string& name, const std::vector<std::string>& args,
                               double time_limit_seconds = 60, size_t address_space_limit = 0) {
     static int serial = 0;
@@ -63,6 +64,7 @@ inline ProgramRun run_program(const std::string& name, const std::vector<std::st
         if (address_space_limit > 0) {
             const rlimit limit{address_space_limit, address_space_limit};
             setrlimit(RLIMIT_AS, &limit);
+            setenv("OMP_NUM_THREADS", "1", 1);
         }
         if (!std::freopen(out_path.c_str(), "w", stdout) ||
             !std::freopen(err_path.c_str(), "w", stderr))

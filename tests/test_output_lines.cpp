@@ -115,7 +115,8 @@ TEST_CASE("result: lines of --scale runs agree with the generated input", "[outp
 
 TEST_CASE("timing: lines of a --scale run on the GPU parse, one per timed kernel",
           "[output][gpu]") {
-    const ProgramRun run = run_program("143_spmv_csr_kernel", {"--scale", "10"});
+    const ProgramRun run =
+        run_program("143_spmv_csr_kernel", {"--scale", "10", "--rmat", "0.57,0.19,0.19"});
     INFO(run.out << run.err);
     REQUIRE(run.exit_code == 0);
     const auto lines = lines_starting(run.out, "timing: ");
@@ -126,6 +127,7 @@ TEST_CASE("timing: lines of a --scale run on the GPU parse, one per timed kernel
         CHECK(f.at("program") == "143");
         CHECK(f.at("scale") == "10");
         CHECK(std::stod(f.at("skew")) == Approx(0.57));
+        CHECK(f.at("rmat") == "0.57,0.19,0.19,0.05");
         CHECK(std::stod(f.at("ms")) > 0);
         CHECK(std::stod(f.at("gbs")) > 0);
         CHECK(std::stod(f.at("copy_gbs")) > 0);
@@ -133,5 +135,13 @@ TEST_CASE("timing: lines of a --scale run on the GPU parse, one per timed kernel
         kernels.push_back(f.at("kernel"));
     }
     CHECK(kernels == std::vector<std::string>{"csr_thread_per_row", "cusparse_csr"});
+
+    const ProgramRun file_run = run_program("143_spmv_csr_kernel", {"--matrix", "data/1138_bus.mtx"});
+    REQUIRE(file_run.exit_code == 0);
+    for (const std::string& line : lines_starting(file_run.out, "timing: ")) {
+        const auto f = parse_fields(line, "timing: ");
+        CHECK(f.at("skew") == "none");
+        CHECK(f.at("rmat") == "none");
+    }
 }
 #endif

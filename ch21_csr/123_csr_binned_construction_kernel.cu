@@ -1,0 +1,314 @@
+// 123, kernel: CSR from a raw edge list, binned, so that the scatter's atomics stay on chip.
+// 115's scatter gives each edge a global atomicAdd on its source's cursor and two 4-byte writes
+// anywhere in arrays of E entries. Each such write costs DRAM a whole 32-byte sector, and a hub's
+// edges queue on one cursor. Here the rows are cut into bins of consecutive rows (2,048 rows per
+// bin at scale 22), and the scatter becomes two steps whose atomics are in shared memory:
+//   3a partition: a block takes a tile of edges, counts them per bin in shared memory, claims
+//      each bin's share of the tile with one global atomic per bin, and copies its edges there.
+//      The bins lie in CSR order: bin b's slice starts at row_offsets[first row of b], which
+//      115's count and scan (steps 1 and 2) already give.
+//   3b place: one block per bin loads its rows' offsets into shared memory as cursors and moves
+//      each of the bin's edges to its slot. A bin's writes all fall in its own slice, a few
+//      hundred kilobytes that L2 holds until whole sectors go out to DRAM.
+// Where a warp's lanes hit the same counter, one lane claims for all (warp_aggregated_claim), so
+// a hub costs one atomic per warp instead of 32. The blocks cooperate: a GPU only.
+//
+// Build and run:  make 123_csr_binned_construction_kernel
+//                 build/123_csr_binned_construction_kernel
+//                 build/123_csr_binned_construction_kernel --scale 22 --max-memory 16G
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+#include "../common/warp.h"
+#include "115_csr_concurrent_construction_kernel.cu"
+
+// The lanes in `active` that pass the same key share one atomicAdd on `counter`: the lowest of
+// them adds the group's size, and each lane's slot is the old value plus its rank in the group.
+__device__ inline int warp_aggregated_claim(int* counter, int key, unsigned active) {
+    const int lane = threadIdx.x % kWarpSize;
+    const unsigned group = __match_any_sync(active, key);
+    const int leader = __ffs(group) - 1;
+    int first = 0;
+    if (lane == leader) first = atomicAdd(counter, __popc(group));
+    first = __shfl_sync(active, first, leader);
+    return first + __popc(group & ((1u << lane) - 1));
+}
+
+constexpr int kPartitionThreads = 256;
+constexpr int kEdgesPerThread = 16;
+constexpr int kTileEdges = kPartitionThreads * kEdgesPerThread;
+
+// 3a. Edge i of a thread is tile_start + i * blockDim + thread, so each load is coalesced.
+// Shared memory: the tile's count per bin, then each bin's first slot for this tile.
+__global__ void partition_into_bins_kernel(int num_edges, const int* rows, const int* cols,
+                                           const float* weights, int bin_shift, int num_bins,
+                                           int* bin_cursor, int* binned_rows, int* binned_cols,
+                                           float* binned_weights) {
+    extern __shared__ int tile_count[];
+    int* tile_base = tile_count + num_bins;
+    for (int b = threadIdx.x; b < num_bins; b += blockDim.x) tile_count[b] = 0;
+    __syncthreads();
+    const long long tile_start = static_cast<long long>(blockIdx.x) * kTileEdges;
+    int row[kEdgesPerThread], rank[kEdgesPerThread];
+    for (int i = 0; i < kEdgesPerThread; ++i) {
+        const long long e = tile_start + i * blockDim.x + threadIdx.x;
+        const unsigned active = __ballot_sync(kFullWarp, e < num_edges);
+        if (e >= num_edges) break;
+        row[i] = rows[e];
+        rank[i] = warp_aggregated_claim(&tile_count[row[i] >> bin_shift], row[i] >> bin_shift,
+                                        active);
+    }
+    __syncthreads();
+    for (int b = threadIdx.x; b < num_bins; b += blockDim.x)
+        tile_base[b] = tile_count[b] > 0 ? atomicAdd(&bin_cursor[b], tile_count[b]) : 0;
+    __syncthreads();
+    for (int i = 0; i < kEdgesPerThread; ++i) {
+        const long long e = tile_start + i * blockDim.x + threadIdx.x;
+        if (e >= num_edges) break;
+        const int slot = tile_base[row[i] >> bin_shift] + rank[i];
+        binned_rows[slot] = row[i];
+        binned_cols[slot] = cols[e];
+        binned_weights[slot] = weights[e];
+    }
+}
+
+constexpr int kPlaceThreads = 512;
+
+// 3b. Block b owns rows [b << bin_shift, (b + 1) << bin_shift); shared memory holds their cursors.
+// The loop steps by whole blocks, so a warp's lanes stay together for the claim.
+__global__ void place_within_bins_kernel(int num_rows, int bin_shift, const int* row_offsets,
+                                         const int* binned_rows, const int* binned_cols,
+                                         const float* binned_weights, int* col_idx,
+                                         float* values) {
+    extern __shared__ int cursor[];
+    const int first_row = blockIdx.x << bin_shift;
+    const int rows_in_bin = min(1 << bin_shift, num_rows - first_row);
+    for (int r = threadIdx.x; r < rows_in_bin; r += blockDim.x)
+        cursor[r] = row_offsets[first_row + r];
+    __syncthreads();
+    const int end = row_offsets[first_row + rows_in_bin];
+    for (int start = row_offsets[first_row]; start < end; start += blockDim.x) {
+        const int k = start + threadIdx.x;
+        const unsigned active = __ballot_sync(kFullWarp, k < end);
+        if (k >= end) break;
+        const int r = binned_rows[k] - first_row;
+        const int slot = warp_aggregated_claim(&cursor[r], r, active);
+        col_idx[slot] = binned_cols[k];
+        values[slot] = binned_weights[k];
+    }
+}
+
+// Before 3a, one thread per bin: its cursor starts where its first row starts.
+__host__ __device__ inline void start_bin_cursor_thread(int b, int bin_shift,
+                                                        const int* row_offsets, int* bin_cursor) {
+    bin_cursor[b] = row_offsets[b << bin_shift];
+}
+
+__global__ void start_bin_cursors_kernel(int num_bins, int bin_shift, const int* row_offsets,
+                                         int* bin_cursor) {
+    const int b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b < num_bins) start_bin_cursor_thread(b, bin_shift, row_offsets, bin_cursor);
+}
+
+// How the rows are cut. Bins of 2^bin_shift rows: about 2,048 bins for a large graph, whose
+// counts (3a) and cursors (3b) each fit in 32 KB of shared memory; a small graph gets bins of
+// about sqrt(R) rows, so that its few bins can be printed.
+constexpr int kMaxBinShift = 13;
+constexpr int kMaxBins = 4096;
+
+constexpr int64_t kMaxBinnedRows = int64_t{kMaxBins} << kMaxBinShift;
+
+struct BinLayout {
+    int bin_shift = 0;
+    int num_bins = 0;
+    bool fits() const { return num_bins <= kMaxBins && bin_shift <= kMaxBinShift; }
+    int rows_per_bin() const { return 1 << bin_shift; }
+};
+
+inline BinLayout bin_layout(int num_rows) {
+    int log_rows = 0;
+    while ((int64_t{1} << log_rows) < num_rows) ++log_rows;
+    BinLayout layout;
+    layout.bin_shift = std::min(kMaxBinShift, std::max(log_rows / 2, log_rows - 11));
+    layout.num_bins = static_cast<int>((int64_t{num_rows} + layout.rows_per_bin() - 1) >>
+                                       layout.bin_shift);
+    return layout;
+}
+
+inline std::string bin_limit_text() {
+    return "the binned build takes at most " + with_separators(kMaxBinnedRows) + " rows (" +
+           with_separators(kMaxBins) + " bins of " + with_separators(1 << kMaxBinShift) + ")";
+}
+
+// The build's arrays on the GPU: 115's count and scan fill grouping.grouped.row_offsets, the
+// bins stage the edges between 3a and 3b, and 3b fills grouping.grouped's col_idx and values.
+class BinnedBuild {
+public:
+    BinnedBuild(int num_rows, int num_cols, size_t num_edges)
+        : layout(bin_layout(num_rows)),
+          grouping(gpu, num_rows, num_cols, num_edges),
+          bin_cursor(gpu, static_cast<size_t>(std::max(layout.num_bins, 1))),
+          binned_rows(gpu, num_edges),
+          binned_cols(gpu, num_edges),
+          binned_weights(gpu, num_edges) {
+        if (!layout.fits()) throw std::invalid_argument(row_limit_problem({kMaxBinnedRows, bin_limit_text()}, num_rows));
+    }
+
+    void count_and_scan(const DeviceCoo& edges) {
+        grouping.count(gpu, edges.rows.data(), edges.nnz());
+        grouping.scan();
+    }
+
+    void partition(const DeviceCoo& edges) {
+        const int num_edges = edges.nnz();
+        if (num_edges == 0) return;
+        gpu.launch(layout.num_bins, start_bin_cursors_kernel, start_bin_cursor_thread,
+                   layout.bin_shift, grouping.grouped.row_offsets.data(), bin_cursor.data());
+        const unsigned tiles = static_cast<unsigned>((num_edges + kTileEdges - 1) / kTileEdges);
+        partition_into_bins_kernel<<<tiles, kPartitionThreads,
+                                     2 * layout.num_bins * sizeof(int)>>>(
+            num_edges, edges.rows.data(), edges.cols.data(), edges.values.data(),
+            layout.bin_shift, layout.num_bins, bin_cursor.data(), binned_rows.data(),
+            binned_cols.data(), binned_weights.data());
+        CUDA_CHECK_LAUNCH();
+    }
+
+    void place() {
+        if (binned_rows.size() == 0) return;
+        place_within_bins_kernel<<<layout.num_bins, kPlaceThreads,
+                                   layout.rows_per_bin() * sizeof(int)>>>(
+            grouping.grouped.num_rows, layout.bin_shift, grouping.grouped.row_offsets.data(),
+            binned_rows.data(), binned_cols.data(), binned_weights.data(),
+            grouping.grouped.col_idx.data(), grouping.grouped.values.data());
+        CUDA_CHECK_LAUNCH();
+    }
+
+    void run(const DeviceCoo& edges) {
+        count_and_scan(edges);
+        partition(edges);
+        place();
+    }
+
+    const Here gpu = Here::gpu();
+    BinLayout layout;
+    DeviceGrouping grouping;
+    DeviceArray<int> bin_cursor, binned_rows, binned_cols;
+    DeviceArray<float> binned_weights;
+};
+
+// For a small input: the rows of each bin, and each bin's slice of the CSR (from the baseline).
+inline void show_bins(const HostCoo& edges, const HostCsr& baseline, const BinLayout& layout) {
+    std::printf("bins: %s, each of %s consecutive rows\n",
+                with_separators(layout.num_bins).c_str(),
+                with_separators(layout.rows_per_bin()).c_str());
+    if (printable(edges)) {
+        for (int b = 0; b < layout.num_bins; ++b) {
+            const int first = b << layout.bin_shift;
+            const int last = std::min(first + layout.rows_per_bin(), edges.num_rows) - 1;
+            std::printf("  bin %d: rows %d to %d, CSR slots [%d, %d)\n", b, first, last,
+                        baseline.row_offsets[first], baseline.row_offsets[last + 1]);
+        }
+        return;
+    }
+    size_t largest = 0;
+    for (int b = 0; b < layout.num_bins; ++b) {
+        const int first = b << layout.bin_shift;
+        const int last = std::min(first + layout.rows_per_bin(), edges.num_rows);
+        largest = std::max<size_t>(largest, baseline.row_offsets[last] - baseline.row_offsets[first]);
+    }
+    const double mean = layout.num_bins > 0 ? double(edges.nnz()) / layout.num_bins : 0;
+    std::printf("  edges per bin: %.0f on average, %s in the largest (%.1f x the average)\n",
+                mean, with_separators(largest).c_str(), mean > 0 ? largest / mean : 0.0);
+}
+
+// The binned build against the baseline, on the GPU; the staged bins shown for a small input.
+inline void check_binned_build(const KernelProgram& p, const HostCoo& edges,
+                               const HostCsr& baseline, SelfCheck& check) {
+    const std::string offsets_claim = "the binned build's row_offsets equal the baseline's";
+    const std::string rows_claim =
+        "every row of the binned build holds the baseline's multiset of (neighbour, weight)";
+    if (!p.on_gpu()) {
+        check.skip(offsets_claim);
+        return check.skip(rows_claim);
+    }
+    const DeviceCoo d(p.here, edges);
+    BinnedBuild build(edges.num_rows, edges.num_cols, edges.nnz());
+    build.count_and_scan(d);
+    build.partition(d);
+    if (printable(edges)) {
+        std::printf("after 3a, the edges grouped by bin (in whatever order the tiles claimed):\n");
+        print_array("rows", build.binned_rows.download(), 11);
+        print_array("col_idx", build.binned_cols.download(), 11);
+    }
+    build.place();
+    const HostCsr built = build.grouping.grouped.download();
+    if (printable(edges)) {
+        std::printf("after 3b, each bin's edges in their rows:\n");
+        print_array("row_offsets", built.row_offsets, 11);
+        print_array("col_idx", built.col_idx, 11);
+        print_array("weights", built.values, 11);
+    }
+    std::printf("\n");
+    check.claim(offsets_claim, built.row_offsets == baseline.row_offsets);
+    if (baseline.nnz() >= kAnnouncedSize)
+        announce("comparing every row with the baseline's, as multisets");
+    check.claim(rows_claim, same_row_multisets(built, baseline));
+}
+
+// At --scale: the binned build and its steps, beside 115's build and the sort-based build.
+inline void time_binned_build(const KernelProgram& p, const HostCoo& edges) {
+    const DeviceCoo d(p.here, edges);
+    BinnedBuild binned(edges.num_rows, edges.num_cols, edges.nnz());
+    DeviceGrouping grouping(p.here, edges.num_rows, edges.num_cols, edges.nnz());
+    SortBasedCsrBuild by_sort(edges.num_rows, edges.num_cols, edges.nnz());
+    const GroupingBytes bytes = grouping_bytes(edges.num_rows, edges.nnz());
+    TimingTable table(p, "123", p.options.skew,
+                      "bytes: what a build must move at least, 24 per edge and 20 per vertex "
+                      "(the staging of 3a, 24 more per edge, is not counted)");
+    binned.run(d);
+    table.time("binned_partition", "3a partition into bins", 24.0 * edges.nnz(),
+               [&] { binned.partition(d); });
+    table.time("binned_place", "3b place within bins", 20.0 * edges.nnz(),
+               [&] { binned.place(); });
+    const double binned_ms = table.time("binned_build", "binned build (1, 2, 3a, 3b)",
+                                        bytes.total(), [&] { binned.run(d); });
+    const double atomic_ms = table.time("count_scan_scatter", "count + scan + scatter (115)",
+                                        bytes.total(), [&] {
+                                            grouping.count(p.here, d.rows.data(), d.nnz());
+                                            grouping.scan();
+                                            grouping.scatter(p.here, d.rows.data(),
+                                                             d.cols.data(), d.values.data(),
+                                                             d.nnz());
+                                        });
+    const double sort_ms = table.time("cub_sort_build", "sort-based build (CUB, coo2csr)",
+                                      bytes.total(), [&] { by_sort.run(d); });
+    table.ratio("binned / sort-based build", binned_ms / sort_ms, "the binned build is faster");
+    table.ratio("binned / 115's atomic build", binned_ms / atomic_ms,
+                "the binned build is faster");
+}
+
+#if __INCLUDE_LEVEL__ == 0  // main, unless a later lesson or a test includes this file
+int main(int argc, char** argv) {
+    const KernelProgram p = start_kernel_program(
+        argc, argv,
+        ProgramDescription("123 kernel: CSR from a raw edge list, binned, atomics in shared memory",
+                           {"make 123_csr_binned_construction_kernel",
+                            "build/123_csr_binned_construction_kernel",
+                            "build/123_csr_binned_construction_kernel --scale 22 --max-memory 16G"})
+            .with_book_input("the book's example: 6 vertices, 9 weighted edges")
+            .with_memory({300, 40, 900e6})
+            .with_row_limit(kMaxBinnedRows, bin_limit_text()));
+    const HostCoo edges = chapter_input(p.options);
+    const BinLayout layout = bin_layout(edges.num_rows);
+    const HostCsr baseline = csr_baseline(edges);
+    if (printable(edges)) show_baseline(baseline);
+    show_bins(edges, baseline, layout);
+
+    SelfCheck check;
+    check_binned_build(p, edges, baseline, check);
+    if (p.on_gpu() && p.options.scale > 0) time_binned_build(p, edges);
+    if (!p.options.book_example()) check.end_with(result_line(edges));
+    return check.finish();
+}
+#endif
