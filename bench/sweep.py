@@ -32,6 +32,7 @@ PROGRAMS = [
     "117_coo_edge_parallel_reduce_kernel",
     "120_sorted_coo_to_csr_kernel",
     "122_sorted_coo_to_csr_one_pass_kernel",
+    "123_csr_binned_construction_kernel",
     "142_spmv_coo_kernel",
     "143_spmv_csr_kernel",
     "144_coalescing_kernel",
@@ -44,6 +45,25 @@ FIELD = re.compile(r'(\w+)=("[^"]*"|\S+)')
 
 def fields(line, prefix):
     return {k: v.strip('"') for k, v in FIELD.findall(line[len(prefix):])}
+
+
+COLUMNS = ["program", "kernel", "skew", "scale", "rmat", "ms", "gbs", "copy_gbs", "max_row",
+           "empty_share", "degree_cv"]
+
+
+def timing_rows(out, skew_label):
+    """One CSV row per timing: line of a program's output, with its graph's facts."""
+    graph, rows = {}, []
+    for line in out.splitlines():
+        if line.startswith("graph: "):
+            graph = fields(line, "graph: ")
+        elif line.startswith("timing: "):
+            t = fields(line, "timing: ")
+            row = {key: t.get(key, "") for key in COLUMNS[:8]}
+            row["skew"] = skew_label
+            row.update({key: graph.get(key, "") for key in COLUMNS[8:]})
+            rows.append(row)
+    return rows
 
 
 def commit():
@@ -87,42 +107,32 @@ def main():
         return 0
 
     device = re.search(r"^\[gpu\] (.*)$", first, re.M).group(1)
-    started = time.time()
-    rows = []
-    for label, skew_flags in SKEWS:
-        for program in args.programs:
-            print(f"{program} at --scale {args.scale}, skew {label} ...", end="", flush=True)
-            flags = ["--scale", str(args.scale), "--max-memory", args.max_memory] + skew_flags
-            began = time.time()
-            out = run(program, flags, args.build, args.timeout)
-            if out is None:
-                continue
-            print(f" {time.time() - began:.1f} s", flush=True)
-            graph = {}
-            for line in out.splitlines():
-                if line.startswith("graph: "):
-                    graph = fields(line, "graph: ")
-                elif line.startswith("timing: "):
-                    t = fields(line, "timing: ")
-                    rows.append({
-                        "program": t["program"], "kernel": t["kernel"], "skew": label,
-                        "scale": t["scale"], "rmat": t["rmat"], "ms": t["ms"], "gbs": t["gbs"],
-                        "copy_gbs": t["copy_gbs"], "max_row": graph.get("max_row", ""),
-                        "empty_share": graph.get("empty_share", ""),
-                        "degree_cv": graph.get("degree_cv", ""),
-                    })
-
     os.makedirs(args.out, exist_ok=True)
-    stamp = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
-    name = os.path.join(args.out, f"sweep-scale{args.scale}-"
-                        f"{datetime.datetime.now().strftime('%Y%m%d-%H%M')}.csv")
+    now = datetime.datetime.now()
+    name = os.path.join(args.out, f"sweep-scale{args.scale}-{now.strftime('%Y%m%d-%H%M')}.csv")
+    started = time.time()
+    count = 0
+    # Rows are written as each program ends, so that a sweep cut short keeps what it measured.
     with open(name, "w", newline="") as f:
-        f.write(f"# device={device}\n# date={stamp}\n# commit={commit()}\n")
-        f.write(f"# scale={args.scale} edge_factor=16\n")
-        writer = csv.DictWriter(f, fieldnames=list(rows[0].keys()) if rows else ["program"])
+        f.write(f"# device={device}\n# date={now.strftime('%Y-%m-%d %H:%M')}\n")
+        f.write(f"# commit={commit()}\n# scale={args.scale} edge_factor=16\n")
+        writer = csv.DictWriter(f, fieldnames=COLUMNS)
         writer.writeheader()
-        writer.writerows(rows)
-    print(f"make bench: {len(rows)} timings in {time.time() - started:.0f} s, written to {name}")
+        for label, skew_flags in SKEWS:
+            for program in args.programs:
+                print(f"{program} at --scale {args.scale}, skew {label} ...", end="",
+                      flush=True)
+                flags = ["--scale", str(args.scale), "--max-memory", args.max_memory] + skew_flags
+                began = time.time()
+                out = run(program, flags, args.build, args.timeout)
+                if out is None:
+                    continue
+                print(f" {time.time() - began:.1f} s", flush=True)
+                rows = timing_rows(out, label)
+                writer.writerows(rows)
+                f.flush()
+                count += len(rows)
+    print(f"make bench: {count} timings in {time.time() - started:.0f} s, written to {name}")
     return 0
 
 

@@ -40,6 +40,8 @@ constexpr int kEdgesPerThread = 16;
 constexpr int kTileEdges = kPartitionThreads * kEdgesPerThread;
 
 // 3a. Edge i of a thread is tile_start + i * blockDim + thread, so each load is coalesced.
+// Every lane stays in the loop to its end: the ballot names the full warp, so a lane that left
+// early would never arrive and the others would wait for it forever.
 // Shared memory: the tile's count per bin, then each bin's first slot for this tile.
 __global__ void partition_into_bins_kernel(int num_edges, const int* rows, const int* cols,
                                            const float* weights, int bin_shift, int num_bins,
@@ -51,18 +53,21 @@ __global__ void partition_into_bins_kernel(int num_edges, const int* rows, const
     __syncthreads();
     const long long tile_start = static_cast<long long>(blockIdx.x) * kTileEdges;
     int row[kEdgesPerThread], rank[kEdgesPerThread];
+#pragma unroll
     for (int i = 0; i < kEdgesPerThread; ++i) {
         const long long e = tile_start + i * blockDim.x + threadIdx.x;
         const unsigned active = __ballot_sync(kFullWarp, e < num_edges);
-        if (e >= num_edges) break;
-        row[i] = rows[e];
-        rank[i] = warp_aggregated_claim(&tile_count[row[i] >> bin_shift], row[i] >> bin_shift,
-                                        active);
+        if (e < num_edges) {
+            row[i] = rows[e];
+            rank[i] = warp_aggregated_claim(&tile_count[row[i] >> bin_shift],
+                                            row[i] >> bin_shift, active);
+        }
     }
     __syncthreads();
     for (int b = threadIdx.x; b < num_bins; b += blockDim.x)
         tile_base[b] = tile_count[b] > 0 ? atomicAdd(&bin_cursor[b], tile_count[b]) : 0;
     __syncthreads();
+#pragma unroll
     for (int i = 0; i < kEdgesPerThread; ++i) {
         const long long e = tile_start + i * blockDim.x + threadIdx.x;
         if (e >= num_edges) break;
@@ -76,7 +81,7 @@ __global__ void partition_into_bins_kernel(int num_edges, const int* rows, const
 constexpr int kPlaceThreads = 512;
 
 // 3b. Block b owns rows [b << bin_shift, (b + 1) << bin_shift); shared memory holds their cursors.
-// The loop steps by whole blocks, so a warp's lanes stay together for the claim.
+// The loop steps by whole blocks, so every lane of a warp makes the same number of turns.
 __global__ void place_within_bins_kernel(int num_rows, int bin_shift, const int* row_offsets,
                                          const int* binned_rows, const int* binned_cols,
                                          const float* binned_weights, int* col_idx,
@@ -91,11 +96,12 @@ __global__ void place_within_bins_kernel(int num_rows, int bin_shift, const int*
     for (int start = row_offsets[first_row]; start < end; start += blockDim.x) {
         const int k = start + threadIdx.x;
         const unsigned active = __ballot_sync(kFullWarp, k < end);
-        if (k >= end) break;
-        const int r = binned_rows[k] - first_row;
-        const int slot = warp_aggregated_claim(&cursor[r], r, active);
-        col_idx[slot] = binned_cols[k];
-        values[slot] = binned_weights[k];
+        if (k < end) {
+            const int r = binned_rows[k] - first_row;
+            const int slot = warp_aggregated_claim(&cursor[r], r, active);
+            col_idx[slot] = binned_cols[k];
+            values[slot] = binned_weights[k];
+        }
     }
 }
 
