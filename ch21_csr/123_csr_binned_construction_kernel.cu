@@ -15,7 +15,7 @@
 //
 // Build and run:  make 123_csr_binned_construction_kernel
 //                 build/123_csr_binned_construction_kernel
-//                 build/123_csr_binned_construction_kernel --scale 22 --max-memory 16G
+//                 build/123_csr_binned_construction_kernel --scale 22 --max-memory 24G
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -301,7 +301,7 @@ int main(int argc, char** argv) {
         ProgramDescription("123 kernel: CSR from a raw edge list, binned, atomics in shared memory",
                            {"make 123_csr_binned_construction_kernel",
                             "build/123_csr_binned_construction_kernel",
-                            "build/123_csr_binned_construction_kernel --scale 22 --max-memory 16G"})
+                            "build/123_csr_binned_construction_kernel --scale 22 --max-memory 24G"})
             .with_book_input("the book's example: 6 vertices, 9 weighted edges")
             .with_memory({300, 40, 900e6})
             .with_row_limit(kMaxBinnedRows, bin_limit_text()));
