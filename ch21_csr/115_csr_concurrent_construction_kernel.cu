@@ -129,6 +129,14 @@ public:
                                 grouped.values.data());
     }
 
+    // Count, scan, scatter: the whole build, with the count and the scatter where `here` says.
+    void build(const Here& here, const int* key, const int* partner, const float* weight,
+               size_t num_edges) {
+        count(here, key, num_edges);
+        scan();
+        scatter(here, key, partner, weight, num_edges);
+    }
+
     std::vector<int> download_counts() const {
         std::vector<int> c = counts.download();
         c.pop_back();
@@ -477,11 +485,7 @@ inline GroupingTimes time_grouping(TimingTable& table, const Here& here, DeviceG
     const size_t n = key.size();
     auto count = [&] { grouping.count(here, key.data(), n); };
     auto scatter = [&] { grouping.scatter(here, key.data(), partner.data(), weight.data(), n); };
-    auto build = [&] {
-        count();
-        grouping.scan();
-        scatter();
-    };
+    auto build = [&] { grouping.build(here, key.data(), partner.data(), weight.data(), n); };
     build();
     const GroupingBytes bytes = grouping_bytes(grouping.grouped.num_rows, n);
     const double count_ms =
