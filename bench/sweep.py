@@ -64,6 +64,9 @@ def timing_rows(out, skew_label):
 
 
 def commit():
+    """The commit measured: SUITE_COMMIT where the tree was copied without its history."""
+    if os.environ.get("SUITE_COMMIT"):
+        return os.environ["SUITE_COMMIT"]
     try:
         return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                               text=True, check=True).stdout.strip()

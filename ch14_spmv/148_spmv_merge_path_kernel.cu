@@ -8,6 +8,14 @@
 // open is its carry, added by a second, tiny kernel with an atomic, since a long row's pieces
 // come from several threads.
 //
+// That per-thread walk is balanced but not coalesced: the 32 threads of a warp read 32 runs of
+// nonzeros that lie 16 steps apart, so each load instruction touches many sectors. The second
+// kernel below walks the same path a block at a time. The block's threads first copy the row
+// ends and the products (value * x[column]) of the block's stretch of the path into shared
+// memory, side by side, so every global load is coalesced; then each thread walks its steps out
+// of shared memory. The carries stay in shared memory too, so a block issues one atomic for the
+// row that it leaves open and one for the row that it starts in, whatever its threads did.
+//
 // Build and run:  make 148_spmv_merge_path_kernel && build/148_spmv_merge_path_kernel
 //                 build/148_spmv_merge_path_kernel --scale 22 --rmat 0.57,0.19,0.19 --max-memory 8G
 #include <algorithm>
@@ -119,6 +127,153 @@ inline std::vector<float> merge_path_spmv(const Here& here, const HostCsr& a,
     return dy.download();
 }
 
+// The block-staged walk: blocks of kMergeThreads threads, each thread kMergeSteps steps of the
+// path, so a block owns a tile of kMergeTile consecutive steps.
+constexpr int kMergeThreads = 128;
+constexpr int kMergeSteps = 8;
+constexpr int kMergeTile = kMergeThreads * kMergeSteps;
+
+inline int merge_path_tiles(int num_rows, int nnz) {
+    return static_cast<int>((static_cast<long long>(num_rows) + nnz + kMergeTile - 1) / kMergeTile);
+}
+
+// Where tile t starts: the rows taken before its first diagonal. One thread per tile, plus one for
+// the end of the last tile, so that tile t ends where tile t + 1 starts.
+__host__ __device__ inline void merge_path_tile_start_thread(int t, const int* row_offsets,
+                                                             int num_rows, int nnz,
+                                                             int* tile_rows_before) {
+    const long long diagonal = static_cast<long long>(t) * kMergeTile, path = num_rows + nnz;
+    tile_rows_before[t] = merge_path_rows_before(static_cast<int>(diagonal < path ? diagonal : path),
+                                                 row_offsets, num_rows, nnz);
+}
+
+__global__ void merge_path_tile_start_kernel(int num_threads, const int* row_offsets, int num_rows,
+                                             int nnz, int* tile_rows_before) {
+    const int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < num_threads)
+        merge_path_tile_start_thread(t, row_offsets, num_rows, nnz, tile_rows_before);
+}
+
+// One block per tile. The tile closes the rows row0 .. row1 - 1 and multiplies the nonzeros
+// nz0 .. nz1 - 1; row1 may be left open. Phase 1 stages the tile's row ends and products in
+// shared memory (consecutive threads, consecutive addresses). A tile has at most kMergeTile
+// nonzeros, so a thread stages at most kMergeSteps of them: it issues all of their loads before
+// it waits for any, then all of their gathers from x, since a load's latency, not the bandwidth,
+// is what a thread that waits for each load in turn is bound by. Phase 2 is the per-thread walk of
+// merge_path_thread, reading shared memory; the end of the current row is kept in a register and
+// each step's product is loaded before the step knows that it needs it, so the loads of a run of
+// nonzeros do not wait for one another. A thread that closes a row records its part in
+// row_sums, and its carry is added there after a barrier (a shared atomic: several threads may
+// carry into one row). Phase 3 adds row_sums into y, coalesced. Rows row0 + 1 .. row1 - 1 start
+// and end inside this tile, so no other block touches them. Row row0 may have begun in earlier
+// tiles and row1 goes on in later ones; they get atomics. Cooperative within the block: a GPU only.
+__global__ void __launch_bounds__(kMergeThreads)
+    merge_path_block_kernel(const int* tile_rows_before, const int* row_offsets,
+                            const int* col_idx, const float* values, const float* x, float* y,
+                            int num_rows, int nnz) {
+    __shared__ int row_ends[kMergeTile + 1];
+    __shared__ float products[kMergeTile];
+    __shared__ float row_sums[kMergeTile];
+    __shared__ float open_row_sum;
+    const int path = num_rows + nnz;
+    const int d0 = blockIdx.x * kMergeTile;
+    const int d1 = path - d0 < kMergeTile ? path : d0 + kMergeTile;
+    const int row0 = tile_rows_before[blockIdx.x], row1 = tile_rows_before[blockIdx.x + 1];
+    const int nz0 = d0 - row0, rows = row1 - row0, nonzeros = (d1 - row1) - nz0;
+
+    for (int i = threadIdx.x; i <= rows; i += kMergeThreads)
+        row_ends[i] = row0 + i < num_rows ? row_offsets[row0 + i + 1] : nnz;
+    int column[kMergeSteps];
+    float value[kMergeSteps];
+#pragma unroll
+    for (int s = 0; s < kMergeSteps; ++s) {
+        const int k = s * kMergeThreads + threadIdx.x;
+        if (k < nonzeros) {
+            column[s] = col_idx[nz0 + k];
+            value[s] = values[nz0 + k];
+        }
+    }
+#pragma unroll
+    for (int s = 0; s < kMergeSteps; ++s) {
+        const int k = s * kMergeThreads + threadIdx.x;
+        if (k < nonzeros) products[k] = value[s] * __ldg(&x[column[s]]);
+    }
+    if (threadIdx.x == 0) open_row_sum = 0.0f;
+    __syncthreads();
+
+    const int begin = min(static_cast<int>(threadIdx.x) * kMergeSteps, rows + nonzeros);
+    const int end = min(begin + kMergeSteps, rows + nonzeros);
+    int lo = max(0, begin - nonzeros), hi = min(begin, rows);
+    while (lo < hi) {
+        const int pivot = lo + (hi - lo) / 2;
+        if (row_ends[pivot] <= nz0 + begin - pivot - 1)
+            lo = pivot + 1;
+        else
+            hi = pivot;
+    }
+    int i = lo, k = begin - lo;
+    int row_end = row_ends[i];
+    float sum = 0.0f;
+#pragma unroll
+    for (int s = 0; s < kMergeSteps; ++s) {
+        const float product = k < nonzeros ? products[k] : 0.0f;
+        if (begin + s < end) {
+            if (nz0 + k < row_end) {
+                sum += product;
+                ++k;
+            } else {
+                row_sums[i] = sum;
+                sum = 0.0f;
+                row_end = row_ends[++i];
+            }
+        }
+    }
+    __syncthreads();
+    atomicAdd(i < rows ? &row_sums[i] : &open_row_sum, sum);
+    __syncthreads();
+
+    for (int r = threadIdx.x; r < rows; r += kMergeThreads) {
+        if (r == 0)
+            atomicAdd(&y[row0], row_sums[0]);
+        else
+            y[row0 + r] += row_sums[r];
+    }
+    if (threadIdx.x == 0 && row1 < num_rows) atomicAdd(&y[row1], open_row_sum);
+}
+
+// Where each tile starts, where the kernels run; refreshed by every product, as the search is
+// part of the work.
+struct MergePathTiles {
+    MergePathTiles(const Here& here, const HostCsr& a)
+        : count(merge_path_tiles(a.num_rows, a.nnz())),
+          rows_before(here, static_cast<size_t>(count) + 1) {}
+    int count;
+    DeviceArray<int> rows_before;
+};
+
+// y += A * x, a tile per block: the tile starts, then the tiles, in stream order.
+inline void launch_spmv_merge_path_blocks(const Here& here, DeviceCsr& a, MergePathTiles& tiles,
+                                          const float* x, float* y) {
+    here.require_gpu("the block-staged merge path");
+    here.launch(tiles.count + 1, merge_path_tile_start_kernel, merge_path_tile_start_thread,
+                a.row_offsets.data(), a.num_rows, a.nnz(), tiles.rows_before.data());
+    if (tiles.count == 0) return;
+    merge_path_block_kernel<<<tiles.count, kMergeThreads>>>(
+        tiles.rows_before.data(), a.row_offsets.data(), a.col_idx.data(), a.values.data(), x, y,
+        a.num_rows, a.nnz());
+    CUDA_CHECK_LAUNCH();
+}
+
+inline std::vector<float> merge_path_blocks_spmv(const HostCsr& a, const std::vector<float>& x,
+                                                 const std::vector<float>& y0) {
+    const Here here = Here::gpu();
+    DeviceCsr d(here, a);
+    MergePathTiles tiles(here, a);
+    DeviceArray<float> dx(here, x), dy(here, y0);
+    launch_spmv_merge_path_blocks(here, d, tiles, dx.data(), dy.data());
+    return dy.download();
+}
+
 // Each thread's share, as the rows and nonzeros that its steps touch: equal steps, whatever the
 // row lengths. Computed with the same search that the kernel runs.
 struct ThreadShare {
@@ -186,6 +341,14 @@ inline void check_merge_path(const KernelProgram& p, const HostCoo& coo, const H
                 spmv_matches(y, reference));
     check.claim("it equals 143's thread-per-row y within the same bound",
                 spmv_matches(csr_spmv(p.here, a, x, y0), reference));
+    const std::string blocks_claim =
+        "y from the block-staged merge path (" + counted(merge_path_tiles(a.num_rows, a.nnz()),
+                                                         "tile") +
+        " of " + std::to_string(kMergeTile) + " steps) matches the reference within the same bound";
+    if (p.on_gpu())
+        check.claim(blocks_claim, spmv_matches(merge_path_blocks_spmv(a, x, y0), reference));
+    else
+        check.skip(blocks_claim);
 }
 
 // Against 143's kernel and cuSPARSE's two CSR algorithms, all on the same arrays; the bytes are
@@ -199,11 +362,18 @@ inline void time_merge_path(const KernelProgram& p, const HostCsr& a) {
         8.0 * a.nnz() + 4.0 * (a.num_rows + 1) + 4.0 * a.num_cols + 8.0 * a.num_rows;
     TimingTable table(p, "148", p.options.skew,
                       "bytes: the CSR arrays, x once, y read and written once");
-    const double merge_ms = table.time("csr_merge_path", "CSR, merge path (148)", bytes, [&] {
-        launch_spmv_merge_path(here, d, carries, dx.data(), dy.data());
-    });
+    MergePathTiles tiles(here, a);
+    const double per_thread_ms =
+        table.time("csr_merge_path_per_thread", "CSR, merge path, per thread (148)", bytes, [&] {
+            launch_spmv_merge_path(here, d, carries, dx.data(), dy.data());
+        });
+    const double merge_ms =
+        table.time("csr_merge_path", "CSR, merge path, staged by blocks (148)", bytes,
+                   [&] { launch_spmv_merge_path_blocks(here, d, tiles, dx.data(), dy.data()); });
     const double row_ms = table.time("csr_thread_per_row", "CSR, thread per row (143)", bytes,
                                      [&] { launch_spmv_csr(here, d, dx.data(), dy.data()); });
+    table.ratio("staged by blocks / per thread", merge_ms / per_thread_ms,
+                "staging by blocks is faster");
     table.ratio("merge path / thread per row", merge_ms / row_ms, "the merge path is faster");
     for (const auto& [key, label, algorithm] :
          {std::tuple{"cusparse_csr_alg1", "cuSPARSE CSR SpMV, ALG1", CUSPARSE_SPMV_CSR_ALG1},

@@ -40,8 +40,10 @@ constexpr int kEdgesPerThread = 16;
 constexpr int kTileEdges = kPartitionThreads * kEdgesPerThread;
 
 // 3a. Edge i of a thread is tile_start + i * blockDim + thread, so each load is coalesced.
-// Every lane stays in the loop to its end: the ballot names the full warp, so a lane that left
-// early would never arrive and the others would wait for it forever.
+// A thread issues the loads of all of its edges before it waits for any of them: each phase
+// first loads, then works, since waiting for one load at a time leaves the memory pipe idle.
+// Every lane stays in the claiming loop to its end: the ballot names the full warp, so a lane
+// that left early would never arrive and the others would wait for it forever.
 // Shared memory: the tile's count per bin, then each bin's first slot for this tile.
 __global__ void partition_into_bins_kernel(int num_edges, const int* rows, const int* cols,
                                            const float* weights, int bin_shift, int num_bins,
@@ -50,38 +52,54 @@ __global__ void partition_into_bins_kernel(int num_edges, const int* rows, const
     extern __shared__ int tile_count[];
     int* tile_base = tile_count + num_bins;
     for (int b = threadIdx.x; b < num_bins; b += blockDim.x) tile_count[b] = 0;
-    __syncthreads();
     const long long tile_start = static_cast<long long>(blockIdx.x) * kTileEdges;
     int row[kEdgesPerThread], rank[kEdgesPerThread];
 #pragma unroll
     for (int i = 0; i < kEdgesPerThread; ++i) {
         const long long e = tile_start + i * blockDim.x + threadIdx.x;
-        const unsigned active = __ballot_sync(kFullWarp, e < num_edges);
-        if (e < num_edges) {
-            row[i] = rows[e];
-            rank[i] = warp_aggregated_claim(&tile_count[row[i] >> bin_shift],
-                                            row[i] >> bin_shift, active);
-        }
+        row[i] = e < num_edges ? rows[e] : 0;
     }
-    __syncthreads();
-    for (int b = threadIdx.x; b < num_bins; b += blockDim.x)
-        tile_base[b] = tile_count[b] > 0 ? atomicAdd(&bin_cursor[b], tile_count[b]) : 0;
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < kEdgesPerThread; ++i) {
         const long long e = tile_start + i * blockDim.x + threadIdx.x;
-        if (e >= num_edges) break;
-        const int slot = tile_base[row[i] >> bin_shift] + rank[i];
-        binned_rows[slot] = row[i];
-        binned_cols[slot] = cols[e];
-        binned_weights[slot] = weights[e];
+        const unsigned active = __ballot_sync(kFullWarp, e < num_edges);
+        if (e < num_edges)
+            rank[i] = warp_aggregated_claim(&tile_count[row[i] >> bin_shift],
+                                            row[i] >> bin_shift, active);
+    }
+    __syncthreads();
+    for (int b = threadIdx.x; b < num_bins; b += blockDim.x)
+        tile_base[b] = tile_count[b] > 0 ? atomicAdd(&bin_cursor[b], tile_count[b]) : 0;
+    int col[kEdgesPerThread];
+    float weight[kEdgesPerThread];
+#pragma unroll
+    for (int i = 0; i < kEdgesPerThread; ++i) {
+        const long long e = tile_start + i * blockDim.x + threadIdx.x;
+        if (e < num_edges) {
+            col[i] = cols[e];
+            weight[i] = weights[e];
+        }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < kEdgesPerThread; ++i) {
+        const long long e = tile_start + i * blockDim.x + threadIdx.x;
+        if (e < num_edges) {
+            const int slot = tile_base[row[i] >> bin_shift] + rank[i];
+            binned_rows[slot] = row[i];
+            binned_cols[slot] = col[i];
+            binned_weights[slot] = weight[i];
+        }
     }
 }
 
 constexpr int kPlaceThreads = 512;
+constexpr int kPlaceEdgesPerTurn = 4;
 
 // 3b. Block b owns rows [b << bin_shift, (b + 1) << bin_shift); shared memory holds their cursors.
-// The loop steps by whole blocks, so every lane of a warp makes the same number of turns.
+// Each turn a thread loads four of the bin's edges, then places them. The loop steps by whole
+// blocks, so every lane of a warp makes the same number of turns.
 __global__ void place_within_bins_kernel(int num_rows, int bin_shift, const int* row_offsets,
                                          const int* binned_rows, const int* binned_cols,
                                          const float* binned_weights, int* col_idx,
@@ -93,14 +111,28 @@ __global__ void place_within_bins_kernel(int num_rows, int bin_shift, const int*
         cursor[r] = row_offsets[first_row + r];
     __syncthreads();
     const int end = row_offsets[first_row + rows_in_bin];
-    for (int start = row_offsets[first_row]; start < end; start += blockDim.x) {
-        const int k = start + threadIdx.x;
-        const unsigned active = __ballot_sync(kFullWarp, k < end);
-        if (k < end) {
-            const int r = binned_rows[k] - first_row;
-            const int slot = warp_aggregated_claim(&cursor[r], r, active);
-            col_idx[slot] = binned_cols[k];
-            values[slot] = binned_weights[k];
+    for (int start = row_offsets[first_row]; start < end;
+         start += kPlaceEdgesPerTurn * blockDim.x) {
+        int row[kPlaceEdgesPerTurn], col[kPlaceEdgesPerTurn];
+        float weight[kPlaceEdgesPerTurn];
+#pragma unroll
+        for (int i = 0; i < kPlaceEdgesPerTurn; ++i) {
+            const int k = start + i * blockDim.x + threadIdx.x;
+            if (k < end) {
+                row[i] = binned_rows[k] - first_row;
+                col[i] = binned_cols[k];
+                weight[i] = binned_weights[k];
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < kPlaceEdgesPerTurn; ++i) {
+            const int k = start + i * blockDim.x + threadIdx.x;
+            const unsigned active = __ballot_sync(kFullWarp, k < end);
+            if (k < end) {
+                const int slot = warp_aggregated_claim(&cursor[row[i]], row[i], active);
+                col_idx[slot] = col[i];
+                values[slot] = weight[i];
+            }
         }
     }
 }

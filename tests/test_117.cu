@@ -170,11 +170,17 @@ TEST_CASE(
     "117: the block reduction's grid-stride loop, over more edges than its capped grid has "
     "threads",
     "[117][gpu]") {
-    // 1024 blocks of 256 threads: 262,144 threads, so each thread here adds about 4 weights.
-    const HostCoo g = make_uniform_random(1000, 1000003, 117);
-    double expected = 0;
-    for (float w : g.values) expected += w;
-    CHECK(atomics_issued(g.nnz()).per_block == 1024);
-    CHECK(total_by_block_reduce(g) == expected);
-    CHECK(total_by_cub(g) == expected);
+    // 1024 blocks of 256 threads: 262,144 threads. With 1,000,003 edges each thread adds about
+    // one float4 and the last three weights go to block 0. With 4 * (3 * 4 + 1) * 262,144 + 23
+    // edges the loop that keeps four loads in flight turns three times, the one-load loop once
+    // more, five threads take one more float4, and three weights are left over.
+    for (size_t num_edges : {size_t{1000003}, size_t{4 * 13 * 262144 + 23}}) {
+        CAPTURE(num_edges);
+        const HostCoo g = make_uniform_random(1000, num_edges, 117);
+        double expected = 0;
+        for (float w : g.values) expected += w;
+        CHECK(atomics_issued(g.nnz()).per_block == 1024);
+        CHECK(total_by_block_reduce(g) == expected);
+        CHECK(total_by_cub(g) == expected);
+    }
 }

@@ -26,9 +26,9 @@ void require_exact(const CooToCsrResult& result, const HostCoo& original) {
 bool each_offset_written_once(const HostCoo& sorted) {
     std::vector<int> writes(static_cast<size_t>(sorted.num_rows) + 1, 0);
     const int nnz = static_cast<int>(sorted.nnz());
-    for (int k = 0; k < std::max(nnz, 1); ++k) {
+    for (int t = 0; t < row_change_threads(sorted.nnz()); ++t) {
         std::vector<int> offsets(writes.size(), -1);
-        row_change_thread(k, sorted.rows.data(), nnz, sorted.num_rows, offsets.data());
+        row_change_thread(t, sorted.rows.data(), nnz, sorted.num_rows, offsets.data());
         for (size_t r = 0; r < offsets.size(); ++r) writes[r] += offsets[r] != -1;
     }
     return std::all_of(writes.begin(), writes.end(), [](int n) { return n == 1; });

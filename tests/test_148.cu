@@ -91,3 +91,31 @@ TEST_CASE("148: on the GPU, random matrices, the hub and the data files", "[148]
         CHECK(spmv_matches(merge_path_spmv(Here::gpu(), c, dx, dy0), ref));
     }
 }
+
+// The block-staged kernel: the sweep's matrices fit one tile, so larger ones make rows that
+// cross tiles (the hub crosses about a hundred), tiles that only close empty rows, and a last
+// tile that is partly empty.
+TEST_CASE("148: the block-staged merge path, from one tile to many", "[148][gpu]") {
+    INFO("seed " << kSeed148);
+    for (int g = 0; g < 300; ++g) {
+        const auto [csr, x, y0, reference] = spmv_case(edge_case_graph(g, kSeed148));
+        REQUIRE(spmv_matches(merge_path_blocks_spmv(csr, x, y0), reference));
+    }
+    std::vector<HostCoo> larger = {make_star(100001, 7, kSeed148),
+                                   make_uniform_random(30011, 200003, kSeed148),
+                                   coo_of(5000, 3, {4999}, {2}, {1.5f}),
+                                   coo_of(3, 2, {}, {}, {}),
+                                   coo_of(0, 0, {}, {}, {})};
+    for (double skew : {0.25, 0.57, 0.8})
+        larger.push_back(make_rmat(14, 16, skew, kSeed148));
+    for (const HostCoo& input : larger) {
+        CAPTURE(input.num_rows, input.nnz());
+        const auto [csr, x, y0, reference] = spmv_case(input);
+        CHECK(spmv_matches(merge_path_blocks_spmv(csr, x, y0), reference));
+    }
+    for (const std::string& name : readable_data_files()) {
+        CAPTURE(name);
+        const auto [c, dx, dy0, ref] = spmv_case(read_data_file(name));
+        CHECK(spmv_matches(merge_path_blocks_spmv(c, dx, dy0), ref));
+    }
+}
