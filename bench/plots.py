@@ -75,9 +75,11 @@ def series(rows, program, kernel, value):
     return xs, [by_skew[SKEW_ORDER[i]] for i in xs]
 
 
-def style(kind):
+def style(kind, library_index=0):
+    """Textbook dashed and hollow, fast solid; each library black, the second dotted."""
     if kind == "lib":
-        return dict(color="black", linestyle="-", marker="s", linewidth=2)
+        return dict(color="black", linestyle=["-", ":"][library_index % 2],
+                    marker=["s", "D"][library_index % 2], linewidth=2)
     if kind == "t":
         return dict(linestyle="--", marker="o", markerfacecolor="none")
     return dict(linestyle="-", marker="o")
@@ -118,14 +120,16 @@ def main():
              lambda r: 100 * float(r["gbs"]) / float(r["copy_gbs"]), False),
         ]:
             fig, ax = plt.subplots(figsize=(8, 5))
-            drawn = 0
+            drawn = libraries = 0
             for program, kernel, kind, label in kernels:
                 xs, ys = series(rows, program, kernel, value)
                 points = [(x, y) for x, y in zip(xs, ys) if y is not None]
                 if not points:
                     continue
-                ax.plot([p[0] for p in points], [p[1] for p in points], label=label, **style(kind))
+                ax.plot([p[0] for p in points], [p[1] for p in points], label=label,
+                        **style(kind, libraries))
                 drawn += 1
+                libraries += kind == "lib"
             if drawn == 0:
                 plt.close(fig)
                 continue
