@@ -26,9 +26,7 @@
 // the warp reads 32 consecutive entries. Lane partial sums are added by shuffles (16, 8, 4, 2, 1
 // lanes down), after which lane 0 holds the row's sum and alone writes y[row]: no atomics. The
 // lanes cooperate, so this kernel has no per-thread body and runs on a GPU only. Blocks hold
-// whole warps, so a warp past the last row leaves whole and every shuffle sees all 32 lanes; so
-// does the warp of an empty row, which has nothing to add to y (half the rows of a
-// Graph500 graph at scale 22).
+// whole warps, so a warp past the last row leaves whole and every shuffle sees all 32 lanes.
 __global__ void spmv_csr_warp_per_row_kernel(int num_rows, const int* row_offsets,
                                              const int* col_idx, const float* values,
                                              const float* x, float* y) {
@@ -36,10 +34,9 @@ __global__ void spmv_csr_warp_per_row_kernel(int num_rows, const int* row_offset
     const size_t row = thread / kWarpSize;
     const int lane = threadIdx.x % kWarpSize;
     if (row >= static_cast<size_t>(num_rows)) return;
-    const int begin = row_offsets[row], end = row_offsets[row + 1];
-    if (begin == end) return;
     float sum = 0.0f;
-    for (int k = begin + lane; k < end; k += kWarpSize) sum += values[k] * x[col_idx[k]];
+    for (int k = row_offsets[row] + lane; k < row_offsets[row + 1]; k += kWarpSize)
+        sum += values[k] * x[col_idx[k]];
     for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
         sum += __shfl_down_sync(kFullWarp, sum, offset);
     if (lane == 0) y[row] += sum;
