@@ -25,21 +25,31 @@
 // CSR, one warp per row: lane l of warp w reads entries l, l + 32, ... of row w, so in each step
 // the warp reads 32 consecutive entries. Lane partial sums are added by shuffles (16, 8, 4, 2, 1
 // lanes down), after which lane 0 holds the row's sum and alone writes y[row]: no atomics. The
-// lanes cooperate, so this kernel has no per-thread body and runs on a GPU only. Blocks hold
-// whole warps, so a warp past the last row leaves whole and every shuffle sees all 32 lanes.
-__global__ void spmv_csr_warp_per_row_kernel(int num_rows, const int* row_offsets,
-                                             const int* col_idx, const float* values,
-                                             const float* x, float* y) {
-    const size_t thread = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+// lanes cooperate, so the body takes the cuda context of common/cooperative.cuh, whose shuffle is
+// __shfl_down_sync on the GPU and a meeting of the warp's fibers in emulation. Blocks hold whole
+// warps, so a warp past the last row leaves whole and every shuffle sees all 32 lanes.
+template <class Cuda>
+__host__ __device__ void spmv_csr_warp_per_row_body(Cuda& cuda, int num_rows,
+                                                    const int* row_offsets, const int* col_idx,
+                                                    const float* values, const float* x,
+                                                    float* y) {
+    const size_t thread = static_cast<size_t>(cuda.blockIdx.x) * cuda.blockDim.x + cuda.threadIdx.x;
     const size_t row = thread / kWarpSize;
-    const int lane = threadIdx.x % kWarpSize;
+    const int lane = cuda.threadIdx.x % kWarpSize;
     if (row >= static_cast<size_t>(num_rows)) return;
     float sum = 0.0f;
     for (int k = row_offsets[row] + lane; k < row_offsets[row + 1]; k += kWarpSize)
         sum += values[k] * x[col_idx[k]];
     for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
-        sum += __shfl_down_sync(kFullWarp, sum, offset);
+        sum += cuda.shfl_down_sync(kFullWarp, sum, offset);
     if (lane == 0) y[row] += sum;
+}
+
+__global__ void spmv_csr_warp_per_row_kernel(int num_rows, const int* row_offsets,
+                                             const int* col_idx, const float* values,
+                                             const float* x, float* y) {
+    DeviceCuda cuda;
+    spmv_csr_warp_per_row_body(cuda, num_rows, row_offsets, col_idx, values, x, y);
 }
 static_assert(kThreadsPerBlock % kWarpSize == 0, "blocks must hold whole warps");
 
@@ -107,21 +117,21 @@ inline std::vector<float> ell_spmv(const Here& here, const HostEll& a, const std
     return dy.download();
 }
 
-// y += A * x, one warp per row: on a GPU only.
-inline void launch_spmv_csr_warp_per_row(DeviceCsr& a, const float* x, float* y) {
-    if (a.num_rows == 0) return;
-    spmv_csr_warp_per_row_kernel<<<blocks_for(static_cast<size_t>(a.num_rows) * kWarpSize),
-                                   kThreadsPerBlock>>>(a.num_rows, a.row_offsets.data(),
-                                                       a.col_idx.data(), a.values.data(), x, y);
-    CUDA_CHECK_LAUNCH();
+// y += A * x, one warp per row, wherever the kernels run.
+inline void launch_spmv_csr_warp_per_row(const Here& here, DeviceCsr& a, const float* x,
+                                         float* y) {
+    const size_t threads = static_cast<size_t>(a.num_rows) * kWarpSize;
+    here.launch_blocks({blocks_for(threads), kThreadsPerBlock, 0}, spmv_csr_warp_per_row_kernel,
+                       spmv_csr_warp_per_row_body<EmulatedCuda>, a.num_rows,
+                       a.row_offsets.data(), a.col_idx.data(), a.values.data(), x, y);
 }
 
-inline std::vector<float> csr_warp_per_row_spmv(const HostCsr& a, const std::vector<float>& x,
+inline std::vector<float> csr_warp_per_row_spmv(const Here& here, const HostCsr& a,
+                                                const std::vector<float>& x,
                                                 const std::vector<float>& y0) {
-    const Here gpu = Here::gpu();
-    DeviceCsr d(gpu, a);
-    DeviceArray<float> dx(gpu, x), dy(gpu, y0);
-    launch_spmv_csr_warp_per_row(d, dx.data(), dy.data());
+    DeviceCsr d(here, a);
+    DeviceArray<float> dx(here, x), dy(here, y0);
+    launch_spmv_csr_warp_per_row(here, d, dx.data(), dy.data());
     return dy.download();
 }
 
@@ -342,11 +352,8 @@ inline void check_fixes(const KernelProgram& p, const HostCoo& input, const Host
                 spmv_matches(csr_spmv(p.here, a, x, y0), reference));
     check.claim("y from COO, thread per nonzero" + from,
                 spmv_matches(coo_spmv(p.here, coo, x, y0), reference));
-    const std::string warp_claim = "y from CSR, warp per row (GPU) matches the CPU reference";
-    if (p.on_gpu())
-        check.claim(warp_claim, spmv_matches(csr_warp_per_row_spmv(a, x, y0), reference));
-    else
-        check.skip(warp_claim, "needs a GPU: its lanes cooperate by shuffles");
+    check.claim("y from CSR, warp per row" + from,
+                spmv_matches(csr_warp_per_row_spmv(p.here, a, x, y0), reference));
     const std::string ell_claim = "y from ELL, thread per row" + from;
     if (ell)
         check.claim(ell_claim, spmv_matches(ell_spmv(p.here, *ell, x, y0), reference));
@@ -412,7 +419,7 @@ inline void time_spmv_kernels(const KernelProgram& p, TimingTable& table, const 
     table.time("coo_thread_per_nonzero", "COO, thread per nonzero", bytes,
                [&] { launch_spmv_coo(p.here, d_coo, x, y); });
     const double warp_ms = table.time("csr_warp_per_row", "CSR, warp per row", bytes,
-                                      [&] { launch_spmv_csr_warp_per_row(d_csr, x, y); });
+                                      [&] { launch_spmv_csr_warp_per_row(p.here, d_csr, x, y); });
     const double ell_ms = d_ell ? table.time("ell_thread_per_row", "ELL, thread per row", bytes,
                                              [&] { launch_spmv_ell(p.here, *d_ell, x, y); })
                                 : 0.0;

@@ -43,6 +43,10 @@ public:
         return order;
     }
 
+    // The seed of the cooperative emulator's scheduling (0 for an explicit order, which names
+    // only the threads of a per-thread launch).
+    uint64_t scheduling_seed() const { return seed_; }
+
 private:
     ThreadOrder(uint64_t seed, bool is_explicit, std::vector<int> order)
         : seed_(seed), is_explicit_(is_explicit), explicit_(std::move(order)) {}

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 #include "cuda_support.cuh"
+#include "cooperative.cuh"
 #include "emulator.cuh"
 
 class Here {
@@ -45,7 +46,22 @@ public:
         }
     }
 
-    // For the routes that are library calls or warp-cooperative kernels, which only a GPU runs:
+    // A kernel whose threads cooperate: on the GPU kernel<<<blocks, threads, shared>>>(args...);
+    // in emulation body(cuda, args...) for every thread of every block, each block's threads as
+    // fibers that meet at its collectives (common/cooperative.cuh).
+    template <class... Params, class... Args>
+    void launch_blocks(const BlockGrid& grid, void (*kernel)(Params...),
+                       void (*body)(EmulatedCuda&, Params...), Args&&... args) const {
+        if (grid.blocks == 0 || grid.threads == 0) return;
+        if (gpu_) {
+            kernel<<<grid.blocks, grid.threads, grid.shared_bytes>>>(args...);
+            CUDA_CHECK_LAUNCH();
+        } else {
+            emulate_blocks(grid, order_, [&](EmulatedCuda& cuda) { body(cuda, args...); });
+        }
+    }
+
+    // For the routes that are library calls, which only a GPU runs:
     // calling one in emulation is a bug in the program, not a property of its input.
     const Here& require_gpu(const std::string& what) const {
         if (!gpu_) throw std::logic_error(what + " runs on a GPU only");

@@ -313,7 +313,7 @@ TEST_CASE("144: GPU kernels on Fig. 14.1, 200 random matrices, 0 rows and the hu
         const HostCoo& input = inputs[g];
         CAPTURE(g, input.num_rows, input.nnz());
         const auto [csr, x, y0, reference] = spmv_case(input);
-        REQUIRE(spmv_matches(csr_warp_per_row_spmv(csr, x, y0), reference));
+        REQUIRE(spmv_matches(csr_warp_per_row_spmv(Here::gpu(), csr, x, y0), reference));
         REQUIRE(spmv_matches(csr_spmv(Here::gpu(), csr, x, y0), reference));
         REQUIRE(spmv_matches(coo_spmv(Here::gpu(), input, x, y0), reference));
         if (ell_is_practical(csr))
@@ -335,4 +335,20 @@ TEST_CASE("144: the strided kernel reads the element that the index names", "[14
             CUDA_CHECK_LAUNCH();
             CHECK(sink.download()[0] == 7.0f);
         }
+}
+
+TEST_CASE("144: warp per row in the emulator, whose warps meet at each shuffle",
+          "[144][emulation][random]") {
+    INFO("seed " << kSeed144);
+    std::vector<HostCoo> inputs = {fig14_1(), make_uniform_random(0, 0, 1),
+                                   make_star(2001, 0, kSeed144),
+                                   make_uniform_random(50, 20000, kSeed144)};
+    for (int g = 0; g < 300; ++g) inputs.push_back(edge_case_graph(g, kSeed144));
+    for (size_t g = 0; g < inputs.size(); ++g) {
+        const HostCoo& input = inputs[g];
+        CAPTURE(g, input.num_rows, input.nnz());
+        const auto [csr, x, y0, reference] = spmv_case(input);
+        const Here here = Here::emulated(ThreadOrder::shuffled(mix_seed(kSeed144, g)));
+        REQUIRE(spmv_matches(csr_warp_per_row_spmv(here, csr, x, y0), reference));
+    }
 }

@@ -1,0 +1,203 @@
+// Tests of the cooperative emulator (common/cooperative.cuh): warps that meet at shuffles,
+// ballots and matches, blocks that meet at barriers and share memory, each on the GPU and in
+// emulation with the same body. Planted bugs show what the emulator catches: a lane that leaves
+// before a shuffle that names it, a reduction that skips a step, a block reduction that reads
+// shared memory without the barrier, and lanes of one warp at different collectives.
+#include <catch2/catch.hpp>
+#include <numeric>
+#include <string>
+#include <vector>
+#include "../common/here.cuh"
+#include "../common/random.h"
+
+namespace {
+
+constexpr int kBlockThreads = 128;
+constexpr int kBlockWarps = kBlockThreads / kWarpSize;
+
+// What each planted variant of the block sum gets wrong.
+enum class Plant { none, lane_31_leaves, skips_last_step, no_barrier };
+
+// Block b sums in[b * 128 ..] into sums[b]: warps by shuffles, then warp 0 adds the warp sums
+// that the other warps left in shared memory.
+template <class Cuda>
+__host__ __device__ void block_sum_body(Cuda& cuda, int n, const int* in, int* sums, Plant plant) {
+    int* warp_sums = shared_array<int>(cuda, kBlockWarps);
+    const int i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x;
+    const int lane = cuda.threadIdx.x % kWarpSize, warp = cuda.threadIdx.x / kWarpSize;
+    if (plant == Plant::lane_31_leaves && lane == 31) return;
+    int sum = i < n ? in[i] : 0;
+    const int last_offset = plant == Plant::skips_last_step ? 2 : 1;
+    for (int offset = kWarpSize / 2; offset >= last_offset; offset /= 2)
+        sum += cuda.shfl_down_sync(kFullWarp, sum, offset);
+    if (lane == 0) warp_sums[warp] = sum;
+    if (plant != Plant::no_barrier) cuda.syncthreads();
+    if (warp != 0) return;
+    sum = lane < kBlockWarps ? warp_sums[lane] : 0;
+    for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
+        sum += cuda.shfl_down_sync(kFullWarp, sum, offset);
+    if (lane == 0) sums[cuda.blockIdx.x] = sum;
+}
+
+__global__ void block_sum_kernel(int n, const int* in, int* sums, Plant plant) {
+    DeviceCuda cuda;
+    block_sum_body(cuda, n, in, sums, plant);
+}
+
+std::vector<int> block_sums(const Here& here, const std::vector<int>& values, Plant plant) {
+    const unsigned blocks = static_cast<unsigned>((values.size() + kBlockThreads - 1) / kBlockThreads);
+    DeviceArray<int> in(here, values), sums(here, std::vector<int>(blocks, -1));
+    here.launch_blocks({blocks, kBlockThreads, SharedBytes().add<int>(kBlockWarps).total()},
+                       block_sum_kernel, block_sum_body<EmulatedCuda>, static_cast<int>(values.size()),
+                       in.data(), sums.data(), plant);
+    return sums.download();
+}
+
+std::vector<int> expected_block_sums(const std::vector<int>& values) {
+    std::vector<int> sums((values.size() + kBlockThreads - 1) / kBlockThreads, 0);
+    for (size_t i = 0; i < values.size(); ++i) sums[i / kBlockThreads] += values[i];
+    return sums;
+}
+
+std::vector<int> random_values(size_t n, uint64_t seed) {
+    SplitMix64 rng(seed);
+    std::vector<int> values(n);
+    for (int& v : values) v = static_cast<int>(rng.below(1000));
+    return values;
+}
+
+// Lane l keeps the lanes whose key matches its own, and the lanes whose key is odd; the leader
+// of each group of equal keys counts the group into a shared counter, as 123's claims do.
+template <class Cuda>
+__host__ __device__ void vote_body(Cuda& cuda, const int* keys, unsigned* matches,
+                                   unsigned* odd, int* group_sizes) {
+    const int t = cuda.threadIdx.x;
+    const unsigned group = cuda.match_any_sync(kFullWarp, keys[t]);
+    matches[t] = group;
+    odd[t] = cuda.ballot_sync(kFullWarp, keys[t] % 2 == 1);
+    if (t == ffs_shim(group) - 1) cuda.atomic_add(&group_sizes[keys[t]], popc_shim(group));
+    const int from_lane_5 = cuda.shfl_sync(kFullWarp, keys[t], 5);
+    if (from_lane_5 != keys[5]) matches[t] = 0;
+}
+
+__global__ void vote_kernel(const int* keys, unsigned* matches, unsigned* odd, int* group_sizes) {
+    DeviceCuda cuda;
+    vote_body(cuda, keys, matches, odd, group_sizes);
+}
+
+// Half of the warp votes while the other half shuffles: lanes of one warp at different
+// collectives, which the GPU leaves undefined.
+template <class Cuda>
+__host__ __device__ void split_warp_body(Cuda& cuda, int* out) {
+    const int lane = cuda.threadIdx.x % kWarpSize;
+    if (lane < 16)
+        out[lane] = static_cast<int>(cuda.ballot_sync(kFullWarp, true));
+    else
+        out[lane] = cuda.shfl_down_sync(kFullWarp, lane, 1);
+}
+
+__global__ void split_warp_kernel(int* out) {
+    DeviceCuda cuda;
+    split_warp_body(cuda, out);
+}
+
+}  // namespace
+
+TEST_CASE("cooperative emulation: block sums by shuffles and a barrier, in many orders",
+          "[common][emulator][cooperative]") {
+    for (size_t n : {size_t{1}, size_t{31}, size_t{128}, size_t{129}, size_t{1000}}) {
+        const std::vector<int> values = random_values(n, n);
+        for (uint64_t seed = 1; seed <= 20; ++seed) {
+            CAPTURE(n, seed);
+            REQUIRE(block_sums(Here::emulated(ThreadOrder::shuffled(seed)), values, Plant::none) ==
+                    expected_block_sums(values));
+        }
+    }
+}
+
+TEST_CASE("cooperative emulation: match_any, ballot and shfl give each lane its warp's answer",
+          "[common][emulator][cooperative]") {
+    std::vector<int> keys(kWarpSize);
+    for (int l = 0; l < kWarpSize; ++l) keys[l] = (l * 7) % 5;
+    for (uint64_t seed : {1u, 2u, 3u}) {
+        const Here here = Here::emulated(ThreadOrder::shuffled(seed));
+        DeviceArray<int> d_keys(here, keys), sizes(here, std::vector<int>(5, 0));
+        DeviceArray<unsigned> matches(here, size_t{kWarpSize}), odd(here, size_t{kWarpSize});
+        here.launch_blocks({1, kWarpSize, 0}, vote_kernel, vote_body<EmulatedCuda>, d_keys.data(),
+                           matches.data(), odd.data(), sizes.data());
+        const std::vector<unsigned> m = matches.download(), o = odd.download();
+        unsigned odd_lanes = 0;
+        for (int l = 0; l < kWarpSize; ++l)
+            if (keys[l] % 2 == 1) odd_lanes |= 1u << l;
+        for (int l = 0; l < kWarpSize; ++l) {
+            unsigned same = 0;
+            for (int k = 0; k < kWarpSize; ++k)
+                if (keys[k] == keys[l]) same |= 1u << k;
+            CHECK(m[l] == same);
+            CHECK(o[l] == odd_lanes);
+        }
+        std::vector<int> expected_sizes(5, 0);
+        for (int k : keys) ++expected_sizes[k];
+        CHECK(sizes.download() == expected_sizes);
+    }
+}
+
+TEST_CASE("cooperative emulation: the scheduling order changes with the seed, not between runs",
+          "[common][emulator][cooperative]") {
+    const std::vector<int> values = random_values(1000, 9);
+    auto order_of_first_arrivals = [&](uint64_t seed) {
+        // Without the barrier, warp 0 reads whatever the other warps have written so far; which
+        // warp sums it finds depends on the scheduling, so the (wrong) totals record the order.
+        return block_sums(Here::emulated(ThreadOrder::shuffled(seed)), values, Plant::no_barrier);
+    };
+    CHECK(order_of_first_arrivals(4) == order_of_first_arrivals(4));
+    bool differs = false;
+    for (uint64_t seed = 5; seed < 15 && !differs; ++seed)
+        differs = order_of_first_arrivals(seed) != order_of_first_arrivals(4);
+    CHECK(differs);
+}
+
+TEST_CASE("planted bug: a block sum without its barrier is caught by the emulator's orders",
+          "[common][emulator][cooperative][planted]") {
+    const std::vector<int> values = random_values(1000, 11);
+    int wrong = 0;
+    for (uint64_t seed = 1; seed <= 20; ++seed)
+        wrong += block_sums(Here::emulated(ThreadOrder::shuffled(seed)), values,
+                            Plant::no_barrier) != expected_block_sums(values);
+    CHECK(wrong > 0);
+}
+
+TEST_CASE("planted bug: a reduction that skips its last step gives a wrong sum",
+          "[common][emulator][cooperative][planted]") {
+    const std::vector<int> values = random_values(256, 12);
+    CHECK(block_sums(Here::emulated(ThreadOrder::shuffled(1)), values, Plant::skips_last_step) !=
+          expected_block_sums(values));
+}
+
+TEST_CASE("planted bug: a lane that leaves before a shuffle that names it stops the emulation",
+          "[common][emulator][cooperative][planted]") {
+    const std::vector<int> values = random_values(256, 13);
+    for (uint64_t seed : {1u, 2u, 3u}) {
+        CAPTURE(seed);
+        CHECK_THROWS_WITH(block_sums(Here::emulated(ThreadOrder::shuffled(seed)), values,
+                                     Plant::lane_31_leaves),
+                          Catch::Contains("lane 31"));
+    }
+}
+
+TEST_CASE("planted bug: lanes of one warp at different collectives stop the emulation",
+          "[common][emulator][cooperative][planted]") {
+    const Here here = Here::emulated(ThreadOrder::shuffled(1));
+    DeviceArray<int> out(here, size_t{kWarpSize});
+    CHECK_THROWS_WITH(here.launch_blocks({1, kWarpSize, 0}, split_warp_kernel,
+                                         split_warp_body<EmulatedCuda>, out.data()),
+                      Catch::Contains("different collectives"));
+}
+
+TEST_CASE("cooperative kernels: the same bodies on the GPU", "[gpu][cooperative]") {
+    for (size_t n : {size_t{1}, size_t{129}, size_t{100000}}) {
+        CAPTURE(n);
+        const std::vector<int> values = random_values(n, n);
+        CHECK(block_sums(Here::gpu(), values, Plant::none) == expected_block_sums(values));
+    }
+}
