@@ -166,44 +166,48 @@ __global__ void merge_path_tile_start_kernel(int num_threads, const int* row_off
 // row_sums, and its carry is added there after a barrier (a shared atomic: several threads may
 // carry into one row). Phase 3 adds row_sums into y, coalesced. Rows row0 + 1 .. row1 - 1 start
 // and end inside this tile, so no other block touches them. Row row0 may have begun in earlier
-// tiles and row1 goes on in later ones; they get atomics. Cooperative within the block: a GPU only.
-__global__ void __launch_bounds__(kMergeThreads)
-    merge_path_block_kernel(const int* tile_rows_before, const int* row_offsets,
-                            const int* col_idx, const float* values, const float* x, float* y,
-                            int num_rows, int nnz) {
-    __shared__ int row_ends[kMergeTile + 1];
-    __shared__ float products[kMergeTile];
-    __shared__ float row_sums[kMergeTile];
-    __shared__ float open_row_sum;
+// tiles and row1 goes on in later ones; they get atomics. The threads cooperate, so the body
+// takes the cuda context of common/cooperative.cuh: the same code runs in the emulator.
+template <class Cuda>
+__host__ __device__ void merge_path_block_body(Cuda& cuda, const int* tile_rows_before,
+                                               const int* row_offsets, const int* col_idx,
+                                               const float* values, const float* x, float* y,
+                                               int num_rows, int nnz) {
+    int* row_ends = shared_array<int>(cuda, kMergeTile + 1);
+    float* products = shared_array<float>(cuda, kMergeTile);
+    float* row_sums = shared_array<float>(cuda, kMergeTile);
+    float* open_row_sum = shared_array<float>(cuda, 1);
+    const int tile = cuda.blockIdx.x, thread = cuda.threadIdx.x;
     const int path = num_rows + nnz;
-    const int d0 = blockIdx.x * kMergeTile;
+    const int d0 = tile * kMergeTile;
     const int d1 = path - d0 < kMergeTile ? path : d0 + kMergeTile;
-    const int row0 = tile_rows_before[blockIdx.x], row1 = tile_rows_before[blockIdx.x + 1];
+    const int row0 = tile_rows_before[tile], row1 = tile_rows_before[tile + 1];
     const int nz0 = d0 - row0, rows = row1 - row0, nonzeros = (d1 - row1) - nz0;
 
-    for (int i = threadIdx.x; i <= rows; i += kMergeThreads)
+    for (int i = thread; i <= rows; i += kMergeThreads)
         row_ends[i] = row0 + i < num_rows ? row_offsets[row0 + i + 1] : nnz;
     int column[kMergeSteps];
     float value[kMergeSteps];
-#pragma unroll
+    UNROLL_ON_DEVICE
     for (int s = 0; s < kMergeSteps; ++s) {
-        const int k = s * kMergeThreads + threadIdx.x;
+        const int k = s * kMergeThreads + thread;
         if (k < nonzeros) {
             column[s] = col_idx[nz0 + k];
             value[s] = values[nz0 + k];
         }
     }
-#pragma unroll
+    UNROLL_ON_DEVICE
     for (int s = 0; s < kMergeSteps; ++s) {
-        const int k = s * kMergeThreads + threadIdx.x;
-        if (k < nonzeros) products[k] = value[s] * __ldg(&x[column[s]]);
+        const int k = s * kMergeThreads + thread;
+        if (k < nonzeros) products[k] = value[s] * load_read_only(&x[column[s]]);
     }
-    if (threadIdx.x == 0) open_row_sum = 0.0f;
-    __syncthreads();
+    if (thread == 0) *open_row_sum = 0.0f;
+    cuda.syncthreads();
 
-    const int begin = min(static_cast<int>(threadIdx.x) * kMergeSteps, rows + nonzeros);
-    const int end = min(begin + kMergeSteps, rows + nonzeros);
-    int lo = max(0, begin - nonzeros), hi = min(begin, rows);
+    const int steps = rows + nonzeros;
+    const int begin = thread * kMergeSteps < steps ? thread * kMergeSteps : steps;
+    const int end = begin + kMergeSteps < steps ? begin + kMergeSteps : steps;
+    int lo = begin > nonzeros ? begin - nonzeros : 0, hi = begin < rows ? begin : rows;
     while (lo < hi) {
         const int pivot = lo + (hi - lo) / 2;
         if (row_ends[pivot] <= nz0 + begin - pivot - 1)
@@ -214,7 +218,7 @@ __global__ void __launch_bounds__(kMergeThreads)
     int i = lo, k = begin - lo;
     int row_end = row_ends[i];
     float sum = 0.0f;
-#pragma unroll
+    UNROLL_ON_DEVICE
     for (int s = 0; s < kMergeSteps; ++s) {
         const float product = k < nonzeros ? products[k] : 0.0f;
         if (begin + s < end) {
@@ -228,17 +232,26 @@ __global__ void __launch_bounds__(kMergeThreads)
             }
         }
     }
-    __syncthreads();
-    atomicAdd(i < rows ? &row_sums[i] : &open_row_sum, sum);
-    __syncthreads();
+    cuda.syncthreads();
+    cuda.atomic_add(i < rows ? &row_sums[i] : open_row_sum, sum);
+    cuda.syncthreads();
 
-    for (int r = threadIdx.x; r < rows; r += kMergeThreads) {
+    for (int r = thread; r < rows; r += kMergeThreads) {
         if (r == 0)
-            atomicAdd(&y[row0], row_sums[0]);
+            cuda.atomic_add(&y[row0], row_sums[0]);
         else
             y[row0 + r] += row_sums[r];
     }
-    if (threadIdx.x == 0 && row1 < num_rows) atomicAdd(&y[row1], open_row_sum);
+    if (thread == 0 && row1 < num_rows) cuda.atomic_add(&y[row1], *open_row_sum);
+}
+
+__global__ void __launch_bounds__(kMergeThreads)
+    merge_path_block_kernel(const int* tile_rows_before, const int* row_offsets,
+                            const int* col_idx, const float* values, const float* x, float* y,
+                            int num_rows, int nnz) {
+    DeviceCuda cuda;
+    merge_path_block_body(cuda, tile_rows_before, row_offsets, col_idx, values, x, y, num_rows,
+                          nnz);
 }
 
 // Where each tile starts, where the kernels run; refreshed by every product, as the search is
@@ -254,19 +267,23 @@ struct MergePathTiles {
 // y += A * x, a tile per block: the tile starts, then the tiles, in stream order.
 inline void launch_spmv_merge_path_blocks(const Here& here, DeviceCsr& a, MergePathTiles& tiles,
                                           const float* x, float* y) {
-    here.require_gpu("the block-staged merge path");
     here.launch(tiles.count + 1, merge_path_tile_start_kernel, merge_path_tile_start_thread,
                 a.row_offsets.data(), a.num_rows, a.nnz(), tiles.rows_before.data());
-    if (tiles.count == 0) return;
-    merge_path_block_kernel<<<tiles.count, kMergeThreads>>>(
-        tiles.rows_before.data(), a.row_offsets.data(), a.col_idx.data(), a.values.data(), x, y,
-        a.num_rows, a.nnz());
-    CUDA_CHECK_LAUNCH();
+    const size_t shared_bytes = SharedBytes()
+                                    .add<int>(kMergeTile + 1)
+                                    .add<float>(kMergeTile)
+                                    .add<float>(kMergeTile)
+                                    .add<float>(1)
+                                    .total();
+    here.launch_blocks({static_cast<unsigned>(tiles.count), kMergeThreads, shared_bytes},
+                       merge_path_block_kernel, merge_path_block_body<EmulatedCuda>,
+                       tiles.rows_before.data(), a.row_offsets.data(), a.col_idx.data(),
+                       a.values.data(), x, y, a.num_rows, a.nnz());
 }
 
-inline std::vector<float> merge_path_blocks_spmv(const HostCsr& a, const std::vector<float>& x,
+inline std::vector<float> merge_path_blocks_spmv(const Here& here, const HostCsr& a,
+                                                 const std::vector<float>& x,
                                                  const std::vector<float>& y0) {
-    const Here here = Here::gpu();
     DeviceCsr d(here, a);
     MergePathTiles tiles(here, a);
     DeviceArray<float> dx(here, x), dy(here, y0);
@@ -341,14 +358,11 @@ inline void check_merge_path(const KernelProgram& p, const HostCoo& coo, const H
                 spmv_matches(y, reference));
     check.claim("it equals 143's thread-per-row y within the same bound",
                 spmv_matches(csr_spmv(p.here, a, x, y0), reference));
-    const std::string blocks_claim =
-        "y from the block-staged merge path (" + counted(merge_path_tiles(a.num_rows, a.nnz()),
-                                                         "tile") +
-        " of " + std::to_string(kMergeTile) + " steps) matches the reference within the same bound";
-    if (p.on_gpu())
-        check.claim(blocks_claim, spmv_matches(merge_path_blocks_spmv(a, x, y0), reference));
-    else
-        check.skip(blocks_claim);
+    check.claim("y from the " + std::string(p.here.name()) +
+                    " block-staged merge path (" +
+                    counted(merge_path_tiles(a.num_rows, a.nnz()), "tile") + " of " +
+                    std::to_string(kMergeTile) + " steps) matches the reference within the same bound",
+                spmv_matches(merge_path_blocks_spmv(p.here, a, x, y0), reference));
 }
 
 // Against 143's kernel and cuSPARSE's two CSR algorithms, all on the same arrays; the bytes are

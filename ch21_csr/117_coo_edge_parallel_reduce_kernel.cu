@@ -47,19 +47,28 @@ __global__ void edge_weight_atomic_kernel(int num_edges, const float* weight, do
 
 static_assert(kThreadsPerBlock % kWarpSize == 0, "blocks must hold whole warps");
 
-// Warp-cooperative, so it runs on a GPU only. There is no early return: a shuffle reads a
-// register of another lane, and every lane named in the mask must execute it, so threads past
-// the last edge stay in and contribute 0. After the halving steps (16, 8, 4, 2, 1) lane 0 holds
-// the warp's sum and is the only lane that touches the shared total. A warp wholly past the end
-// has nothing to add and issues no atomic, so the count is exactly ceil(E / 32).
-__global__ void edge_weight_warp_aggregated_kernel(int num_edges, const float* weight,
-                                                   double* total) {
-    const int e = blockIdx.x * blockDim.x + threadIdx.x;
-    const int lane = threadIdx.x % kWarpSize;
+// Warp-cooperative: the body takes the cuda context of common/cooperative.cuh, so the same code
+// runs on the GPU and in the emulator, whose warps meet at each shuffle. There is no early
+// return: a shuffle reads a register of another lane, and every lane named in the mask must
+// execute it, so threads past the last edge stay in and contribute 0. After the halving steps
+// (16, 8, 4, 2, 1) lane 0 holds the warp's sum and is the only lane that touches the shared
+// total. A warp wholly past the end has nothing to add and issues no atomic, so the count is
+// exactly ceil(E / 32).
+template <class Cuda>
+__host__ __device__ void edge_weight_warp_aggregated_body(Cuda& cuda, int num_edges,
+                                                          const float* weight, double* total) {
+    const int e = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x;
+    const int lane = cuda.threadIdx.x % kWarpSize;
     double sum = e < num_edges ? static_cast<double>(weight[e]) : 0.0;
     for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
-        sum += __shfl_down_sync(kFullWarp, sum, offset);
-    if (lane == 0 && e < num_edges) atomicAdd(total, sum);
+        sum += cuda.shfl_down_sync(kFullWarp, sum, offset);
+    if (lane == 0 && e < num_edges) cuda.atomic_add(total, sum);
+}
+
+__global__ void edge_weight_warp_aggregated_kernel(int num_edges, const float* weight,
+                                                   double* total) {
+    DeviceCuda cuda;
+    edge_weight_warp_aggregated_body(cuda, num_edges, weight, total);
 }
 
 // (4) The fix that reaches CUB: few threads, each summing many weights, and one atomic per
@@ -71,44 +80,47 @@ __global__ void edge_weight_warp_aggregated_kernel(int num_edges, const float* w
 // go to the first threads of block 0. The warp halves its sums with shuffles; each warp's lane 0
 // leaves its sum in shared memory; after the barrier the first warp adds those up, and one
 // thread of the block adds the block's sum into the total. The grid is capped, so the atomics
-// number the blocks, about a thousand, not E. Cooperative within the block: a GPU only. Every
-// thread reaches both shuffles and the barrier.
+// number the blocks, about a thousand, not E. Every thread reaches both shuffles and the barrier.
 constexpr int kReduceBlocks = 1024;
 constexpr int kWarpsPerBlock = kThreadsPerBlock / kWarpSize;
 constexpr int kLoadsInFlight = 4;
 
-__device__ inline double sum_of(float4 four) {
+__host__ __device__ inline double sum_of(float4 four) {
     return (static_cast<double>(four.x) + four.y) + (static_cast<double>(four.z) + four.w);
 }
 
-// The weights come from cudaMalloc, whose allocations are aligned far beyond the 16 bytes that a
-// float4 load needs.
-__global__ void edge_weight_block_reduce_kernel(int num_edges, const float* weight, double* total) {
-    __shared__ double warp_sums[kWarpsPerBlock];
-    const int lane = threadIdx.x % kWarpSize, warp = threadIdx.x / kWarpSize;
+// The weights must be 16-byte aligned for the float4 loads (DeviceEdgeTotal checks it).
+template <class Cuda>
+__host__ __device__ void edge_weight_block_reduce_body(Cuda& cuda, int num_edges,
+                                                       const float* weight, double* total) {
+    double* warp_sums = shared_array<double>(cuda, kWarpsPerBlock);
+    const int lane = cuda.threadIdx.x % kWarpSize, warp = cuda.threadIdx.x / kWarpSize;
     const float4* quads = reinterpret_cast<const float4*>(weight);
-    const int num_quads = num_edges / 4, stride = gridDim.x * blockDim.x;
-    int q = blockIdx.x * blockDim.x + threadIdx.x;
+    const int num_quads = num_edges / 4, stride = cuda.gridDim.x * cuda.blockDim.x;
+    int q = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x;
     double sum = 0;
     for (; q + (kLoadsInFlight - 1) * stride < num_quads; q += kLoadsInFlight * stride) {
         float4 loaded[kLoadsInFlight];
-#pragma unroll
         for (int i = 0; i < kLoadsInFlight; ++i) loaded[i] = quads[q + i * stride];
-#pragma unroll
         for (int i = 0; i < kLoadsInFlight; ++i) sum += sum_of(loaded[i]);
     }
     for (; q < num_quads; q += stride) sum += sum_of(quads[q]);
-    const int leftover = 4 * num_quads + static_cast<int>(threadIdx.x);
-    if (blockIdx.x == 0 && leftover < num_edges) sum += static_cast<double>(weight[leftover]);
+    const int leftover = 4 * num_quads + static_cast<int>(cuda.threadIdx.x);
+    if (cuda.blockIdx.x == 0 && leftover < num_edges) sum += static_cast<double>(weight[leftover]);
     for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
-        sum += __shfl_down_sync(kFullWarp, sum, offset);
+        sum += cuda.shfl_down_sync(kFullWarp, sum, offset);
     if (lane == 0) warp_sums[warp] = sum;
-    __syncthreads();
+    cuda.syncthreads();
     if (warp != 0) return;
     sum = lane < kWarpsPerBlock ? warp_sums[lane] : 0.0;
     for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
-        sum += __shfl_down_sync(kFullWarp, sum, offset);
-    if (lane == 0) atomicAdd(total, sum);
+        sum += cuda.shfl_down_sync(kFullWarp, sum, offset);
+    if (lane == 0) cuda.atomic_add(total, sum);
+}
+
+__global__ void edge_weight_block_reduce_kernel(int num_edges, const float* weight, double* total) {
+    DeviceCuda cuda;
+    edge_weight_block_reduce_body(cuda, num_edges, weight, total);
 }
 
 inline unsigned int block_reduce_blocks(size_t num_edges) {
@@ -141,24 +153,27 @@ public:
                      total.data());
     }
 
-    // (2), on a GPU only.
+    // (2), wherever the kernels run.
     void run_warp_aggregated() {
-        here_.require_gpu("the warp-aggregated kernel");
         total.fill_bytes(0);
-        if (num_edges() == 0) return;
-        edge_weight_warp_aggregated_kernel<<<blocks_for(num_edges()), kThreadsPerBlock>>>(
-            num_edges(), weight.data(), total.data());
-        CUDA_CHECK_LAUNCH();
+        here_.launch_blocks({blocks_for(num_edges()), kThreadsPerBlock, 0},
+                            edge_weight_warp_aggregated_kernel,
+                            edge_weight_warp_aggregated_body<EmulatedCuda>, num_edges(),
+                            weight.data(), total.data());
     }
 
-    // (4), on a GPU only.
+    // (4), wherever the kernels run. cudaMalloc's allocations, and malloc's on a 64-bit host,
+    // are aligned for float4; the check keeps a misaligned one from reading the wrong weights.
     void run_block_reduce() {
-        here_.require_gpu("the block reduction");
+        if (reinterpret_cast<uintptr_t>(weight.data()) % alignof(float4) != 0)
+            throw std::logic_error("the block reduction needs weights aligned for float4");
         total.fill_bytes(0);
         if (num_edges() == 0) return;
-        edge_weight_block_reduce_kernel<<<block_reduce_blocks(num_edges()), kThreadsPerBlock>>>(
+        here_.launch_blocks(
+            {block_reduce_blocks(num_edges()), kThreadsPerBlock,
+             SharedBytes().add<double>(kWarpsPerBlock).total()},
+            edge_weight_block_reduce_kernel, edge_weight_block_reduce_body<EmulatedCuda>,
             num_edges(), weight.data(), total.data());
-        CUDA_CHECK_LAUNCH();
     }
 
     // (3), on a GPU only. With no edges CUB still writes the initial value, 0.
@@ -193,15 +208,15 @@ inline double total_by_atomics(const Here& here, const HostCoo& edges) {
     return d.read_total();
 }
 
-// (2) and (3) need warps and a device.
-inline double total_warp_aggregated(const HostCoo& edges) {
-    DeviceEdgeTotal d(Here::gpu(), edges);
+// (2) and (4), wherever the kernels run; (3), CUB, on a device only.
+inline double total_warp_aggregated(const Here& here, const HostCoo& edges) {
+    DeviceEdgeTotal d(here, edges);
     d.run_warp_aggregated();
     return d.read_total();
 }
 
-inline double total_by_block_reduce(const HostCoo& edges) {
-    DeviceEdgeTotal d(Here::gpu(), edges);
+inline double total_by_block_reduce(const Here& here, const HostCoo& edges) {
+    DeviceEdgeTotal d(here, edges);
     d.run_block_reduce();
     return d.read_total();
 }
@@ -300,26 +315,25 @@ inline void check_atomic_total(const KernelProgram& p, const HostCoo& edges,
                 total_b == kBookTotalWeight);
 }
 
-inline void check_gpu_reductions(const KernelProgram& p, const HostCoo& edges,
-                                 const RightTotal& right, SelfCheck& check) {
-    const std::string warp_claim =
-        "(2) warp-aggregated (shuffles, one atomic per warp) gives " + right.words;
+inline void check_cooperative_reductions(const KernelProgram& p, const HostCoo& edges,
+                                         const RightTotal& right, SelfCheck& check) {
+    const std::string where = p.on_gpu() ? "" : ", emulated";
+    const double warp = total_warp_aggregated(p.here, edges);
+    const double block = total_by_block_reduce(p.here, edges);
+    std::printf("\n(2) warp-aggregated, one atomic per warp%s: total = %.17g\n", where.c_str(),
+                warp);
+    std::printf("(4) block reduction, one atomic per block%s: total = %.17g\n", where.c_str(),
+                block);
+    check.claim("(2) warp-aggregated (shuffles, one atomic per warp)" + where + " gives " +
+                    right.words,
+                right.holds(warp));
+    check.claim("(4) block reduction (one atomic per block)" + where + " gives " + right.words,
+                right.holds(block));
     const std::string cub_claim = "(3) cub::DeviceReduce in double gives " + right.words;
-    const std::string block_claim =
-        "(4) block reduction (one atomic per block) gives " + right.words;
-    if (!p.on_gpu()) {
-        check.skip(warp_claim);
-        check.skip(cub_claim);
-        return check.skip(block_claim);
-    }
-    const double warp = total_warp_aggregated(edges), cub = total_by_cub(edges);
-    const double block = total_by_block_reduce(edges);
-    std::printf("\n(2) warp-aggregated, one atomic per warp: total = %.17g\n", warp);
-    std::printf("(3) cub::DeviceReduce, in double:         total = %.17g\n", cub);
-    std::printf("(4) block reduction, one atomic per block: total = %.17g\n\n", block);
-    check.claim(warp_claim, right.holds(warp));
+    if (!p.on_gpu()) return check.skip(cub_claim);
+    const double cub = total_by_cub(edges);
+    std::printf("(3) cub::DeviceReduce, in double:         total = %.17g\n\n", cub);
     check.claim(cub_claim, right.holds(cub));
-    check.claim(block_claim, right.holds(block));
 }
 
 // At --scale on a GPU. Each timed run resets the total, so after all of its runs (warm-ups
@@ -378,7 +392,7 @@ int main(int argc, char** argv) {
 
     SelfCheck check;
     check_atomic_total(p, edges, right, check);
-    check_gpu_reductions(p, edges, right, check);
+    check_cooperative_reductions(p, edges, right, check);
     time_reductions(p, edges, right, check);
     if (!p.options.book_example()) check.end_with(result_line(edges));
     return check.finish();

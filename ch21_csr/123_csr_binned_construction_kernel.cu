@@ -11,7 +11,8 @@
 //      each of the bin's edges to its slot. A bin's writes all fall in its own slice, a few
 //      hundred kilobytes that L2 holds until whole sectors go out to DRAM.
 // Where a warp's lanes hit the same counter, one lane claims for all (warp_aggregated_claim), so
-// a hub costs one atomic per warp instead of 32. The blocks cooperate: a GPU only.
+// a hub costs one atomic per warp instead of 32. The threads of a block cooperate, so the bodies
+// take the cuda context of common/cooperative.cuh and run in the emulator too.
 //
 // Build and run:  make 123_csr_binned_construction_kernel
 //                 build/123_csr_binned_construction_kernel
@@ -25,14 +26,15 @@
 
 // The lanes in `active` that pass the same key share one atomicAdd on `counter`: the lowest of
 // them adds the group's size, and each lane's slot is the old value plus its rank in the group.
-__device__ inline int warp_aggregated_claim(int* counter, int key, unsigned active) {
-    const int lane = threadIdx.x % kWarpSize;
-    const unsigned group = __match_any_sync(active, key);
-    const int leader = __ffs(group) - 1;
+template <class Cuda>
+__host__ __device__ int warp_aggregated_claim(Cuda& cuda, int* counter, int key, unsigned active) {
+    const int lane = cuda.threadIdx.x % kWarpSize;
+    const unsigned group = cuda.match_any_sync(active, key);
+    const int leader = ffs_shim(group) - 1;
     int first = 0;
-    if (lane == leader) first = atomicAdd(counter, __popc(group));
-    first = __shfl_sync(active, first, leader);
-    return first + __popc(group & ((1u << lane) - 1));
+    if (lane == leader) first = cuda.atomic_add(counter, popc_shim(group));
+    first = cuda.shfl_sync(active, first, leader);
+    return first + popc_shim(group & ((1u << lane) - 1));
 }
 
 constexpr int kPartitionThreads = 256;
@@ -43,48 +45,52 @@ constexpr int kTileEdges = kPartitionThreads * kEdgesPerThread;
 // A thread issues the loads of all of its edges before it waits for any of them: each phase
 // first loads, then works, since waiting for one load at a time leaves the memory pipe idle.
 // Every lane stays in the claiming loop to its end: the ballot names the full warp, so a lane
-// that left early would never arrive and the others would wait for it forever.
-// Shared memory: the tile's count per bin, then each bin's first slot for this tile.
-__global__ void partition_into_bins_kernel(int num_edges, const int* rows, const int* cols,
-                                           const float* weights, int bin_shift, int num_bins,
-                                           int* bin_cursor, int* binned_rows, int* binned_cols,
-                                           float* binned_weights) {
-    extern __shared__ int tile_count[];
-    int* tile_base = tile_count + num_bins;
-    for (int b = threadIdx.x; b < num_bins; b += blockDim.x) tile_count[b] = 0;
-    const long long tile_start = static_cast<long long>(blockIdx.x) * kTileEdges;
+// that left early would never arrive and the others would wait for it forever (the emulator
+// reports such a lane). Shared memory: the tile's count per bin, then each bin's first slot for
+// this tile.
+template <class Cuda>
+__host__ __device__ void partition_into_bins_body(Cuda& cuda, int num_edges, const int* rows,
+                                                  const int* cols, const float* weights,
+                                                  int bin_shift, int num_bins, int* bin_cursor,
+                                                  int* binned_rows, int* binned_cols,
+                                                  float* binned_weights) {
+    int* tile_count = shared_array<int>(cuda, num_bins);
+    int* tile_base = shared_array<int>(cuda, num_bins);
+    const int thread = cuda.threadIdx.x;
+    for (int b = thread; b < num_bins; b += kPartitionThreads) tile_count[b] = 0;
+    const long long tile_start = static_cast<long long>(cuda.blockIdx.x) * kTileEdges;
     int row[kEdgesPerThread], rank[kEdgesPerThread];
-#pragma unroll
+    UNROLL_ON_DEVICE
     for (int i = 0; i < kEdgesPerThread; ++i) {
-        const long long e = tile_start + i * blockDim.x + threadIdx.x;
+        const long long e = tile_start + i * kPartitionThreads + thread;
         row[i] = e < num_edges ? rows[e] : 0;
     }
-    __syncthreads();
-#pragma unroll
+    cuda.syncthreads();
+    UNROLL_ON_DEVICE
     for (int i = 0; i < kEdgesPerThread; ++i) {
-        const long long e = tile_start + i * blockDim.x + threadIdx.x;
-        const unsigned active = __ballot_sync(kFullWarp, e < num_edges);
+        const long long e = tile_start + i * kPartitionThreads + thread;
+        const unsigned active = cuda.ballot_sync(kFullWarp, e < num_edges);
         if (e < num_edges)
-            rank[i] = warp_aggregated_claim(&tile_count[row[i] >> bin_shift],
+            rank[i] = warp_aggregated_claim(cuda, &tile_count[row[i] >> bin_shift],
                                             row[i] >> bin_shift, active);
     }
-    __syncthreads();
-    for (int b = threadIdx.x; b < num_bins; b += blockDim.x)
-        tile_base[b] = tile_count[b] > 0 ? atomicAdd(&bin_cursor[b], tile_count[b]) : 0;
+    cuda.syncthreads();
+    for (int b = thread; b < num_bins; b += kPartitionThreads)
+        tile_base[b] = tile_count[b] > 0 ? cuda.atomic_add(&bin_cursor[b], tile_count[b]) : 0;
     int col[kEdgesPerThread];
     float weight[kEdgesPerThread];
-#pragma unroll
+    UNROLL_ON_DEVICE
     for (int i = 0; i < kEdgesPerThread; ++i) {
-        const long long e = tile_start + i * blockDim.x + threadIdx.x;
+        const long long e = tile_start + i * kPartitionThreads + thread;
         if (e < num_edges) {
             col[i] = cols[e];
             weight[i] = weights[e];
         }
     }
-    __syncthreads();
-#pragma unroll
+    cuda.syncthreads();
+    UNROLL_ON_DEVICE
     for (int i = 0; i < kEdgesPerThread; ++i) {
-        const long long e = tile_start + i * blockDim.x + threadIdx.x;
+        const long long e = tile_start + i * kPartitionThreads + thread;
         if (e < num_edges) {
             const int slot = tile_base[row[i] >> bin_shift] + rank[i];
             binned_rows[slot] = row[i];
@@ -94,47 +100,68 @@ __global__ void partition_into_bins_kernel(int num_edges, const int* rows, const
     }
 }
 
+__global__ void partition_into_bins_kernel(int num_edges, const int* rows, const int* cols,
+                                           const float* weights, int bin_shift, int num_bins,
+                                           int* bin_cursor, int* binned_rows, int* binned_cols,
+                                           float* binned_weights) {
+    DeviceCuda cuda;
+    partition_into_bins_body(cuda, num_edges, rows, cols, weights, bin_shift, num_bins,
+                             bin_cursor, binned_rows, binned_cols, binned_weights);
+}
+
 constexpr int kPlaceThreads = 512;
 constexpr int kPlaceEdgesPerTurn = 4;
 
 // 3b. Block b owns rows [b << bin_shift, (b + 1) << bin_shift); shared memory holds their cursors.
 // Each turn a thread loads four of the bin's edges, then places them. The loop steps by whole
 // blocks, so every lane of a warp makes the same number of turns.
-__global__ void place_within_bins_kernel(int num_rows, int bin_shift, const int* row_offsets,
-                                         const int* binned_rows, const int* binned_cols,
-                                         const float* binned_weights, int* col_idx,
-                                         float* values) {
-    extern __shared__ int cursor[];
-    const int first_row = blockIdx.x << bin_shift;
-    const int rows_in_bin = min(1 << bin_shift, num_rows - first_row);
-    for (int r = threadIdx.x; r < rows_in_bin; r += blockDim.x)
-        cursor[r] = row_offsets[first_row + r];
-    __syncthreads();
+template <class Cuda>
+__host__ __device__ void place_within_bins_body(Cuda& cuda, int num_rows, int bin_shift,
+                                                const int* row_offsets, const int* binned_rows,
+                                                const int* binned_cols,
+                                                const float* binned_weights, int* col_idx,
+                                                float* values) {
+    const int first_row = cuda.blockIdx.x << bin_shift;
+    const int rows_in_bin =
+        num_rows - first_row < (1 << bin_shift) ? num_rows - first_row : 1 << bin_shift;
+    int* cursor = shared_array<int>(cuda, 1 << bin_shift);
+    const int thread = cuda.threadIdx.x;
+    for (int r = thread; r < rows_in_bin; r += kPlaceThreads) cursor[r] = row_offsets[first_row + r];
+    cuda.syncthreads();
     const int end = row_offsets[first_row + rows_in_bin];
     for (int start = row_offsets[first_row]; start < end;
-         start += kPlaceEdgesPerTurn * blockDim.x) {
+         start += kPlaceEdgesPerTurn * kPlaceThreads) {
         int row[kPlaceEdgesPerTurn], col[kPlaceEdgesPerTurn];
         float weight[kPlaceEdgesPerTurn];
-#pragma unroll
+        UNROLL_ON_DEVICE
         for (int i = 0; i < kPlaceEdgesPerTurn; ++i) {
-            const int k = start + i * blockDim.x + threadIdx.x;
+            const int k = start + i * kPlaceThreads + thread;
             if (k < end) {
                 row[i] = binned_rows[k] - first_row;
                 col[i] = binned_cols[k];
                 weight[i] = binned_weights[k];
             }
         }
-#pragma unroll
+        UNROLL_ON_DEVICE
         for (int i = 0; i < kPlaceEdgesPerTurn; ++i) {
-            const int k = start + i * blockDim.x + threadIdx.x;
-            const unsigned active = __ballot_sync(kFullWarp, k < end);
+            const int k = start + i * kPlaceThreads + thread;
+            const unsigned active = cuda.ballot_sync(kFullWarp, k < end);
             if (k < end) {
-                const int slot = warp_aggregated_claim(&cursor[row[i]], row[i], active);
+                const int slot = warp_aggregated_claim(cuda, &cursor[row[i]], row[i], active);
                 col_idx[slot] = col[i];
                 values[slot] = weight[i];
             }
         }
     }
+}
+
+__global__ void place_within_bins_kernel(int num_rows, int bin_shift, const int* row_offsets,
+                                         const int* binned_rows, const int* binned_cols,
+                                         const float* binned_weights, int* col_idx,
+                                         float* values) {
+    DeviceCuda cuda;
+    place_within_bins_body(cuda, num_rows, bin_shift, row_offsets, binned_rows, binned_cols,
+                           binned_weights, col_idx, values);
 }
 
 // Before 3a, one thread per bin: its cursor starts where its first row starts.
@@ -183,43 +210,47 @@ inline std::string bin_limit_text() {
 // bins stage the edges between 3a and 3b, and 3b fills grouping.grouped's col_idx and values.
 class BinnedBuild {
 public:
-    BinnedBuild(int num_rows, int num_cols, size_t num_edges)
-        : layout(bin_layout(num_rows)),
-          grouping(gpu, num_rows, num_cols, num_edges),
-          bin_cursor(gpu, static_cast<size_t>(std::max(layout.num_bins, 1))),
-          binned_rows(gpu, num_edges),
-          binned_cols(gpu, num_edges),
-          binned_weights(gpu, num_edges) {
-        if (!layout.fits()) throw std::invalid_argument(row_limit_problem({kMaxBinnedRows, bin_limit_text()}, num_rows));
+    BinnedBuild(const Here& here, int num_rows, int num_cols, size_t num_edges)
+        : here(here),
+          layout(bin_layout(num_rows)),
+          grouping(here, num_rows, num_cols, num_edges),
+          bin_cursor(here, static_cast<size_t>(std::max(layout.num_bins, 1))),
+          binned_rows(here, num_edges),
+          binned_cols(here, num_edges),
+          binned_weights(here, num_edges) {
+        if (!layout.fits())
+            throw std::invalid_argument(
+                row_limit_problem({kMaxBinnedRows, bin_limit_text()}, num_rows));
     }
 
     void count_and_scan(const DeviceCoo& edges) {
-        grouping.count(gpu, edges.rows.data(), edges.nnz());
+        grouping.count(here, edges.rows.data(), edges.nnz());
         grouping.scan();
     }
 
     void partition(const DeviceCoo& edges) {
         const int num_edges = edges.nnz();
         if (num_edges == 0) return;
-        gpu.launch(layout.num_bins, start_bin_cursors_kernel, start_bin_cursor_thread,
-                   layout.bin_shift, grouping.grouped.row_offsets.data(), bin_cursor.data());
+        here.launch(layout.num_bins, start_bin_cursors_kernel, start_bin_cursor_thread,
+                    layout.bin_shift, grouping.grouped.row_offsets.data(), bin_cursor.data());
         const unsigned tiles = static_cast<unsigned>((num_edges + kTileEdges - 1) / kTileEdges);
-        partition_into_bins_kernel<<<tiles, kPartitionThreads,
-                                     2 * layout.num_bins * sizeof(int)>>>(
-            num_edges, edges.rows.data(), edges.cols.data(), edges.values.data(),
-            layout.bin_shift, layout.num_bins, bin_cursor.data(), binned_rows.data(),
-            binned_cols.data(), binned_weights.data());
-        CUDA_CHECK_LAUNCH();
+        here.launch_blocks(
+            {tiles, kPartitionThreads, SharedBytes().add<int>(2 * layout.num_bins).total()},
+            partition_into_bins_kernel, partition_into_bins_body<EmulatedCuda>, num_edges,
+            edges.rows.data(), edges.cols.data(), edges.values.data(), layout.bin_shift,
+            layout.num_bins, bin_cursor.data(), binned_rows.data(), binned_cols.data(),
+            binned_weights.data());
     }
 
     void place() {
         if (binned_rows.size() == 0) return;
-        place_within_bins_kernel<<<layout.num_bins, kPlaceThreads,
-                                   layout.rows_per_bin() * sizeof(int)>>>(
+        here.launch_blocks(
+            {static_cast<unsigned>(layout.num_bins), kPlaceThreads,
+             SharedBytes().add<int>(layout.rows_per_bin()).total()},
+            place_within_bins_kernel, place_within_bins_body<EmulatedCuda>,
             grouping.grouped.num_rows, layout.bin_shift, grouping.grouped.row_offsets.data(),
             binned_rows.data(), binned_cols.data(), binned_weights.data(),
             grouping.grouped.col_idx.data(), grouping.grouped.values.data());
-        CUDA_CHECK_LAUNCH();
     }
 
     void run(const DeviceCoo& edges) {
@@ -228,7 +259,7 @@ public:
         place();
     }
 
-    const Here gpu = Here::gpu();
+    const Here here;
     BinLayout layout;
     DeviceGrouping grouping;
     DeviceArray<int> bin_cursor, binned_rows, binned_cols;
@@ -260,18 +291,18 @@ inline void show_bins(const HostCoo& edges, const HostCsr& baseline, const BinLa
                 mean, with_separators(largest).c_str(), mean > 0 ? largest / mean : 0.0);
 }
 
-// The binned build against the baseline, on the GPU; the staged bins shown for a small input.
+// The binned build against the baseline, wherever the kernels run; the staged bins shown for a
+// small input.
 inline void check_binned_build(const KernelProgram& p, const HostCoo& edges,
                                const HostCsr& baseline, SelfCheck& check) {
-    const std::string offsets_claim = "the binned build's row_offsets equal the baseline's";
+    const std::string where = p.here.name();
+    const std::string offsets_claim =
+        "the " + where + " binned build's row_offsets equal the baseline's";
     const std::string rows_claim =
-        "every row of the binned build holds the baseline's multiset of (neighbour, weight)";
-    if (!p.on_gpu()) {
-        check.skip(offsets_claim);
-        return check.skip(rows_claim);
-    }
+        "every row of the " + where +
+        " binned build holds the baseline's multiset of (neighbour, weight)";
     const DeviceCoo d(p.here, edges);
-    BinnedBuild build(edges.num_rows, edges.num_cols, edges.nnz());
+    BinnedBuild build(p.here, edges.num_rows, edges.num_cols, edges.nnz());
     build.count_and_scan(d);
     build.partition(d);
     if (printable(edges)) {
@@ -297,7 +328,7 @@ inline void check_binned_build(const KernelProgram& p, const HostCoo& edges,
 // At --scale: the binned build and its steps, beside 115's build and the sort-based build.
 inline void time_binned_build(const KernelProgram& p, const HostCoo& edges) {
     const DeviceCoo d(p.here, edges);
-    BinnedBuild binned(edges.num_rows, edges.num_cols, edges.nnz());
+    BinnedBuild binned(p.here, edges.num_rows, edges.num_cols, edges.nnz());
     DeviceGrouping grouping(p.here, edges.num_rows, edges.num_cols, edges.nnz());
     SortBasedCsrBuild by_sort(edges.num_rows, edges.num_cols, edges.nnz());
     const GroupingBytes bytes = grouping_bytes(edges.num_rows, edges.nnz());

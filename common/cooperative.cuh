@@ -22,12 +22,14 @@
 // at random (seeded), so a body that relies on an order that the GPU does not promise, such as
 // reading shared memory without the barrier that orders it, gives different answers from seed
 // to seed. What a GPU would hang on or leave undefined stops the emulation with an error: a lane
-// that leaves while its warp waits for it in a collective, lanes of one warp at different
-// collectives, a mask without the calling lane, or no thread able to go on.
+// that leaves while its warp waits for it in a collective, a mask without the calling lane, a
+// shuffle from a lane outside the mask, or no thread able to go on (lanes of one warp that wait
+// at different collectives for each other, say).
 #pragma once
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -52,6 +54,24 @@ __host__ __device__ inline int ffs_shim(unsigned bits) {
     return __ffs(static_cast<int>(bits));
 #else
     return __builtin_ffs(static_cast<int>(bits));
+#endif
+}
+
+// `#pragma unroll` for the device compiler, which keeps a loop's register arrays in registers;
+// the host compiler does not know the pragma.
+#ifdef __CUDA_ARCH__
+#define UNROLL_ON_DEVICE _Pragma("unroll")
+#else
+#define UNROLL_ON_DEVICE
+#endif
+
+// __ldg on the device: a load through the read-only path, for data that no thread writes.
+template <class T>
+__host__ __device__ inline T load_read_only(const T* address) {
+#ifdef __CUDA_ARCH__
+    return __ldg(address);
+#else
+    return *address;
 #endif
 }
 
@@ -228,7 +248,7 @@ class EmulatedBlock {
 public:
     EmulatedBlock(const BlockGrid& grid, uint64_t seed)
         : grid_(grid), rng_(seed), shared_(grid.shared_bytes + 16), fibers_(grid.threads) {
-        for (Fiber& f : fibers_) f.stack.resize(kStackBytes);
+        for (Fiber& f : fibers_) f.stack.reset(new char[kStackBytes]);
     }
 
     void run(unsigned block_index, const std::function<void(EmulatedCuda&)>& body) {
@@ -248,8 +268,8 @@ public:
             f.cuda.gridDim = dim3(grid_.blocks);
             f.cuda.block_ = this;
             getcontext(&f.context);
-            f.context.uc_stack.ss_sp = f.stack.data();
-            f.context.uc_stack.ss_size = f.stack.size();
+            f.context.uc_stack.ss_sp = f.stack.get();
+            f.context.uc_stack.ss_size = kStackBytes;
             f.context.uc_link = &scheduler_;
             makecontext(&f.context, reinterpret_cast<void (*)()>(&EmulatedBlock::start), 1,
                         static_cast<int>(t));
@@ -299,15 +319,12 @@ public:
                 fail_and_stop(thread_name(t) + " calls " + what + " naming lane " +
                               std::to_string(l) + ", which has already left the kernel");
         }
+        // Lanes named in the mask may still be at another collective (a group of the lanes in
+        // an inner claim, say): they meet here once they arrive. If they never do, no thread can
+        // go on and the scheduler reports it.
         Meeting* meeting = nullptr;
-        for (Meeting& m : open_) {
-            if (m.warp != warp || !(m.mask & mask)) continue;
-            if (m.mask != mask || m.what != what)
-                fail_and_stop("lanes of warp " + std::to_string(warp) +
-                              " meet at different collectives: " + m.what + " (mask " +
-                              hex(m.mask) + ") and " + what + " (mask " + hex(mask) + ")");
-            meeting = &m;
-        }
+        for (Meeting& m : open_)
+            if (m.warp == warp && m.mask == mask && m.what == what) meeting = &m;
         if (meeting == nullptr) {
             open_.push_back(Meeting{warp, mask, what, 0, {}});
             meeting = &open_.back();
@@ -346,7 +363,7 @@ private:
     enum class State { ready, at_barrier, in_warp_collective, done };
     struct Fiber {
         ucontext_t context;
-        std::vector<char> stack;
+        std::unique_ptr<char[]> stack;  // left uninitialised: a fiber writes before it reads
         State state = State::ready;
         uint64_t received[kWarpSize] = {};
         EmulatedCuda cuda;
@@ -398,9 +415,10 @@ private:
         }
         std::string what = std::to_string(at_barrier) + " wait at __syncthreads, " +
                            std::to_string(in_warp) + " in warp collectives";
-        if (!open_.empty())
-            what += " (warp " + std::to_string(open_.front().warp) + " waits in " +
-                    open_.front().what + " for lanes " + hex(open_.front().mask & ~open_.front().arrived) + ")";
+        for (const Meeting& m : open_)
+            what += "; warp " + std::to_string(m.warp) + " has lanes " + hex(m.arrived) + " at " +
+                    m.what + " (mask " + hex(m.mask) + ") waiting for lanes " +
+                    hex(m.mask & ~m.arrived);
         return what;
     }
 

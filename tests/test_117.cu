@@ -65,6 +65,32 @@ TEST_CASE("117: the emulated per-edge atomic equals an independent sum on random
           accumulated_weights(star));
 }
 
+TEST_CASE("117: the emulated warp-aggregated and block reductions on random graphs and the "
+          "awkward edge counts",
+          "[117][emulation][random]") {
+    const uint64_t seed = 1171;
+    CAPTURE(seed);
+    SplitMix64 sizes(seed);
+    for (int trial = 0; trial < 300; ++trial) {
+        const uint64_t graph_seed = mix_seed(seed, static_cast<uint64_t>(trial));
+        const HostCoo g = random_graph(sizes, graph_seed, 800);
+        CAPTURE(trial, g.nnz(), graph_seed);
+        const Here here = Here::emulated(ThreadOrder::shuffled(graph_seed));
+        REQUIRE(total_warp_aggregated(here, g) == accumulated_weights(g));
+        REQUIRE(total_by_block_reduce(here, g) == accumulated_weights(g));
+    }
+    for (size_t num_edges : kAwkwardEdgeCounts) {
+        CAPTURE(num_edges);
+        const HostCoo g = make_uniform_random(1000, num_edges, num_edges);
+        const Here here = Here::emulated(ThreadOrder::shuffled(num_edges));
+        CHECK(total_warp_aggregated(here, g) == accumulated_weights(g));
+        CHECK(total_by_block_reduce(here, g) == accumulated_weights(g));
+    }
+    const HostCoo star = make_star(20001, 0, seed);
+    CHECK(total_by_block_reduce(Here::emulated(ThreadOrder::shuffled(3)), star) ==
+          accumulated_weights(star));
+}
+
 TEST_CASE("117: the atomic counts are E for one per edge and ceil(E/32) for one per warp",
           "[117]") {
     CHECK(atomics_issued(0).per_warp == 0);
@@ -100,9 +126,9 @@ TEST_CASE("117: a right total is exact for whole weights, within rounding otherw
 TEST_CASE("117: all four GPU reductions give 41 on the book's example", "[117][gpu]") {
     const HostCoo edges = book_example_edges();
     CHECK(total_by_atomics(Here::gpu(), edges) == kBookTotalWeight);
-    CHECK(total_warp_aggregated(edges) == kBookTotalWeight);
+    CHECK(total_warp_aggregated(Here::gpu(), edges) == kBookTotalWeight);
     CHECK(total_by_cub(edges) == kBookTotalWeight);
-    CHECK(total_by_block_reduce(edges) == kBookTotalWeight);
+    CHECK(total_by_block_reduce(Here::gpu(), edges) == kBookTotalWeight);
 }
 
 TEST_CASE("117: the GPU reductions equal an independent sum on random graphs",
@@ -116,9 +142,9 @@ TEST_CASE("117: the GPU reductions equal an independent sum on random graphs",
         CAPTURE(trial, g.num_rows, g.nnz(), graph_seed);
         const double expected = accumulated_weights(g);
         REQUIRE(total_by_atomics(Here::gpu(), g) == expected);
-        REQUIRE(total_warp_aggregated(g) == expected);
+        REQUIRE(total_warp_aggregated(Here::gpu(), g) == expected);
         REQUIRE(total_by_cub(g) == expected);
-        REQUIRE(total_by_block_reduce(g) == expected);
+        REQUIRE(total_by_block_reduce(Here::gpu(), g) == expected);
     }
 }
 
@@ -127,9 +153,9 @@ TEST_CASE("117: with 0 edges every GPU total is 0 and nothing is launched empty"
         CAPTURE(num_vertices);
         const HostCoo g = make_uniform_random(num_vertices, 0, 1);
         CHECK(total_by_atomics(Here::gpu(), g) == 0.0);
-        CHECK(total_warp_aggregated(g) == 0.0);
+        CHECK(total_warp_aggregated(Here::gpu(), g) == 0.0);
         CHECK(total_by_cub(g) == 0.0);  // CUB overwrote the NaN it was given
-        CHECK(total_by_block_reduce(g) == 0.0);
+        CHECK(total_by_block_reduce(Here::gpu(), g) == 0.0);
         CHECK(cudaGetLastError() == cudaSuccess);
     }
 }
@@ -140,9 +166,9 @@ TEST_CASE("117: edge counts that are not multiples of 32 (a partial last warp)",
         const HostCoo g = make_uniform_random(1000, num_edges, num_edges);
         const double expected = accumulated_weights(g);
         CHECK(total_by_atomics(Here::gpu(), g) == expected);
-        CHECK(total_warp_aggregated(g) == expected);
+        CHECK(total_warp_aggregated(Here::gpu(), g) == expected);
         CHECK(total_by_cub(g) == expected);
-        CHECK(total_by_block_reduce(g) == expected);
+        CHECK(total_by_block_reduce(Here::gpu(), g) == expected);
     }
 }
 
@@ -150,9 +176,9 @@ TEST_CASE("117: the 10^5-edge star", "[117][gpu][hub]") {
     const HostCoo star = make_star(100001, 0, 117);
     const double expected = accumulated_weights(star);
     CHECK(total_by_atomics(Here::gpu(), star) == expected);
-    CHECK(total_warp_aggregated(star) == expected);
+    CHECK(total_warp_aggregated(Here::gpu(), star) == expected);
     CHECK(total_by_cub(star) == expected);
-    CHECK(total_by_block_reduce(star) == expected);
+    CHECK(total_by_block_reduce(Here::gpu(), star) == expected);
 }
 
 TEST_CASE("117: totals past 2^24, where a float accumulator would round, stay exact",
@@ -161,9 +187,9 @@ TEST_CASE("117: totals past 2^24, where a float accumulator would round, stay ex
     const double expected = accumulated_weights(g);
     REQUIRE(expected > 16777216.0);
     CHECK(total_by_atomics(Here::gpu(), g) == expected);
-    CHECK(total_warp_aggregated(g) == expected);
+    CHECK(total_warp_aggregated(Here::gpu(), g) == expected);
     CHECK(total_by_cub(g) == expected);
-    CHECK(total_by_block_reduce(g) == expected);
+    CHECK(total_by_block_reduce(Here::gpu(), g) == expected);
 }
 
 TEST_CASE(
@@ -180,7 +206,7 @@ TEST_CASE(
         double expected = 0;
         for (float w : g.values) expected += w;
         CHECK(atomics_issued(g.nnz()).per_block == 1024);
-        CHECK(total_by_block_reduce(g) == expected);
+        CHECK(total_by_block_reduce(Here::gpu(), g) == expected);
         CHECK(total_by_cub(g) == expected);
     }
 }

@@ -1,6 +1,6 @@
 // Tests of 123: CSR from an unsorted edge list, binned. The reference is the stable-sort CSR of
-// common/, built without bins or atomics. The kernels cooperate within blocks, so they are
-// tested on the GPU; the layout of the bins and the refusal of too many rows are tested anywhere.
+// common/, built without bins or atomics. The kernels cooperate within blocks: the emulator runs
+// them on every machine (blocks of fibers in shuffled orders), and the [gpu] tests on a GPU.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -13,9 +13,9 @@ namespace {
 constexpr uint64_t kSweepSeed = 123;
 constexpr int kGpuSweepGraphs = 300;
 
-HostCsr binned_csr(const HostCoo& edges) {
-    const DeviceCoo d(Here::gpu(), edges);
-    BinnedBuild build(edges.num_rows, edges.num_cols, edges.nnz());
+HostCsr binned_csr(const HostCoo& edges, const Here& here = Here::gpu()) {
+    const DeviceCoo d(here, edges);
+    BinnedBuild build(here, edges.num_rows, edges.num_cols, edges.nnz());
     build.run(d);
     return build.grouping.grouped.download();
 }
@@ -105,4 +105,28 @@ TEST_CASE("123 on the GPU: vertices but no edges, and no vertices at all", "[123
         CHECK(built.row_offsets == std::vector<int>(rows + 1, 0));
         CHECK(built.nnz() == 0);
     }
+}
+
+TEST_CASE("123 emulated: the book's example, the edge-case sweep, a hub, many bins, no edges",
+          "[123][emulation][random]") {
+    CAPTURE(kSweepSeed);
+    const HostCoo book = book_example_edges();
+    CHECK(binned_csr(book, Here::emulated(ThreadOrder::shuffled(1))).row_offsets ==
+          kBookRowOffsets);
+    // Each of the sweep's kinds of graph occurs within its first 100.
+    for (int i = 0; i < 100; ++i) {
+        INFO("graph " << i);
+        const HostCoo g = edge_case_graph(i, kSweepSeed);
+        require_correct_build(
+            binned_csr(g, Here::emulated(ThreadOrder::shuffled(mix_seed(kSweepSeed, i)))), g);
+    }
+    const HostCoo star = make_star(5001, 77, 7);
+    require_correct_build(binned_csr(star, Here::emulated(ThreadOrder::shuffled(2))), star);
+    const HostCoo many = make_uniform_random(20003, kTileEdges + 17, 31);
+    REQUIRE(bin_layout(many.num_rows).num_bins > 100);
+    require_correct_build(binned_csr(many, Here::emulated(ThreadOrder::shuffled(3))), many);
+    HostCoo empty;
+    empty.num_rows = empty.num_cols = 5;
+    CHECK(binned_csr(empty, Here::emulated(ThreadOrder::shuffled(4))).row_offsets ==
+          std::vector<int>(6, 0));
 }

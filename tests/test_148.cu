@@ -99,7 +99,7 @@ TEST_CASE("148: the block-staged merge path, from one tile to many", "[148][gpu]
     INFO("seed " << kSeed148);
     for (int g = 0; g < 300; ++g) {
         const auto [csr, x, y0, reference] = spmv_case(edge_case_graph(g, kSeed148));
-        REQUIRE(spmv_matches(merge_path_blocks_spmv(csr, x, y0), reference));
+        REQUIRE(spmv_matches(merge_path_blocks_spmv(Here::gpu(), csr, x, y0), reference));
     }
     std::vector<HostCoo> larger = {make_star(100001, 7, kSeed148),
                                    make_uniform_random(30011, 200003, kSeed148),
@@ -111,11 +111,32 @@ TEST_CASE("148: the block-staged merge path, from one tile to many", "[148][gpu]
     for (const HostCoo& input : larger) {
         CAPTURE(input.num_rows, input.nnz());
         const auto [csr, x, y0, reference] = spmv_case(input);
-        CHECK(spmv_matches(merge_path_blocks_spmv(csr, x, y0), reference));
+        CHECK(spmv_matches(merge_path_blocks_spmv(Here::gpu(), csr, x, y0), reference));
     }
     for (const std::string& name : readable_data_files()) {
         CAPTURE(name);
         const auto [c, dx, dy0, ref] = spmv_case(read_data_file(name));
-        CHECK(spmv_matches(merge_path_blocks_spmv(c, dx, dy0), ref));
+        CHECK(spmv_matches(merge_path_blocks_spmv(Here::gpu(), c, dx, dy0), ref));
+    }
+}
+
+TEST_CASE("148: the block-staged merge path in the emulator", "[148][emulation][random]") {
+    INFO("seed " << kSeed148);
+    for (int g = 0; g < 300; ++g) {
+        const auto [csr, x, y0, reference] = spmv_case(edge_case_graph(g, kSeed148));
+        const Here here = Here::emulated(ThreadOrder::shuffled(mix_seed(kSeed148, g)));
+        REQUIRE(spmv_matches(merge_path_blocks_spmv(here, csr, x, y0), reference));
+    }
+    const std::vector<HostCoo> larger = {make_star(5001, 7, kSeed148),
+                                         make_uniform_random(3001, 20003, kSeed148),
+                                         coo_of(3000, 3, {2999}, {2}, {1.5f}),
+                                         coo_of(3, 2, {}, {}, {}), coo_of(0, 0, {}, {}, {}),
+                                         make_rmat(10, 16, 0.8, kSeed148)};
+    for (const HostCoo& input : larger) {
+        CAPTURE(input.num_rows, input.nnz());
+        const auto [csr, x, y0, reference] = spmv_case(input);
+        CHECK(spmv_matches(merge_path_blocks_spmv(Here::emulated(ThreadOrder::shuffled(7)), csr,
+                                                  x, y0),
+                           reference));
     }
 }
