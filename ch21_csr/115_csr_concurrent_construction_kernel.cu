@@ -199,9 +199,8 @@ inline std::vector<int> slice_lengths(const HostCsr& g) {
     return lengths;
 }
 
-// The book's second arrival order for the scatter (edge indices, first to claim a slot first),
-// and the layout that its sample output shows for it.
-const std::vector<int> kBookOrderB = {4, 0, 8, 1, 7, 5, 3, 6, 2};
+// The layout that the book's sample output shows for its second arrival order, kBookOrderB
+// (common/emulator.cuh: edge indices, first to claim a slot first).
 const std::vector<int> kBookOrderBColIdx = {2, 1, 3, 2, 3, 4, 5, 4, 5};
 const std::vector<float> kBookOrderBWeights = {1, 4, 5, 2, 8, 10, 6, 2, 3};
 
@@ -387,7 +386,7 @@ inline void show_build(const KernelProgram& p, const HostCoo& edges, const Group
                        const HostCsr& baseline) {
     std::printf("%s, one per edge, count then scan then scatter (%s):\n",
                 counted(edges.nnz(), "thread").c_str(),
-                p.on_gpu() ? "on the GPU" : "emulated, threads in shuffled order");
+                p.on_gpu() ? "on the GPU" : ("emulated, threads " + p.emulation_order_words()).c_str());
     if (printable(edges)) {
         print_array("degree", built.counts, 11);
         print_array("row_offsets", built.grouped.row_offsets, 11);

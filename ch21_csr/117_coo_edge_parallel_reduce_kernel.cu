@@ -288,7 +288,7 @@ inline void show_threads(const HostCoo& edges) {
 // emulator on either backend: a GPU cannot be told an order.
 inline void check_atomic_total(const KernelProgram& p, const HostCoo& edges,
                                const RightTotal& right, SelfCheck& check) {
-    const std::string where = p.on_gpu() ? "on the GPU" : "emulated in shuffled order";
+    const std::string where = p.on_gpu() ? "on the GPU" : "emulated " + p.emulation_order_words();
     if (!p.on_gpu() && edges.nnz() >= kAnnouncedSize)
         announce("adding " + counted(edges.nnz(), "weight") + " in emulated threads");
     const double total = total_by_atomics(p.here, edges);

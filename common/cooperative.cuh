@@ -26,6 +26,7 @@
 // shuffle from a lane outside the mask, or no thread able to go on (lanes of one warp that wait
 // at different collectives for each other, say).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -246,9 +247,18 @@ private:
 // A block's threads as fibers, run to completion one block at a time.
 class EmulatedBlock {
 public:
-    EmulatedBlock(const BlockGrid& grid, uint64_t seed)
-        : grid_(grid), rng_(seed), shared_(grid.shared_bytes + 16), fibers_(grid.threads) {
+    EmulatedBlock(const BlockGrid& grid, const ThreadOrder& order)
+        : grid_(grid),
+          rng_(order.scheduling_seed()),
+          shuffled_(order.is_shuffled()),
+          rank_(grid.threads),
+          shared_(grid.shared_bytes + 16),
+          fibers_(grid.threads) {
         for (Fiber& f : fibers_) f.stack.reset(new char[kStackBytes]);
+        if (shuffled_) return;
+        const std::vector<int> sequence = order.sequence(grid.threads);
+        for (size_t position = 0; position < sequence.size(); ++position)
+            rank_[sequence[position]] = static_cast<int>(position);
     }
 
     void run(unsigned block_index, const std::function<void(EmulatedCuda&)>& body) {
@@ -285,7 +295,10 @@ public:
                          " can go on: " + waiting_summary();
                 break;
             }
-            current_ = ready[rng_.below(static_cast<uint32_t>(ready.size()))];
+            current_ = shuffled_ ? ready[rng_.below(static_cast<uint32_t>(ready.size()))]
+                                 : *std::min_element(ready.begin(), ready.end(), [&](int a, int b) {
+                                       return rank_[a] < rank_[b];
+                                   });
             swapcontext(&scheduler_, &fibers_[current_].context);
         }
         running_block() = nullptr;
@@ -435,6 +448,8 @@ private:
 
     BlockGrid grid_;
     SplitMix64 rng_;
+    bool shuffled_;
+    std::vector<int> rank_;  // where each thread comes in an order that is not shuffled
     std::vector<unsigned char> shared_;
     std::vector<Fiber> fibers_;
     std::vector<Meeting> open_;
@@ -475,13 +490,13 @@ __host__ __device__ T* shared_array(Cuda& cuda, size_t count) {
     return cuda.template shared<T>(count);
 }
 
-// Every block of the grid, one after another in a shuffled order, each block's threads as
-// fibers in the emulator's order.
+// Every block of the grid, one after another (in a shuffled order where the order is shuffled),
+// each block's threads as fibers scheduled by the emulator's order.
 inline void emulate_blocks(const BlockGrid& grid, const ThreadOrder& order,
                            const std::function<void(EmulatedCuda&)>& body) {
     if (grid.blocks == 0 || grid.threads == 0) return;
-    EmulatedBlock block(grid, order.scheduling_seed());
-    const std::vector<int> block_order = ThreadOrder::shuffled(order.scheduling_seed())
-                                             .sequence(grid.blocks);
+    EmulatedBlock block(grid, order);
+    const std::vector<int> block_order = order.is_shuffled() ? order.sequence(grid.blocks)
+                                                             : ThreadOrder::ascending().sequence(grid.blocks);
     for (int b : block_order) block.run(static_cast<unsigned>(b), body);
 }

@@ -107,14 +107,13 @@ inline Backend detect_backend() {
 }
 
 // The second line of every kernel program: where its kernels ran.
-inline void print_where_kernels_run(const Backend& b, unsigned long long emulation_seed) {
+// `emulation_order` ends the emulation line: "in shuffled order, seed 7", say.
+inline void print_where_kernels_run(const Backend& b, const std::string& emulation_order) {
     if (b.gpu)
         std::printf("[gpu] %s (sm_%d)\n", b.device_name.c_str(), b.sm);
     else
-        std::printf(
-            "[emulation] no CUDA device (%s): kernels run on the host in shuffled order, "
-            "seed %llu\n",
-            b.reason.c_str(), emulation_seed);
+        std::printf("[emulation] no CUDA device (%s): kernels run on the host %s\n",
+                    b.reason.c_str(), emulation_order.c_str());
 }
 
 // Owns one device allocation; move-only, freed on scope exit. A zero-length buffer holds no

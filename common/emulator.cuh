@@ -12,27 +12,49 @@
 #include <vector>
 #include "random.h"
 
+// The book's order B for the nine edges of chapter 21's example: the order in which its edges
+// claim their slots in the second of its two layouts. `--order B` repeats it over each group of
+// nine threads.
+const std::vector<int> kBookOrderB = {4, 0, 8, 1, 7, 5, 3, 6, 2};
+
 class ThreadOrder {
 public:
-    static ThreadOrder shuffled(uint64_t seed) { return ThreadOrder(seed, false, {}); }
+    static ThreadOrder shuffled(uint64_t seed) { return ThreadOrder(Kind::shuffled, seed, {}); }
     // An explicit order, such as a textbook's arrival order; it must be a permutation.
     static ThreadOrder given(std::vector<int> order) {
-        return ThreadOrder(0, true, std::move(order));
+        return ThreadOrder(Kind::given, 0, std::move(order));
     }
+    // Each group of pattern.size() consecutive threads in the pattern's order, the groups one
+    // after another; a last, partial group keeps the pattern's order among the threads it has.
+    static ThreadOrder repeating(std::vector<int> pattern) {
+        return ThreadOrder(Kind::repeating, 0, std::move(pattern));
+    }
+    static ThreadOrder ascending() { return repeating({0}); }
+    static ThreadOrder descending() { return ThreadOrder(Kind::descending, 0, {}); }
+
+    bool is_shuffled() const { return kind_ == Kind::shuffled; }
 
     std::vector<int> sequence(size_t num_threads) const {
-        if (is_explicit_) {
-            if (explicit_.size() != num_threads)
-                throw std::invalid_argument("the given thread order does not cover every thread");
-            std::vector<char> seen(num_threads, 0);
-            for (int t : explicit_) {
-                if (t < 0 || static_cast<size_t>(t) >= num_threads || seen[t])
-                    throw std::invalid_argument("the given thread order is not a permutation");
-                seen[t] = 1;
+        std::vector<int> order;
+        order.reserve(num_threads);
+        switch (kind_) {
+            case Kind::given:
+                check_permutation(num_threads);
+                return explicit_;
+            case Kind::repeating: {
+                const size_t group = explicit_.size();
+                for (size_t base = 0; base < num_threads; base += group)
+                    for (int offset : explicit_)
+                        if (base + offset < num_threads) order.push_back(static_cast<int>(base + offset));
+                return order;
             }
-            return explicit_;
+            case Kind::descending:
+                for (size_t t = num_threads; t > 0; --t) order.push_back(static_cast<int>(t - 1));
+                return order;
+            case Kind::shuffled:
+                break;
         }
-        std::vector<int> order(num_threads);
+        order.resize(num_threads);
         if (num_threads == 0) return order;
         std::iota(order.begin(), order.end(), 0);
         SplitMix64 rng(seed_);
@@ -43,15 +65,28 @@ public:
         return order;
     }
 
-    // The seed of the cooperative emulator's scheduling (0 for an explicit order, which names
-    // only the threads of a per-thread launch).
+    // The seed of the cooperative emulator's scheduling among ready threads, where the order is
+    // shuffled; the other orders schedule the ready thread that comes first in their sequence.
     uint64_t scheduling_seed() const { return seed_; }
 
 private:
-    ThreadOrder(uint64_t seed, bool is_explicit, std::vector<int> order)
-        : seed_(seed), is_explicit_(is_explicit), explicit_(std::move(order)) {}
+    enum class Kind { shuffled, given, repeating, descending };
+    ThreadOrder(Kind kind, uint64_t seed, std::vector<int> order)
+        : kind_(kind), seed_(seed), explicit_(std::move(order)) {}
+
+    void check_permutation(size_t num_threads) const {
+        if (explicit_.size() != num_threads)
+            throw std::invalid_argument("the given thread order does not cover every thread");
+        std::vector<char> seen(num_threads, 0);
+        for (int t : explicit_) {
+            if (t < 0 || static_cast<size_t>(t) >= num_threads || seen[t])
+                throw std::invalid_argument("the given thread order is not a permutation");
+            seen[t] = 1;
+        }
+    }
+
+    Kind kind_;
     uint64_t seed_;
-    bool is_explicit_;
     std::vector<int> explicit_;
 };
 

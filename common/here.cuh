@@ -20,6 +20,38 @@
 #include "cooperative.cuh"
 #include "emulator.cuh"
 
+// --step: after each kernel launch, a pause until Enter is pressed, so that a lecture can say
+// what the launch did before the program prints it. Timed runs hold the pauses.
+struct StepPauses {
+    bool on = false;
+    int held = 0;
+    int launches = 0;
+};
+
+inline StepPauses& step_pauses() {
+    static StepPauses pauses;
+    return pauses;
+}
+
+inline void pause_after_launch(bool gpu, size_t num_threads) {
+    StepPauses& pauses = step_pauses();
+    if (!pauses.on || pauses.held > 0) return;
+    if (gpu) CUDA_CHECK(cudaDeviceSynchronize());
+    std::printf("[step %d] a launch of %zu threads has run %s; press Enter to go on ",
+                ++pauses.launches, num_threads, gpu ? "on the GPU" : "in the emulator");
+    std::fflush(stdout);
+    for (int c = std::getchar(); c != '\n' && c != EOF; c = std::getchar()) {
+    }
+}
+
+// Holds the pauses for its lifetime: around the repeated launches of a timing.
+struct StepPausesHeld {
+    StepPausesHeld() { ++step_pauses().held; }
+    ~StepPausesHeld() { --step_pauses().held; }
+    StepPausesHeld(const StepPausesHeld&) = delete;
+    StepPausesHeld& operator=(const StepPausesHeld&) = delete;
+};
+
 class Here {
 public:
     static Here gpu() { return Here(true, ThreadOrder::shuffled(0)); }
@@ -44,6 +76,7 @@ public:
         } else {
             emulate_threads(num_threads, order_, [&](int i) { body(i, args...); });
         }
+        pause_after_launch(gpu_, num_threads);
     }
 
     // A kernel whose threads cooperate: on the GPU kernel<<<blocks, threads, shared>>>(args...);
@@ -59,6 +92,7 @@ public:
         } else {
             emulate_blocks(grid, order_, [&](EmulatedCuda& cuda) { body(cuda, args...); });
         }
+        pause_after_launch(gpu_, static_cast<size_t>(grid.blocks) * grid.threads);
     }
 
     // For the routes that are library calls, which only a GPU runs:

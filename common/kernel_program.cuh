@@ -2,6 +2,7 @@
 // kernels, and print the title and the line that says where the kernels run.
 #pragma once
 #include <cstdio>
+#include <unistd.h>
 #include <string>
 #include <vector>
 #include "cuda_support.cuh"
@@ -17,20 +18,43 @@ struct KernelProgram {
 
     bool on_gpu() const { return backend.gpu; }
     ThreadOrder shuffled_order() const { return ThreadOrder::shuffled(seed); }
+
+    // The emulator's order: shuffled by the seed, unless --order names a fixed one.
+    ThreadOrder emulation_order() const {
+        if (options.order == "A") return ThreadOrder::ascending();
+        if (options.order == "B") return ThreadOrder::repeating(kBookOrderB);
+        if (options.order == "reverse") return ThreadOrder::descending();
+        return shuffled_order();
+    }
+    std::string emulation_order_words() const {
+        if (options.order == "A") return "in order A (ascending thread index)";
+        if (options.order == "B")
+            return "in order B (the book's order B over each group of nine threads)";
+        if (options.order == "reverse") return "in reverse order (descending thread index)";
+        return "in shuffled order";
+    }
 };
 
 inline KernelProgram start_kernel_program(int argc, char** argv, const ProgramDescription& d) {
     KernelProgram p;
     p.options = parse_options(argc, argv, d);
+    if (p.options.quiet) keep_only_verdicts();
     p.seed = p.options.seed_given ? p.options.seed : fresh_emulation_seed();
     p.backend = detect_backend();
-    p.here = p.on_gpu() ? Here::gpu() : Here::emulated(p.shuffled_order());
+    p.here = p.on_gpu() ? Here::gpu() : Here::emulated(p.emulation_order());
     if (p.on_gpu() && !p.options.max_memory_given)
         p.options.budget = default_memory_budget(p.backend.free_bytes);
     p.options.budget.on_gpu = p.on_gpu();
     g_memory_budget = p.options.budget;
     std::printf("=== %s ===\n", d.title.c_str());
-    print_where_kernels_run(p.backend, p.seed);
+    print_where_kernels_run(p.backend, p.emulation_order_words() +
+                                           (p.options.order.empty() || p.options.seed_given
+                                                ? ", seed " + std::to_string(p.seed)
+                                                : ""));
+    if (p.options.step) {
+        step_pauses().on = isatty(fileno(stdin)) != 0;
+        if (!step_pauses().on) std::printf("(--step is off: stdin is not a terminal)\n");
+    }
     std::printf("\n");
     return p;
 }

@@ -3,6 +3,7 @@
 // Values are read strictly: "--scale 0x10", "--scale 1e1", "--seed +5" and a flag given twice
 // are refused, not interpreted.
 #pragma once
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <utility>
 #include <vector>
 #include "memory_budget.h"
+#include "self_check.h"
 #include "rmat_params.h"
 
 constexpr int kExitBadInput = 2;
@@ -49,6 +51,11 @@ struct ProgramOptions {
     MemoryModel memory;                 // the program's own, held against the budget
     RowLimit row_limit;                 // where the program's kernels take fewer rows than int
     std::vector<std::string> switches;  // boolean flags that were given, such as --sorted-rows
+    // Instructor mode: --order A|B|reverse|N (the emulator's thread order; N is a seed, as with
+    // --seed), --step (a pause after each kernel launch), --quiet (only the tally and result:).
+    std::string order;
+    bool step = false;
+    bool quiet = false;
 
     bool book_example() const { return scale == 0 && matrix.empty(); }
 
@@ -169,6 +176,7 @@ struct ProgramDescription {
     std::string book_input = "the book's example";
     std::string scale_input = "an R-MAT graph of 2^S vertices and 16 * 2^S edges";
     bool takes_skew = true;        // false where --scale is not an R-MAT input
+    bool runs_kernels = true;      // false for the CPU baselines: no --order, no --step
     std::vector<Switch> switches;  // boolean flags of this program only
     MemoryModel memory;            // bytes per entry, per row or column, and per GPU run
     RowLimit row_limit;
@@ -176,20 +184,23 @@ struct ProgramDescription {
 
 inline std::string usage_line(const std::string& program, bool allow_scale,
                               const std::vector<std::string>& extra_switches,
-                              bool takes_skew = true) {
+                              bool takes_skew = true, bool runs_kernels = true) {
     std::string usage = "usage: " + program;
     if (allow_scale)
         usage += std::string("\n         [--scale S]") +
                  (takes_skew ? " [--skew A | --rmat A,B,C]" : "") +
                  " [--matrix FILE] [--seed N] [--max-memory BYTES]";
     for (const auto& s : extra_switches) usage += "\n         [" + s + "]";
+    usage += runs_kernels ? "\n         [--order A|B|reverse|N] [--step] [--quiet]"
+                          : "\n         [--quiet]";
     return usage + " [--help]";
 }
 
 // --help: one line per flag, with its meaning, range and default, then the examples.
 inline std::string help_text(const std::string& program, const ProgramDescription& d) {
     std::string text = d.title + "\n\n" +
-                       usage_line(program, d.takes_inputs, d.switch_flags(), d.takes_skew) +
+                       usage_line(program, d.takes_inputs, d.switch_flags(), d.takes_skew,
+                                  d.runs_kernels) +
                        "\n\nflags (each may also be written --flag=value):\n";
     auto flag = [&](const std::string& name, const std::string& meaning) {
         char line[256];
@@ -217,6 +228,14 @@ inline std::string help_text(const std::string& program, const ProgramDescriptio
         flag("", "default 4G, or half the free memory if that is less");
     }
     for (const Switch& s : d.switches) flag(s.flag, s.meaning);
+    if (d.runs_kernels) {
+        flag("--order A|B|reverse|N", "the emulator's thread order: A ascending thread index,");
+        flag("", "B the book's order B (4 0 8 1 7 5 3 6 2) over each group of");
+        flag("", "nine threads, reverse descending, N a shuffle seed (as --seed)");
+        flag("--step", "pause after each kernel launch until Enter is pressed;");
+        flag("", "off when stdin is not a terminal");
+    }
+    flag("--quiet", "print only the self-check tally and the result: line");
     flag("--help", "this text");
     if (!d.examples.empty()) {
         text += "\nexamples:\n";
@@ -300,6 +319,19 @@ inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_s
             if (!parse_whole(text, opt.seed))
                 fail("--seed " + text + ": expected a non-negative whole number (digits only)");
             opt.seed_given = true;
+        } else if (flag == "--order") {
+            const std::string text = value();
+            if (text != "A" && text != "B" && text != "reverse") {
+                if (!parse_whole(text, opt.seed))
+                    fail("--order " + text +
+                         ": expected A, B, reverse or a seed (a non-negative whole number)");
+                opt.seed_given = true;
+            }
+            opt.order = text;
+        } else if (flag == "--step" && !has_attached) {
+            opt.step = true;
+        } else if (flag == "--quiet" && !has_attached) {
+            opt.quiet = true;
         } else if (allow_scale && flag == "--max-memory") {
             const std::string text = value();
             uint64_t bytes = 0;
@@ -312,6 +344,8 @@ inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_s
             fail("unknown argument '" + std::string(argv[i]) + "'");
         }
     }
+    if (!opt.order.empty() && opt.seed_given && std::find(seen.begin(), seen.end(), "--seed") != seen.end())
+        fail("give --order or --seed, not both");
     if (opt.skew_given && opt.rmat_given) fail("give --skew or --rmat, not both");
     if (opt.rmat_given && opt.scale == 0)
         fail("--rmat applies to the --scale graph; give --scale too");
@@ -334,6 +368,11 @@ inline ProgramOptions parse_options(int argc, char** argv, const ProgramDescript
         }
     try {
         ProgramOptions opt = parse_options_or_throw(argc, argv, d.takes_inputs, d.switch_flags());
+        if (!d.runs_kernels && (opt.step || !opt.order.empty()))
+            throw BadInput(
+                "--order and --step apply to the kernel programs; this one runs on the CPU "
+                "only\n" +
+                usage_line(argv[0], d.takes_inputs, d.switch_flags(), d.takes_skew, false));
         opt.memory = d.memory;
         opt.row_limit = d.row_limit;
         if (!d.takes_skew && (opt.skew_given || opt.rmat_given))
@@ -349,8 +388,10 @@ inline ProgramOptions parse_options(int argc, char** argv, const ProgramDescript
 }
 
 // The opening of a CPU baseline: its flags, then its title.
-inline ProgramOptions start_cpu_program(int argc, char** argv, const ProgramDescription& d) {
+inline ProgramOptions start_cpu_program(int argc, char** argv, ProgramDescription d) {
+    d.runs_kernels = false;
     ProgramOptions opt = parse_options(argc, argv, d);
+    if (opt.quiet) keep_only_verdicts();
     std::printf("=== %s ===\n\n", d.title.c_str());
     return opt;
 }

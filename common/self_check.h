@@ -2,9 +2,27 @@
 // the tally at the end turns the claims into the exit code (0 only if all hold).
 #pragma once
 #include <cstdio>
+#include <cstdlib>
+#include <unistd.h>
 #include <string>
 #include "memory_budget.h"
 #include "text.h"
+
+// --quiet: the verdict lines (the tally, then the result: line) go to this stream, a copy of
+// the real stdout, while stdout itself goes to /dev/null. Null when every line is printed.
+inline std::FILE*& verdict_stream() {
+    static std::FILE* stream = nullptr;
+    return stream;
+}
+
+inline void keep_only_verdicts() {
+    std::fflush(stdout);
+    verdict_stream() = fdopen(dup(fileno(stdout)), "w");
+    if (verdict_stream() == nullptr || std::freopen("/dev/null", "w", stdout) == nullptr) {
+        std::perror("--quiet");
+        std::exit(2);
+    }
+}
 
 class SelfCheck {
 public:
@@ -33,9 +51,11 @@ public:
     // against the memory budget first sets what it used beside what was estimated.
     int finish() const {
         if (g_estimated_bytes > 0 && out_ == stdout) print_memory_use();
-        std::fprintf(out_, "\nself-check tally: %d confirmed, %d MISMATCH, %d skipped\n",
-                     confirmed_, mismatched_, skipped_);
-        if (!last_line_.empty()) std::fprintf(out_, "%s\n", last_line_.c_str());
+        std::FILE* verdicts = out_ == stdout && verdict_stream() ? verdict_stream() : out_;
+        std::fprintf(verdicts, "%sself-check tally: %d confirmed, %d MISMATCH, %d skipped\n",
+                     verdicts == out_ ? "\n" : "", confirmed_, mismatched_, skipped_);
+        if (!last_line_.empty()) std::fprintf(verdicts, "%s\n", last_line_.c_str());
+        std::fflush(verdicts);
         return mismatched_ == 0 ? 0 : 1;
     }
 

@@ -33,6 +33,7 @@ public:
     template <class Launch>
     double time(const std::string& kernel, const std::string& label, double bytes,
                 Launch&& launch) {
+        const StepPausesHeld held;
         const double ms = median_gpu_ms(launch);
         report(kernel, label, bytes, ms);
         return ms;

@@ -66,7 +66,10 @@ inline ProgramRun run_program(const std::string& name, const std::vector<std::st
             setrlimit(RLIMIT_AS, &limit);
             setenv("OMP_NUM_THREADS", "1", 1);
         }
-        if (!std::freopen(out_path.c_str(), "w", stdout) ||
+        // stdin from /dev/null: a program never waits on the test's terminal (--step pauses
+        // only where stdin is one).
+        if (!std::freopen("/dev/null", "r", stdin) ||
+            !std::freopen(out_path.c_str(), "w", stdout) ||
             !std::freopen(err_path.c_str(), "w", stderr))
             _exit(127);
         execv(binary.c_str(), argv.data());
