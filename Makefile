@@ -66,7 +66,26 @@ SANITIZE_JOBS ?= 4
 FUZZ_CXX ?= clang++
 SECONDS ?= 60
 
-.PHONY: all run test sanitize fuzz bench plots ncu-sectors help clean cuda-note $(CPU_PROGRAMS) $(GPU_PROGRAMS)
+# The self-check exercises: skeletons in ch*/exercises/, their reference solutions in
+# solutions/, each built like a numbered kernel program. A skeleton's TODO body may leave its
+# parameters unused until it is written, hence the one warning left out.
+EXERCISE_SOURCES := $(sort $(wildcard ch21_csr/exercises/ex*.cu)) \
+                    $(sort $(wildcard ch14_spmv/exercises/ex*.cu))
+SOLUTION_SOURCES := $(sort $(wildcard solutions/ch21_csr/ex*.cu)) \
+                    $(sort $(wildcard solutions/ch14_spmv/ex*.cu))
+EXERCISES := $(notdir $(basename $(EXERCISE_SOURCES)))
+SOLUTIONS := $(notdir $(basename $(SOLUTION_SOURCES)))
+EXERCISE_NVCCFLAGS := $(NVCCFLAGS) -Xcompiler -Wno-unused-parameter
+ifeq ($(NVCC),)
+  BUILT_EXERCISES :=
+  BUILT_SOLUTIONS :=
+else
+  BUILT_EXERCISES := $(EXERCISES:%=$(BUILD)/exercises/%)
+  BUILT_SOLUTIONS := $(SOLUTIONS:%=$(BUILD)/solutions/%)
+endif
+
+.PHONY: all run test sanitize fuzz bench plots ncu-sectors help clean cuda-note $(CPU_PROGRAMS) $(GPU_PROGRAMS) \
+        exercises exercise-solutions $(EXERCISES)
 
 all: cuda-note $(addprefix $(BUILD)/,$(BUILT_PROGRAMS))
 
@@ -126,6 +145,57 @@ test: all $(TEST_BINARIES)
 	@$(if $(NVCC),,echo "note: nvcc was not found: only the tests of CPU code were built.";)
 	@tests/run_test_binaries.sh '$(TEST_ARGS)' $(TEST_BINARIES)
 
+# build/exercises/NAME from ch*/exercises/NAME.cu, build/solutions/NAME from solutions/ch*/NAME.cu
+define exercise_build_rule
+$(BUILD)/$(1)/%: $(2)/%.cu $(BUILD)/nvcc-flags
+	@mkdir -p $$(@D)
+	$$(NVCC) $$(EXERCISE_NVCCFLAGS) $$< -o $$@ $$(NVLIBS)
+endef
+$(foreach chapter,ch21_csr ch14_spmv,\
+  $(eval $(call exercise_build_rule,exercises,$(chapter)/exercises))\
+  $(eval $(call exercise_build_rule,solutions,solutions/$(chapter))))
+
+$(EXERCISES): %: $(BUILD)/exercises/%
+
+# The tests prove that every skeleton fails and every reference passes: they run both builds.
+test: $(BUILT_EXERCISES) $(BUILT_SOLUTIONS)
+
+# Runs each binary of the folder $(1), named in $(2), with its output kept in $(1)/NAME.out, and
+# prints one line for each, "NAME: solved" or "NAME: unsolved (N MISMATCH)", then a tally that
+# starts with $(3). The exit code is 1 if $(4) is "strict" and any one is not solved.
+define report_exercises
+@solved=0; unsolved=0; \
+	for name in $(2); do \
+	  $(1)/$$name > $(1)/$$name.out 2>&1; rc=$$?; \
+	  mismatches=$$(sed -n 's/^self-check tally: [0-9]* confirmed, \([0-9]*\) MISMATCH.*/\1/p' $(1)/$$name.out); \
+	  if [ $$rc -eq 0 ] && [ "$${mismatches:-0}" -eq 0 ]; then \
+	    echo "$$name: solved"; solved=$$((solved + 1)); \
+	  elif [ $$rc -eq 1 ] && [ -n "$$mismatches" ]; then \
+	    echo "$$name: unsolved ($$mismatches MISMATCH)"; unsolved=$$((unsolved + 1)); \
+	  else \
+	    echo "$$name: unsolved (it stopped with exit code $$rc)"; unsolved=$$((unsolved + 1)); \
+	  fi; \
+	done; \
+	echo; \
+	echo "$(3): $$solved solved, $$unsolved unsolved (each one's output: $(1)/NAME.out)"; \
+	test "$(4)" != strict || test $$unsolved -eq 0
+endef
+
+# A report, not a gate: it exits 0 however many exercises are still unsolved.
+exercises: cuda-note $(BUILT_EXERCISES)
+ifeq ($(NVCC),)
+	@echo "note: the exercises ($(words $(EXERCISES))) are CUDA programs: they were not built (no nvcc)."
+else
+	$(call report_exercises,$(BUILD)/exercises,$(EXERCISES),exercises)
+endif
+
+exercise-solutions: cuda-note $(BUILT_SOLUTIONS)
+ifeq ($(NVCC),)
+	@echo "note: the exercise solutions ($(words $(SOLUTIONS))) are CUDA programs: they were not built (no nvcc)."
+else
+	$(call report_exercises,$(BUILD)/solutions,$(SOLUTIONS),exercise solutions,strict)
+endif
+
 # compute-sanitizer's four tools on every kernel program, with the default input and with
 # --scale 12, several at a time; each kernel runs once (SUITE_TIMED_RUNS=1). GPU only.
 sanitize: all
@@ -159,19 +229,20 @@ BENCH_CSV ?=
 plots:
 	@python3 bench/plots.py $(BENCH_CSV)
 
-# Nsight Compute's count of the sectors and requests of 144's SpMV loads (GPU only), to set beside
-# the model that 144 prints: sectors / requests is the measured sectors per request. The first 4
-# launches whose names contain "spmv" are the kernels' checked runs: CSR thread per row, COO,
-# CSR warp per row, then ELL (or, where ELL is not built, the first timed CSR run).
+# Nsight Compute's sectors per element loaded for 144's four mappings, each array apart from the
+# others and from the x gather (GPU and ncu only): bench/ncu_sectors.py profiles one probe kernel
+# per mapping and array (bench/load_probes.cu). NCU_SECTORS_INPUT sets the probes' input.
 NCU ?= $(or $(shell command -v ncu 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/ncu))
+NCU_SECTORS_INPUT ?= --scale 16
+$(BUILD)/load_probes: bench/load_probes.cu $(BUILD)/nvcc-flags
+	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVLIBS)
+
 ncu-sectors:
 	@if test -z "$(NCU)"; then \
 	  echo "ncu-sectors: ncu (Nsight Compute) is not installed, so nothing was measured"; \
 	else \
-	  $(MAKE) --no-print-directory $(BUILD)/144_coalescing_kernel && \
-	  $(NCU) --clock-control none --kernel-name regex:spmv --launch-count 4 \
-	    --metrics l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum \
-	    $(BUILD)/144_coalescing_kernel --scale 16; \
+	  $(MAKE) --no-print-directory $(BUILD)/load_probes && \
+	  python3 bench/ncu_sectors.py --ncu "$(NCU)" --build $(BUILD) -- $(NCU_SECTORS_INPUT); \
 	fi
 
 help:
@@ -180,18 +251,24 @@ help:
 	@echo "make test         build and run the Catch2 tests ([gpu] tests only where a GPU is;"
 	@echo "                  TEST_ARGS='[143]' passes Catch2 arguments to every test binary)"
 	@echo "make NAME         build one program, e.g. make 115_csr_concurrent_construction_kernel"
+	@echo "make exercises    build the self-check exercises (ch*/exercises/) and say which are solved;"
+	@echo "                  make NAME builds one, e.g. make ex21_1_csc_scatter"
+	@echo "make exercise-solutions  the same with the reference solutions (solutions/); fails unless"
+	@echo "                  every one is solved"
 	@echo "make sanitize     compute-sanitizer memcheck, racecheck, synccheck and initcheck on every"
 	@echo "                  kernel program, default input and --scale 12 (GPU only; SANITIZE_PROGRAMS,"
 	@echo "                  SANITIZE_TOOLS and SANITIZE_INPUTS='default,--scale 14' narrow or widen it)"
 	@echo "make bench        the degree-skew sweep of the kernels' timings into notes/bench/ (GPU only)"
 	@echo "make plots        its figures in notes/figures/ (matplotlib)"
 	@echo "make fuzz         libFuzzer on the matrix reader for SECONDS seconds (default 60; needs clang)"
-	@echo "make ncu-sectors  Nsight Compute's sectors per request of 144's kernels (GPU and ncu only)"
+	@echo "make ncu-sectors  Nsight Compute's sectors per element of 144's loads, array by array (GPU, ncu)"
 	@echo "make clean        remove $(BUILD)/"
 	@echo "CUDA_ARCH=...     native (default with a GPU), compute_75 (default without), sm_90, all"
 	@echo "CATCH2_INCLUDE=-I/dir   where catch2/catch.hpp is not on the default include path"
 	@echo "programs:"
 	@for p in $(sort $(CPU_PROGRAMS) $(GPU_PROGRAMS)); do echo "  $$p"; done
+	@echo "exercises:"
+	@for e in $(EXERCISES); do echo "  $$e"; done
 
 clean:
 	rm -rf $(BUILD)
@@ -199,3 +276,4 @@ clean:
 .PRECIOUS: $(BUILD)/tests/%.o
 
 -include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d)
+-include $(wildcard $(BUILD)/exercises/*.d $(BUILD)/solutions/*.d)
