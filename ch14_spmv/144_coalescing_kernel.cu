@@ -3,7 +3,8 @@
 // many 32-byte sectors; COO thread t reads entry t. One warp per row (lanes read a row's
 // consecutive entries, then add by shuffles) and ELL stored column-major (step i of consecutive
 // rows is consecutive slots, paid for by padding) make each step contiguous. A model counts the
-// sectors (make ncu-sectors measures them); --scale adds a stride benchmark and timings.
+// sectors (make ncu-sectors measures them, array by array, with bench/load_probes.cu's probe
+// kernels); --scale adds a stride benchmark and timings.
 // Build and run:  make 144_coalescing_kernel && build/144_coalescing_kernel
 //                 build/144_coalescing_kernel --scale 20 --skew 0.8
 //                 build/144_coalescing_kernel --scale 20 --skew 0.3
@@ -340,8 +341,7 @@ inline void check_cusparse_spmv(const KernelProgram& p, const HostCsr& a,
                           [&] { return spmv_matches(dy.download(), reference); });
 }
 
-// Each mapping's y against the reference, then cuSPARSE's. make ncu-sectors counts the first
-// four launches whose names contain "spmv": CSR thread per row, COO, CSR warp per row, ELL.
+// Each mapping's y against the reference, then cuSPARSE's.
 inline void check_fixes(const KernelProgram& p, const HostCoo& input, const HostCoo& coo,
                         const HostCsr& a, const std::optional<HostEll>& ell, SelfCheck& check) {
     const std::vector<float> x = lesson_x(a.num_cols), y0 = lesson_y0(a.num_rows);
