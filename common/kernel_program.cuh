@@ -2,6 +2,7 @@
 // kernels, and print the title and the line that says where the kernels run.
 #pragma once
 #include <cstdio>
+#include <exception>
 #include <unistd.h>
 #include <string>
 #include <vector>
@@ -35,7 +36,24 @@ struct KernelProgram {
     }
 };
 
+// What the emulator stops a kernel for (a lane that leaves while its warp waits for it, lanes
+// that wait for each other) would hang or corrupt a GPU run: the program says what it was in one
+// line and fails, exit code 1, as a wrong result does.
+[[noreturn]] inline void report_stopped_kernel() {
+    std::fflush(stdout);
+    try {
+        if (std::current_exception()) std::rethrow_exception(std::current_exception());
+        std::fprintf(stderr, "error: the program stopped without a reason\n");
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+    } catch (...) {
+        std::fprintf(stderr, "error: an unknown exception\n");
+    }
+    std::_Exit(1);
+}
+
 inline KernelProgram start_kernel_program(int argc, char** argv, const ProgramDescription& d) {
+    std::set_terminate(report_stopped_kernel);
     KernelProgram p;
     p.options = parse_options(argc, argv, d);
     if (p.options.quiet) keep_only_verdicts();
