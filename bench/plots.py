@@ -10,6 +10,7 @@ import argparse
 import csv
 import glob
 import os
+import re
 import sys
 
 # Each family: the (program, kernel) pairs drawn, each taken from the program that times it beside
@@ -49,7 +50,12 @@ SKEW_ORDER = ["0.25", "0.45", "0.57", "0.70", "0.80", "graph500"]
 
 
 def newest_csv():
-    found = sorted(glob.glob("notes/bench/sweep-*.csv"), key=os.path.getmtime)
+    """The sweep whose name carries the latest date and time (sweep-scaleS-YYYYMMDD-HHMM.csv):
+    a file's modification time says nothing in a fresh clone, where every file is as new."""
+    def stamp(path):
+        found = re.search(r"-(\d{8}-\d{4})\.csv$", path)
+        return found.group(1) if found else ""
+    found = sorted(glob.glob("notes/bench/sweep-*.csv"), key=stamp)
     return found[-1] if found else None
 
 
