@@ -252,7 +252,7 @@ public:
           rng_(order.scheduling_seed()),
           shuffled_(order.is_shuffled()),
           rank_(grid.threads),
-          shared_(grid.shared_bytes + 16),
+          shared_(grid.shared_bytes),
           fibers_(grid.threads) {
         for (Fiber& f : fibers_) f.stack.reset(new char[kStackBytes]);
         if (shuffled_) return;

@@ -31,6 +31,24 @@ TEST_CASE("given orders are replayed exactly and checked", "[common][emulator]")
     CHECK_THROWS(ThreadOrder::given({}).sequence(1));
 }
 
+TEST_CASE("--order's orders: ascending, descending, and a pattern repeated over groups",
+          "[common][emulator]") {
+    CHECK(ThreadOrder::ascending().sequence(4) == std::vector<int>{0, 1, 2, 3});
+    CHECK(ThreadOrder::descending().sequence(4) == std::vector<int>{3, 2, 1, 0});
+    CHECK(ThreadOrder::descending().sequence(0).empty());
+    CHECK(ThreadOrder::repeating(kBookOrderB).sequence(9) == kBookOrderB);
+    // Two whole groups of nine, then a partial one that keeps the pattern's order: 4, 0, 1, 3, 2.
+    const std::vector<int> b = ThreadOrder::repeating(kBookOrderB).sequence(23);
+    CHECK(std::vector<int>(b.begin() + 9, b.begin() + 18) ==
+          std::vector<int>{13, 9, 17, 10, 16, 14, 12, 15, 11});
+    CHECK(std::vector<int>(b.begin() + 18, b.end()) == std::vector<int>{22, 18, 19, 21, 20});
+    std::vector<int> sorted = b;
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<int> identity(23);
+    std::iota(identity.begin(), identity.end(), 0);
+    CHECK(sorted == identity);
+}
+
 TEST_CASE("the atomic shim returns the old value, as atomicAdd does", "[common][emulator]") {
     int counter = 5;
     CHECK(atomic_add_shim(&counter, 3) == 5);
