@@ -16,7 +16,8 @@ one_run() {
     local tool=$1 program=$2 input=$3
     local args=()
     [ "$input" != default ] && read -r -a args <<< "$input"
-    local log="$logs/$program.$tool.${input// /_}.log"
+    local name=${input// /_}
+    local log="$logs/$program.$tool.${name//\//_}.log"
     # racecheck reports shared-memory hazards inside cuSPARSE's own SpMV kernels (113's
     # reference); the suite checks its own kernels and leaves the library's to NVIDIA.
     local extra=()
