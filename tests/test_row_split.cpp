@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <vector>
-#include "../ch14_spmv/row_split.h"
+#include "../ch14_spmv/rank_blocks.h"
 #include "../common/graph_generators.h"
 #include "../common/sparse_host.h"
 
@@ -77,4 +77,34 @@ TEST_CASE("row split: one hub row, no entries, and more ranks than rows", "[149]
     CHECK(split_by_nonzeros({0, 0, 0, 0}, 2).first_row == std::vector<int>{0, 0, 3});
     CHECK(covers_every_row_once(split_by_nonzeros({0, 1, 2}, 4), 2, 4));
     CHECK(split_by_rows(2, 4).first_row == std::vector<int>{0, 0, 1, 1, 2});
+}
+
+TEST_CASE("padded layout: every row has its own position, and blocks keep their entries",
+          "[149][split]") {
+    const HostCsr a = csr_from_coo_by_stable_sort(make_rmat(10, 16, 0.57, 7));
+    for (int ranks : {1, 2, 3, 5}) {
+        const PaddedLayout layout(split_by_nonzeros(a.row_offsets, ranks));
+        std::vector<char> used(layout.length(), 0);
+        for (int row = 0; row < a.num_rows; ++row) {
+            REQUIRE(layout.position(row) < layout.length());
+            REQUIRE(!used[layout.position(row)]);
+            used[layout.position(row)] = 1;
+        }
+        std::vector<float> v(a.num_rows);
+        for (int row = 0; row < a.num_rows; ++row) v[row] = static_cast<float>(row);
+        CHECK(layout.in_row_order(layout.padded(v)) == v);
+        size_t entries = 0;
+        for (int k = 0; k < ranks; ++k) {
+            const HostCsr block = rank_block(a, layout, k);
+            entries += block.nnz();
+            for (int r = 0; r < block.num_rows; ++r)
+                for (int e = block.row_offsets[r]; e < block.row_offsets[r + 1]; ++e) {
+                    const int global = a.row_offsets[layout.split.first_row[k] + r] +
+                                       (e - block.row_offsets[r]);
+                    REQUIRE(block.col_idx[e] == static_cast<int>(layout.position(a.col_idx[global])));
+                    REQUIRE(block.values[e] == a.values[global]);
+                }
+        }
+        CHECK(entries == a.nnz());
+    }
 }

@@ -1,0 +1,62 @@
+// Each rank's share of a square CSR matrix for an SpMV across ranks: its block of rows (row_split.h)
+// with the column indices renumbered into the padded layout of x that an all-gather fills. An
+// all-gather moves pieces of one size, so each rank's piece of y is as long as the largest block,
+// and rank k's rows land at positions k * piece .. k * piece + rows(k) - 1 of every rank's x.
+// Renumbering the columns once, when the blocks are made, lets each rank's SpMV read that x
+// directly: no copy turns the gathered pieces back into row order.
+#pragma once
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+#include "../common/sparse_host.h"
+#include "row_split.h"
+
+struct PaddedLayout {
+    RowSplit split;
+    int piece = 0;  // rows of the largest block
+
+    explicit PaddedLayout(RowSplit s) : split(std::move(s)) {
+        for (int k = 0; k < split.ranks(); ++k) piece = std::max(piece, split.rows(k));
+    }
+    size_t length() const { return static_cast<size_t>(piece) * split.ranks(); }
+    int rank_of(int row) const {
+        return static_cast<int>(std::upper_bound(split.first_row.begin(), split.first_row.end(),
+                                                 row) -
+                                split.first_row.begin()) -
+               1;
+    }
+    size_t position(int row) const {
+        const int k = rank_of(row);
+        return static_cast<size_t>(k) * piece + (row - split.first_row[k]);
+    }
+    // A vector in row order, laid out as the all-gather leaves it (padding slots 0).
+    std::vector<float> padded(const std::vector<float>& in_row_order) const {
+        std::vector<float> out(length(), 0.0f);
+        for (size_t row = 0; row < in_row_order.size(); ++row)
+            out[position(static_cast<int>(row))] = in_row_order[row];
+        return out;
+    }
+    std::vector<float> in_row_order(const std::vector<float>& padded_vector) const {
+        const int rows = split.first_row.back();
+        std::vector<float> out(rows);
+        for (int row = 0; row < rows; ++row) out[row] = padded_vector[position(row)];
+        return out;
+    }
+};
+
+// Rank k's rows, their offsets rebased to 0, their columns renumbered into the padded layout.
+inline HostCsr rank_block(const HostCsr& a, const PaddedLayout& layout, int rank) {
+    if (a.num_rows != a.num_cols)
+        throw std::invalid_argument("an SpMV across ranks gathers y into x: A must be square");
+    const int first = layout.split.first_row[rank], rows = layout.split.rows(rank);
+    HostCsr block;
+    block.num_rows = rows;
+    block.num_cols = static_cast<int>(layout.length());
+    const int begin = a.row_offsets[first], end = a.row_offsets[first + rows];
+    for (int r = 0; r <= rows; ++r) block.row_offsets.push_back(a.row_offsets[first + r] - begin);
+    for (int k = begin; k < end; ++k) {
+        block.col_idx.push_back(static_cast<int>(layout.position(a.col_idx[k])));
+        block.values.push_back(a.values[k]);
+    }
+    return block;
+}
