@@ -51,6 +51,7 @@ struct ProgramOptions {
     MemoryModel memory;                 // the program's own, held against the budget
     RowLimit row_limit;                 // where the program's kernels take fewer rows than int
     std::vector<std::string> switches;  // boolean flags that were given, such as --sorted-rows
+    std::vector<std::pair<std::string, uint64_t>> whole_values;  // program flags with a number
     // Instructor mode: --order A|B|reverse|N (the emulator's thread order; N is a seed, as with
     // --seed), --step (a pause after each kernel launch), --quiet (only the tally and result:).
     std::string order;
@@ -62,7 +63,15 @@ struct ProgramOptions {
     bool has(const std::string& flag) const {
         for (const auto& s : switches)
             if (s == flag) return true;
+        for (const auto& w : whole_values)
+            if (w.first == flag) return true;
         return false;
+    }
+    // The value of a program's whole-number flag, or `fallback` where it was not given.
+    uint64_t whole(const std::string& flag, uint64_t fallback) const {
+        for (const auto& w : whole_values)
+            if (w.first == flag) return w.second;
+        return fallback;
     }
 };
 
@@ -129,6 +138,14 @@ struct Switch {
     std::string meaning;  // "sort each row by column after the scatter"
 };
 
+// A flag of one program that takes a whole number in [min, max]: "--ranks P".
+struct WholeFlag {
+    std::string flag;     // "--ranks"
+    std::string value;    // "P"
+    std::string meaning;  // "ranks (GPUs, or ranks sharing one GPU)"
+    uint64_t min = 0, max = 0;
+};
+
 struct ProgramDescription {
     ProgramDescription(std::string title_line, std::vector<std::string> example_commands)
         : title(std::move(title_line)), examples(std::move(example_commands)) {}
@@ -145,6 +162,10 @@ struct ProgramDescription {
     }
     ProgramDescription& with_switch(std::string flag, std::string meaning) {
         switches.push_back({std::move(flag), std::move(meaning)});
+        return *this;
+    }
+    ProgramDescription& with_whole_flag(WholeFlag f) {
+        whole_flags.push_back(std::move(f));
         return *this;
     }
     // What the program allocates for an input (memory_budget.h): its measured peaks, host and
@@ -167,6 +188,7 @@ struct ProgramDescription {
     std::vector<std::string> switch_flags() const {
         std::vector<std::string> flags;
         for (const Switch& s : switches) flags.push_back(s.flag);
+        for (const WholeFlag& w : whole_flags) flags.push_back(w.flag + " " + w.value);
         return flags;
     }
 
@@ -178,6 +200,7 @@ struct ProgramDescription {
     bool takes_skew = true;        // false where --scale is not an R-MAT input
     bool runs_kernels = true;      // false for the CPU baselines: no --order, no --step
     std::vector<Switch> switches;  // boolean flags of this program only
+    std::vector<WholeFlag> whole_flags;  // flags of this program only that take a whole number
     MemoryModel memory;            // bytes per entry, per row or column, and per GPU run
     RowLimit row_limit;
 };
@@ -228,6 +251,9 @@ inline std::string help_text(const std::string& program, const ProgramDescriptio
         flag("", "default 4G, or half the free memory if that is less");
     }
     for (const Switch& s : d.switches) flag(s.flag, s.meaning);
+    for (const WholeFlag& w : d.whole_flags)
+        flag(w.flag + " " + w.value, w.meaning + ", " + std::to_string(w.min) + " to " +
+                                         std::to_string(w.max));
     if (d.runs_kernels) {
         flag("--order A|B|reverse|N", "the emulator's thread order: A ascending thread index,");
         flag("", "B the book's order B (4 0 8 1 7 5 3 6 2) over each group of");
@@ -248,7 +274,8 @@ inline std::string help_text(const std::string& program, const ProgramDescriptio
 // take --scale, --skew, --seed, --matrix and --max-memory. `extra_switches` lists the boolean
 // flags that this program accepts. Every flag may also be written --flag=value.
 inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_scale,
-                                             const std::vector<std::string>& extra_switches = {}) {
+                                             const std::vector<std::string>& extra_switches = {},
+                                             const std::vector<WholeFlag>& whole_flags = {}) {
     using namespace options_detail;
     const std::string usage = usage_line(argv[0], allow_scale, extra_switches);
     auto fail = [&](const std::string& why) -> void { throw BadInput(why + "\n" + usage); };
@@ -279,8 +306,18 @@ inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_s
         };
         bool known_switch = false;
         for (const auto& s : extra_switches) known_switch = known_switch || flag == s;
+        const WholeFlag* whole_flag = nullptr;
+        for (const auto& w : whole_flags)
+            if (flag == w.flag) whole_flag = &w;
         if (known_switch && !has_attached) {
             opt.switches.push_back(flag);
+        } else if (whole_flag != nullptr) {
+            const std::string text = value();
+            uint64_t v = 0;
+            if (!parse_whole(text, v) || v < whole_flag->min || v > whole_flag->max)
+                fail(flag + " " + text + ": expected a whole number from " +
+                     std::to_string(whole_flag->min) + " to " + std::to_string(whole_flag->max));
+            opt.whole_values.push_back({flag, v});
         } else if (allow_scale && flag == "--scale") {
             const std::string text = value();
             uint64_t s = 0;
@@ -367,7 +404,8 @@ inline ProgramOptions parse_options(int argc, char** argv, const ProgramDescript
             std::exit(0);
         }
     try {
-        ProgramOptions opt = parse_options_or_throw(argc, argv, d.takes_inputs, d.switch_flags());
+        ProgramOptions opt =
+            parse_options_or_throw(argc, argv, d.takes_inputs, d.switch_flags(), d.whole_flags);
         if (!d.runs_kernels && (opt.step || !opt.order.empty()))
             throw BadInput(
                 "--order and --step apply to the kernel programs; this one runs on the CPU "
