@@ -108,8 +108,12 @@ int main(int argc, char** argv) {
             .with_book_input("the 4 x 4 matrix of Fig. 14.1")
             .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
             .with_whole_flag({"--ranks", "P", "ranks, each with a block of rows; default 2", 1, 64})
-            .with_memory({80, 120, 900e6}));
+            .with_memory({80, 320, 900e6}));
     const HostCoo coo = spmv_input(p.options);
+    if (coo.num_rows != coo.num_cols)
+        fail_bad_input(p.options.matrix + ": not square (" + std::to_string(coo.num_rows) + " x " +
+                       std::to_string(coo.num_cols) +
+                       "); each product's y is gathered into the next x, so A must be square");
     const HostCsr a = csr_for_lesson(coo);
     const int ranks = static_cast<int>(p.options.whole("--ranks", 2));
     SelfCheck check;
