@@ -13,7 +13,7 @@
 #include <cstdio>
 #include <string>
 #include <vector>
-#include "143_spmv_csr_kernel.cu"
+#include "147_conjugate_gradient_kernel.cu"
 #include "rank_blocks.h"
 
 // One rank's arrays where its kernels run: its block, the whole x in the padded layout, and
@@ -25,12 +25,16 @@ struct RankArrays {
     DeviceArray<float> x, y;
 };
 
-// The ranks' pieces of y into every rank's x: rank k's piece lands at k * piece. Where the ranks
-// share one place (the emulator, or one GPU), the gather is a copy per pair of ranks.
-inline void all_gather_copies(const Here& here, std::vector<RankArrays>& ranks, int piece) {
-    for (RankArrays& to : ranks)
-        for (size_t k = 0; k < ranks.size(); ++k)
-            copy_where_kernels_run(here, to.x.data() + k * piece, ranks[k].y.data(), piece);
+// Every rank's piece into every other rank's x: rank k's piece lands at k * piece. Where the
+// ranks share one place (the emulator, or one GPU), the gather is a copy per pair of ranks.
+template <class PieceOf>
+void all_gather_copies(const Here& here, std::vector<RankArrays>& ranks, int piece,
+                       PieceOf piece_of) {
+    for (size_t to = 0; to < ranks.size(); ++to)
+        for (size_t k = 0; k < ranks.size(); ++k) {
+            float* place = ranks[to].x.data() + k * piece;
+            if (place != piece_of(ranks[k], k)) copy_where_kernels_run(here, place, piece_of(ranks[k], k), piece);
+        }
 }
 
 // One product on every rank, y_k = A_k x (y starts at 0), then the gather: afterwards every
@@ -40,7 +44,7 @@ inline void spmv_then_gather(const Here& here, std::vector<RankArrays>& ranks, i
         r.y.fill_bytes(0);
         launch_spmv_csr(here, r.block, r.x.data(), r.y.data());
     }
-    all_gather_copies(here, ranks, piece);
+    all_gather_copies(here, ranks, piece, [](RankArrays& r, size_t) { return r.y.data(); });
 }
 
 // A^steps x0 across the ranks, back in row order.
@@ -98,6 +102,164 @@ inline void check_splits(const KernelProgram& p, const HostCsr& a, int ranks, Se
     }
 }
 
+// ------------------------------------------------------------------- CG across the ranks
+// 147's conjugate gradient with its vectors cut like the rows: rank k keeps the pieces of b, x,
+// r and q of its rows, and the whole direction p, in the padded layout, which its SpMV reads; its
+// own piece of p is the slice of that whole p at k * piece, updated in place. A dot product is
+// each rank's sum over its rows, then the sum of those partial sums (an all-reduce) written
+// into every rank's scalars, so that every rank takes the same alpha and beta.
+class CgRanks {
+public:
+    CgRanks(const Here& here, const HostCsr& a, const PaddedLayout& layout,
+            const std::vector<float>& b)
+        : here_(here), layout_(layout) {
+        const std::vector<float> b_padded = layout.padded(b);
+        for (int k = 0; k < layout.split.ranks(); ++k) {
+            const size_t offset = static_cast<size_t>(k) * layout.piece;
+            ranks_.push_back(Rank{
+                RankArrays(here, rank_block(a, layout, k), layout), offset, layout.split.rows(k),
+                DeviceArray<float>(here, std::vector<float>(b_padded.begin() + offset,
+                                                            b_padded.begin() + offset + layout.piece)),
+                DeviceArray<float>(here, static_cast<size_t>(layout.piece)),
+                DeviceArray<float>(here, static_cast<size_t>(layout.piece)),
+                DeviceArray<double>(here, std::vector<double>(kNumScalars, 0.0))});
+        }
+    }
+
+    // `iterations` steps from x = 0; the relative residual that the recurrence gives after each.
+    std::vector<double> run(int iterations, double b_norm) {
+        for (Rank& r : ranks_)
+            here_.launch(r.rows, cg_start_kernel, cg_start_thread, r.b.data(), r.x.data(),
+                         r.r.data(), r.p());
+        gather_directions();
+        all_reduce_dot(kRr, [](Rank& r) { return std::pair{r.r.data(), r.r.data()}; });
+        std::vector<double> history = {std::sqrt(scalar(kRr)) / b_norm};
+        for (int i = 0; i < iterations; ++i) {
+            for (Rank& r : ranks_) {
+                r.arrays.y.fill_bytes(0);
+                launch_spmv_csr(here_, r.arrays.block, r.arrays.x.data(), r.arrays.y.data());
+            }
+            all_reduce_dot(kPq, [](Rank& r) { return std::pair{r.p(), r.arrays.y.data()}; });
+            for (Rank& r : ranks_)
+                here_.launch(r.rows, cg_step_kernel, cg_step_thread, r.scalars.data(), r.p(),
+                             r.arrays.y.data(), r.x.data(), r.r.data());
+            all_reduce_dot(kRrNext, [](Rank& r) { return std::pair{r.r.data(), r.r.data()}; });
+            for (Rank& r : ranks_) {
+                here_.launch(r.rows, cg_direction_kernel, cg_direction_thread, r.scalars.data(),
+                             r.r.data(), r.p());
+                here_.launch(1, cg_next_round_kernel, cg_next_round_thread, r.scalars.data());
+            }
+            gather_directions();
+            history.push_back(std::sqrt(scalar(kRr)) / b_norm);
+        }
+        return history;
+    }
+
+    std::vector<float> solution() const {
+        std::vector<float> padded(layout_.length(), 0.0f);
+        for (const Rank& r : ranks_) {
+            const std::vector<float> piece = r.x.download();
+            std::copy(piece.begin(), piece.end(), padded.begin() + r.offset);
+        }
+        return layout_.in_row_order(padded);
+    }
+
+private:
+    struct Rank {
+        RankArrays arrays;  // x: the whole direction p; y: q, this rank's piece
+        size_t offset;
+        int rows;
+        DeviceArray<float> b, x, r;
+        DeviceArray<double> scalars;
+        float* p() { return arrays.x.data() + offset; }
+    };
+
+    void gather_directions() {
+        for (Rank& r : ranks_)
+            for (Rank& from : ranks_)
+                if (&from != &r)
+                    copy_where_kernels_run(here_, r.arrays.x.data() + from.offset, from.p(),
+                                           layout_.piece);
+    }
+
+    // Each rank's partial sum over its rows, in double, where its kernels run; then their sum,
+    // in rank order, into every rank's scalars.
+    template <class Vectors>
+    void all_reduce_dot(CgScalar slot, Vectors vectors) {
+        double total = 0;
+        for (Rank& r : ranks_) {
+            const auto [u, v] = vectors(r);
+            total += partial_dot(u, v, r.rows);
+        }
+        for (Rank& r : ranks_) {
+            std::vector<double> s = r.scalars.download();
+            s[slot] = total;
+            r.scalars.upload(s);
+        }
+    }
+
+    double partial_dot(const float* u, const float* v, int n) {
+        const size_t count = static_cast<size_t>(n);
+        std::vector<float> hu(count), hv(count);
+        if (here_.on_gpu()) {
+            if (n > 0) {
+                CUDA_CHECK(cudaMemcpy(hu.data(), u, count * sizeof(float), cudaMemcpyDeviceToHost));
+                CUDA_CHECK(cudaMemcpy(hv.data(), v, count * sizeof(float), cudaMemcpyDeviceToHost));
+            }
+        } else {
+            std::copy_n(u, count, hu.begin());
+            std::copy_n(v, count, hv.begin());
+        }
+        double sum = 0;
+        for (size_t i = 0; i < count; ++i) sum += static_cast<double>(hu[i]) * hv[i];
+        return sum;
+    }
+
+    double scalar(CgScalar slot) const { return ranks_.front().scalars.download()[slot]; }
+
+    Here here_;
+    PaddedLayout layout_;
+    std::vector<Rank> ranks_;
+};
+
+// CG on the Poisson matrix across the ranks, against the same CG on one rank: the same number
+// of iterations, the ones that one rank needs to reach 147's tolerance. Only the order in which
+// the dot products' terms are added differs between the two.
+inline void check_cg(const KernelProgram& p, int ranks, SelfCheck& check) {
+    const int side = p.options.scale > 0 ? 1 << (p.options.scale / 2) : kDefaultGridSide;
+    const CgSystem system = make_cg_system(csr_from_coo_by_stable_sort(poisson_5_point(side, side)),
+                                           false);
+    const HostCsr& a = system.matrix;
+    const double b_norm = rhs_norm(system);
+    CgRanks one(p.here, a, PaddedLayout(split_by_rows(a.num_rows, 1)), system.b);
+    const std::vector<double> one_history = one.run(cg_iteration_cap(system), b_norm);
+    int iterations = 0;
+    while (iterations + 1 < static_cast<int>(one_history.size()) &&
+           one_history[iterations] > kCgTolerance)
+        ++iterations;
+    CgRanks across(p.here, a, PaddedLayout(split_by_nonzeros(a.row_offsets, ranks)), system.b);
+    CgRanks again(p.here, a, PaddedLayout(split_by_rows(a.num_rows, 1)), system.b);
+    const std::vector<double> history = across.run(iterations, b_norm);
+    again.run(iterations, b_norm);
+    const std::vector<float> x_one = again.solution(), x_across = across.solution();
+    double largest = 0, difference = 0;
+    for (size_t i = 0; i < x_one.size(); ++i) {
+        largest = std::max(largest, std::fabs(double(x_one[i])));
+        difference = std::max(difference, std::fabs(double(x_one[i]) - x_across[i]));
+    }
+    std::printf("CG on the Poisson matrix of a %d x %d grid: %d iterations to a relative residual "
+                "of %.2e on one rank, %.2e across %s\n",
+                side, side, iterations, one_history[iterations], history.back(),
+                counted(ranks, "rank").c_str());
+    std::printf("  largest difference of x across ranks from x on one rank: %.3g (of %.3g)\n\n",
+                difference, largest);
+    check.claim("CG across " + counted(ranks, "rank") +
+                    " gets within twice 147's tolerance in the iterations that one rank takes",
+                history.back() <= kCgTolerance * 2);
+    check.claim("its x equals one rank's to within 1e-5 of x's largest entry",
+                difference <= 1e-5 * largest);
+}
+
 #if __INCLUDE_LEVEL__ == 0  // main, unless a later lesson or a test includes this file
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(
@@ -118,6 +280,7 @@ int main(int argc, char** argv) {
     const int ranks = static_cast<int>(p.options.whole("--ranks", 2));
     SelfCheck check;
     check_splits(p, a, ranks, check);
+    check_cg(p, ranks, check);
     return check.finish();
 }
 #endif
