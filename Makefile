@@ -114,7 +114,15 @@ $(BUILD)/%: ch21_csr/%.cu $(BUILD)/nvcc-flags
 	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVLIBS)
 
 $(BUILD)/%: ch14_spmv/%.cu $(BUILD)/nvcc-flags
-	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVLIBS)
+	$(NVCC) $(NVCCFLAGS) $(PROGRAM_FLAGS) $< -o $@ $(NVLIBS) $(PROGRAM_LIBS)
+
+# 149 across GPUs needs NCCL (nccl.h and libnccl, shipped with the CUDA Toolkit on many machines);
+# without it, 149's ranks share one GPU and it says so.
+NCCL_HEADER := $(firstword $(wildcard $(CUDA_HOME)/include/nccl.h /usr/include/nccl.h /usr/local/include/nccl.h))
+$(BUILD)/149_spmv_across_ranks_kernel: PROGRAM_FLAGS := $(if $(NCCL_HEADER),-DSUITE_HAVE_NCCL)
+$(BUILD)/149_spmv_across_ranks_kernel: PROGRAM_LIBS := $(if $(NCCL_HEADER),-lnccl)
+$(BUILD)/tests/test_149.o: PROGRAM_FLAGS := $(if $(NCCL_HEADER),-DSUITE_HAVE_NCCL)
+$(BUILD)/tests/test_149: PROGRAM_LIBS := $(if $(NCCL_HEADER),-lnccl)
 
 $(CPU_PROGRAMS) $(GPU_PROGRAMS): %: $(BUILD)/%
 
@@ -135,10 +143,10 @@ $(BUILD)/tests/%.o: tests/%.cpp
 
 $(BUILD)/tests/%.o: tests/%.cu $(BUILD)/nvcc-flags
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) $(CATCH2_INCLUDE) -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) $(PROGRAM_FLAGS) $(CATCH2_INCLUDE) -c $< -o $@
 
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_SUPPORT)
-	$(TEST_LINK) $^ -o $@ $(if $(NVCC),$(NVLIBS),)
+	$(TEST_LINK) $^ -o $@ $(if $(NVCC),$(NVLIBS),) $(PROGRAM_LIBS)
 
 # The tests run the built programs too, as a user would.
 test: all $(TEST_BINARIES)

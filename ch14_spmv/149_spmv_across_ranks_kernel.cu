@@ -15,6 +15,7 @@
 #include <vector>
 #include "147_conjugate_gradient_kernel.cu"
 #include "rank_blocks.h"
+#include "rank_fabric.cuh"
 
 // One rank's arrays where its kernels run: its block, the whole x in the padded layout, and
 // its piece of y, as long as the largest block's.
@@ -25,38 +26,46 @@ struct RankArrays {
     DeviceArray<float> x, y;
 };
 
-// Every rank's piece into every other rank's x: rank k's piece lands at k * piece. Where the
-// ranks share one place (the emulator, or one GPU), the gather is a copy per pair of ranks.
-template <class PieceOf>
-void all_gather_copies(const Here& here, std::vector<RankArrays>& ranks, int piece,
-                       PieceOf piece_of) {
-    for (size_t to = 0; to < ranks.size(); ++to)
-        for (size_t k = 0; k < ranks.size(); ++k) {
-            float* place = ranks[to].x.data() + k * piece;
-            if (place != piece_of(ranks[k], k)) copy_where_kernels_run(here, place, piece_of(ranks[k], k), piece);
-        }
+// Every rank's arrays, each made where the rank lives (its own GPU, where it has one).
+inline std::vector<RankArrays> make_ranks(const RankFabric& fabric, const HostCsr& a,
+                                          const PaddedLayout& layout) {
+    std::vector<RankArrays> ranks;
+    for (int k = 0; k < fabric.ranks(); ++k) {
+        fabric.on(k);
+        ranks.emplace_back(fabric.here(), rank_block(a, layout, k), layout);
+    }
+    fabric.on(0);
+    return ranks;
 }
 
-// One product on every rank, y_k = A_k x (y starts at 0), then the gather: afterwards every
+// One product on every rank, y_k = A_k x (y starts at 0), then the all-gather: afterwards every
 // rank's x holds A x, in the padded layout.
-inline void spmv_then_gather(const Here& here, std::vector<RankArrays>& ranks, int piece) {
-    for (RankArrays& r : ranks) {
-        r.y.fill_bytes(0);
-        launch_spmv_csr(here, r.block, r.x.data(), r.y.data());
+inline void spmv_then_gather(const RankFabric& fabric, std::vector<RankArrays>& ranks, int piece) {
+    std::vector<const float*> pieces;
+    std::vector<float*> wholes;
+    for (int k = 0; k < fabric.ranks(); ++k) {
+        fabric.on(k);
+        ranks[k].y.fill_bytes(0);
+        launch_spmv_csr(fabric.here(), ranks[k].block, ranks[k].x.data(), ranks[k].y.data());
+        pieces.push_back(ranks[k].y.data());
+        wholes.push_back(ranks[k].x.data());
     }
-    all_gather_copies(here, ranks, piece, [](RankArrays& r, size_t) { return r.y.data(); });
+    fabric.all_gather(pieces, wholes, piece);
+    fabric.on(0);
 }
 
 // A^steps x0 across the ranks, back in row order.
-inline std::vector<float> power_across_ranks(const Here& here, const HostCsr& a,
+inline std::vector<float> power_across_ranks(const RankFabric& fabric, const HostCsr& a,
                                              const PaddedLayout& layout,
                                              const std::vector<float>& x0, int steps) {
-    std::vector<RankArrays> ranks;
-    for (int k = 0; k < layout.split.ranks(); ++k)
-        ranks.emplace_back(here, rank_block(a, layout, k), layout);
+    std::vector<RankArrays> ranks = make_ranks(fabric, a, layout);
     const std::vector<float> start = layout.padded(x0);
-    for (RankArrays& r : ranks) r.x.upload(start);
-    for (int s = 0; s < steps; ++s) spmv_then_gather(here, ranks, layout.piece);
+    for (int k = 0; k < fabric.ranks(); ++k) {
+        fabric.on(k);
+        ranks[k].x.upload(start);
+    }
+    for (int s = 0; s < steps; ++s) spmv_then_gather(fabric, ranks, layout.piece);
+    fabric.on(0);
     return layout.in_row_order(ranks.front().x.download());
 }
 
@@ -84,7 +93,9 @@ inline void show_split(const char* how, const RowSplit& split, const HostCsr& a)
 
 // Both splits, each checked against the one-rank products bit for bit: each row is summed by
 // the same body, in the same order, from the same x values.
-inline void check_splits(const KernelProgram& p, const HostCsr& a, int ranks, SelfCheck& check) {
+inline void check_splits(const KernelProgram& p, const RankFabric& fabric, const HostCsr& a,
+                         SelfCheck& check) {
+    const int ranks = fabric.ranks();
     const int steps = 3;
     const std::vector<float> x0 = lesson_x(a.num_cols);
     const std::vector<float> one = power_on_one(p.here, a, x0, steps);
@@ -95,7 +106,7 @@ inline void check_splits(const KernelProgram& p, const HostCsr& a, int ranks, Se
         std::printf("  each gather: %d pieces of %s, %s received by each rank\n\n", ranks,
                     counted(layout.piece, "float").c_str(),
                     readable_bytes(4.0 * layout.piece * (ranks - 1)).c_str());
-        const std::vector<float> across = power_across_ranks(p.here, a, layout, x0, steps);
+        const std::vector<float> across = power_across_ranks(fabric, a, layout, x0, steps);
         check.claim(std::string("A^3 x across ") + counted(ranks, "rank") + ", split " + how +
                         ", equals the one-rank products bit for bit",
                     across == one);
@@ -110,11 +121,13 @@ inline void check_splits(const KernelProgram& p, const HostCsr& a, int ranks, Se
 // into every rank's scalars, so that every rank takes the same alpha and beta.
 class CgRanks {
 public:
-    CgRanks(const Here& here, const HostCsr& a, const PaddedLayout& layout,
+    CgRanks(const RankFabric& fabric, const HostCsr& a, const PaddedLayout& layout,
             const std::vector<float>& b)
-        : here_(here), layout_(layout) {
+        : fabric_(fabric), layout_(layout) {
         const std::vector<float> b_padded = layout.padded(b);
-        for (int k = 0; k < layout.split.ranks(); ++k) {
+        const Here& here = fabric.here();
+        for (int k = 0; k < fabric.ranks(); ++k) {
+            fabric.on(k);
             const size_t offset = static_cast<size_t>(k) * layout.piece;
             ranks_.push_back(Rank{
                 RankArrays(here, rank_block(a, layout, k), layout), offset, layout.split.rows(k),
@@ -122,33 +135,43 @@ public:
                                                             b_padded.begin() + offset + layout.piece)),
                 DeviceArray<float>(here, static_cast<size_t>(layout.piece)),
                 DeviceArray<float>(here, static_cast<size_t>(layout.piece)),
-                DeviceArray<double>(here, std::vector<double>(kNumScalars, 0.0))});
+                DeviceArray<double>(here, std::vector<double>(kNumScalars, 0.0)), {}});
+            Rank& r = ranks_.back();
+            if (here.on_gpu()) {
+                size_t bytes = 0;
+                CUDA_CHECK(dot_on_gpu(nullptr, bytes, r.r.data(), r.r.data(), r.rows,
+                                      r.scalars.data()));
+                r.scratch = DeviceBuffer<unsigned char>(std::max<size_t>(bytes, 1));
+            }
         }
+        fabric.on(0);
     }
 
     // `iterations` steps from x = 0; the relative residual that the recurrence gives after each.
     std::vector<double> run(int iterations, double b_norm) {
-        for (Rank& r : ranks_)
-            here_.launch(r.rows, cg_start_kernel, cg_start_thread, r.b.data(), r.x.data(),
-                         r.r.data(), r.p());
+        each_rank([&](Rank& r) {
+            here().launch(r.rows, cg_start_kernel, cg_start_thread, r.b.data(), r.x.data(),
+                          r.r.data(), r.p());
+        });
         gather_directions();
         all_reduce_dot(kRr, [](Rank& r) { return std::pair{r.r.data(), r.r.data()}; });
         std::vector<double> history = {std::sqrt(scalar(kRr)) / b_norm};
         for (int i = 0; i < iterations; ++i) {
-            for (Rank& r : ranks_) {
+            each_rank([&](Rank& r) {
                 r.arrays.y.fill_bytes(0);
-                launch_spmv_csr(here_, r.arrays.block, r.arrays.x.data(), r.arrays.y.data());
-            }
+                launch_spmv_csr(here(), r.arrays.block, r.arrays.x.data(), r.arrays.y.data());
+            });
             all_reduce_dot(kPq, [](Rank& r) { return std::pair{r.p(), r.arrays.y.data()}; });
-            for (Rank& r : ranks_)
-                here_.launch(r.rows, cg_step_kernel, cg_step_thread, r.scalars.data(), r.p(),
-                             r.arrays.y.data(), r.x.data(), r.r.data());
+            each_rank([&](Rank& r) {
+                here().launch(r.rows, cg_step_kernel, cg_step_thread, r.scalars.data(), r.p(),
+                              r.arrays.y.data(), r.x.data(), r.r.data());
+            });
             all_reduce_dot(kRrNext, [](Rank& r) { return std::pair{r.r.data(), r.r.data()}; });
-            for (Rank& r : ranks_) {
-                here_.launch(r.rows, cg_direction_kernel, cg_direction_thread, r.scalars.data(),
-                             r.r.data(), r.p());
-                here_.launch(1, cg_next_round_kernel, cg_next_round_thread, r.scalars.data());
-            }
+            each_rank([&](Rank& r) {
+                here().launch(r.rows, cg_direction_kernel, cg_direction_thread, r.scalars.data(),
+                              r.r.data(), r.p());
+                here().launch(1, cg_next_round_kernel, cg_next_round_thread, r.scalars.data());
+            });
             gather_directions();
             history.push_back(std::sqrt(scalar(kRr)) / b_norm);
         }
@@ -157,10 +180,12 @@ public:
 
     std::vector<float> solution() const {
         std::vector<float> padded(layout_.length(), 0.0f);
-        for (const Rank& r : ranks_) {
-            const std::vector<float> piece = r.x.download();
-            std::copy(piece.begin(), piece.end(), padded.begin() + r.offset);
+        for (int k = 0; k < fabric_.ranks(); ++k) {
+            fabric_.on(k);
+            const std::vector<float> piece = ranks_[k].x.download();
+            std::copy(piece.begin(), piece.end(), padded.begin() + ranks_[k].offset);
         }
+        fabric_.on(0);
         return layout_.in_row_order(padded);
     }
 
@@ -171,53 +196,64 @@ private:
         int rows;
         DeviceArray<float> b, x, r;
         DeviceArray<double> scalars;
+        DeviceBuffer<unsigned char> scratch;  // CUB's, for the partial dot products on a GPU
         float* p() { return arrays.x.data() + offset; }
     };
 
-    void gather_directions() {
-        for (Rank& r : ranks_)
-            for (Rank& from : ranks_)
-                if (&from != &r)
-                    copy_where_kernels_run(here_, r.arrays.x.data() + from.offset, from.p(),
-                                           layout_.piece);
+    const Here& here() const { return fabric_.here(); }
+
+    template <class Work>
+    void each_rank(Work work) {
+        for (int k = 0; k < fabric_.ranks(); ++k) {
+            fabric_.on(k);
+            work(ranks_[k]);
+        }
+        fabric_.on(0);
     }
 
-    // Each rank's partial sum over its rows, in double, where its kernels run; then their sum,
-    // in rank order, into every rank's scalars.
+    // Every rank's own piece of p into every rank's whole p; each piece lies in place already.
+    void gather_directions() {
+        std::vector<const float*> pieces;
+        std::vector<float*> wholes;
+        for (Rank& r : ranks_) {
+            pieces.push_back(r.p());
+            wholes.push_back(r.arrays.x.data());
+        }
+        fabric_.all_gather(pieces, wholes, layout_.piece);
+    }
+
+    // Each rank's partial sum over its rows, in double, into its scalars[slot] where its kernels
+    // run; then the all-reduce leaves the sum over the ranks in every rank's slot.
     template <class Vectors>
     void all_reduce_dot(CgScalar slot, Vectors vectors) {
-        double total = 0;
-        for (Rank& r : ranks_) {
+        std::vector<double*> slots;
+        each_rank([&](Rank& r) {
             const auto [u, v] = vectors(r);
-            total += partial_dot(u, v, r.rows);
-        }
-        for (Rank& r : ranks_) {
-            std::vector<double> s = r.scalars.download();
-            s[slot] = total;
-            r.scalars.upload(s);
-        }
+            double* target = r.scalars.data() + slot;
+            slots.push_back(target);
+            if (here().on_gpu()) {
+                size_t bytes = r.scratch.size();
+                CUDA_CHECK(dot_on_gpu(r.scratch.data(), bytes, u, v, r.rows, target));
+                return;
+            }
+            double sum = 0;
+            for (int i = 0; i < r.rows; ++i) sum += static_cast<double>(u[i]) * v[i];
+            *target = sum;
+        });
+        fabric_.all_reduce_sum(slots);
     }
 
-    double partial_dot(const float* u, const float* v, int n) {
-        const size_t count = static_cast<size_t>(n);
-        std::vector<float> hu(count), hv(count);
-        if (here_.on_gpu()) {
-            if (n > 0) {
-                CUDA_CHECK(cudaMemcpy(hu.data(), u, count * sizeof(float), cudaMemcpyDeviceToHost));
-                CUDA_CHECK(cudaMemcpy(hv.data(), v, count * sizeof(float), cudaMemcpyDeviceToHost));
-            }
-        } else {
-            std::copy_n(u, count, hu.begin());
-            std::copy_n(v, count, hv.begin());
-        }
-        double sum = 0;
-        for (size_t i = 0; i < count; ++i) sum += static_cast<double>(hu[i]) * hv[i];
-        return sum;
+    static cudaError_t dot_on_gpu(void* scratch, size_t& bytes, const float* u, const float* v,
+                                  int n, double* result) {
+        return cub::DeviceReduce::TransformReduce(scratch, bytes,
+                                                  thrust::counting_iterator<int>(0), result, n,
+                                                  cuda::std::plus<double>{},
+                                                  ProductInDouble{u, v}, 0.0);
     }
 
     double scalar(CgScalar slot) const { return ranks_.front().scalars.download()[slot]; }
 
-    Here here_;
+    const RankFabric& fabric_;
     PaddedLayout layout_;
     std::vector<Rank> ranks_;
 };
@@ -225,20 +261,22 @@ private:
 // CG on the Poisson matrix across the ranks, against the same CG on one rank: the same number
 // of iterations, the ones that one rank needs to reach 147's tolerance. Only the order in which
 // the dot products' terms are added differs between the two.
-inline void check_cg(const KernelProgram& p, int ranks, SelfCheck& check) {
+inline void check_cg(const KernelProgram& p, const RankFabric& fabric, SelfCheck& check) {
+    const int ranks = fabric.ranks();
     const int side = p.options.scale > 0 ? 1 << (p.options.scale / 2) : kDefaultGridSide;
     const CgSystem system = make_cg_system(csr_from_coo_by_stable_sort(poisson_5_point(side, side)),
                                            false);
     const HostCsr& a = system.matrix;
     const double b_norm = rhs_norm(system);
-    CgRanks one(p.here, a, PaddedLayout(split_by_rows(a.num_rows, 1)), system.b);
+    const RankFabric alone(p.here, 1);
+    CgRanks one(alone, a, PaddedLayout(split_by_rows(a.num_rows, 1)), system.b);
     const std::vector<double> one_history = one.run(cg_iteration_cap(system), b_norm);
     int iterations = 0;
     while (iterations + 1 < static_cast<int>(one_history.size()) &&
            one_history[iterations] > kCgTolerance)
         ++iterations;
-    CgRanks across(p.here, a, PaddedLayout(split_by_nonzeros(a.row_offsets, ranks)), system.b);
-    CgRanks again(p.here, a, PaddedLayout(split_by_rows(a.num_rows, 1)), system.b);
+    CgRanks across(fabric, a, PaddedLayout(split_by_nonzeros(a.row_offsets, ranks)), system.b);
+    CgRanks again(alone, a, PaddedLayout(split_by_rows(a.num_rows, 1)), system.b);
     const std::vector<double> history = across.run(iterations, b_norm);
     again.run(iterations, b_norm);
     const std::vector<float> x_one = again.solution(), x_across = across.solution();
@@ -277,10 +315,11 @@ int main(int argc, char** argv) {
                        std::to_string(coo.num_cols) +
                        "); each product's y is gathered into the next x, so A must be square");
     const HostCsr a = csr_for_lesson(coo);
-    const int ranks = static_cast<int>(p.options.whole("--ranks", 2));
+    const RankFabric fabric(p.here, static_cast<int>(p.options.whole("--ranks", 2)));
+    std::printf("%s: %s\n\n", counted(fabric.ranks(), "rank").c_str(), fabric.describe().c_str());
     SelfCheck check;
-    check_splits(p, a, ranks, check);
-    check_cg(p, ranks, check);
+    check_splits(p, fabric, a, check);
+    check_cg(p, fabric, check);
     return check.finish();
 }
 #endif
