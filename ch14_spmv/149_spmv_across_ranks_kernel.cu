@@ -38,6 +38,18 @@ inline std::vector<RankArrays> make_ranks(const RankFabric& fabric, const HostCs
     return ranks;
 }
 
+// Every rank's x set to x0 (in the padded layout) and its y to 0.
+inline void start_ranks(const RankFabric& fabric, std::vector<RankArrays>& ranks,
+                        const PaddedLayout& layout, const std::vector<float>& x0) {
+    const std::vector<float> start = layout.padded(x0);
+    for (int k = 0; k < fabric.ranks(); ++k) {
+        fabric.on(k);
+        ranks[k].x.upload(start);
+        ranks[k].y.fill_bytes(0);
+    }
+    fabric.on(0);
+}
+
 // One product on every rank, y_k = A_k x (y starts at 0), then the all-gather: afterwards every
 // rank's x holds A x, in the padded layout.
 inline void spmv_then_gather(const RankFabric& fabric, std::vector<RankArrays>& ranks, int piece) {
@@ -59,11 +71,7 @@ inline std::vector<float> power_across_ranks(const RankFabric& fabric, const Hos
                                              const PaddedLayout& layout,
                                              const std::vector<float>& x0, int steps) {
     std::vector<RankArrays> ranks = make_ranks(fabric, a, layout);
-    const std::vector<float> start = layout.padded(x0);
-    for (int k = 0; k < fabric.ranks(); ++k) {
-        fabric.on(k);
-        ranks[k].x.upload(start);
-    }
+    start_ranks(fabric, ranks, layout, x0);
     for (int s = 0; s < steps; ++s) spmv_then_gather(fabric, ranks, layout.piece);
     fabric.on(0);
     return layout.in_row_order(ranks.front().x.download());
@@ -298,6 +306,85 @@ inline void check_cg(const KernelProgram& p, const RankFabric& fabric, SelfCheck
                 difference <= 1e-5 * largest);
 }
 
+// ------------------------------------------------------------------------------- timings
+// The median wall time of `step` and the wait for every rank, after warm-ups: the ranks of one
+// step run at once on their GPUs, so host time around the whole step is what counts.
+template <class Step>
+double median_step_ms(const RankFabric& fabric, Step step) {
+    const TimedRuns runs = timed_runs();
+    for (int i = 0; i < runs.warmups; ++i) step();
+    fabric.synchronize();
+    std::vector<double> ms;
+    for (int i = 0; i < runs.repetitions; ++i) {
+        ms.push_back(host_ms([&] {
+            step();
+            fabric.synchronize();
+        }));
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+}
+
+// At --scale on a GPU: each rank's SpMV alone, a step of all ranks' SpMVs, the all-gather, and
+// the same products on one GPU, for both splits; then one CG iteration on one GPU and across.
+inline void time_across_ranks(const KernelProgram& p, const RankFabric& fabric, const HostCsr& a) {
+    const RankFabric alone(p.here, 1);
+    const double bytes = 8.0 * a.nnz() + 4.0 * (a.num_rows + 1) + 8.0 * a.num_rows;
+    TimingTable table(p, "149", p.options.skew,
+                      "bytes: the CSR arrays, x once, y written once; " + fabric.describe());
+    const PaddedLayout whole(split_by_rows(a.num_rows, 1));
+    const std::vector<float> x0 = lesson_x(a.num_cols);
+    std::vector<RankArrays> one = make_ranks(alone, a, whole);
+    start_ranks(alone, one, whole, x0);
+    const double one_ms = median_step_ms(alone, [&] {
+        launch_spmv_csr(p.here, one[0].block, one[0].x.data(), one[0].y.data());
+    });
+    table.report("spmv_one_gpu", "SpMV on one rank", bytes, one_ms);
+    for (const auto& [key, split] : {std::pair{"by_nonzeros", split_by_nonzeros(a.row_offsets, fabric.ranks())},
+                                    std::pair{"by_rows", split_by_rows(a.num_rows, fabric.ranks())}}) {
+        const PaddedLayout layout(split);
+        std::vector<RankArrays> ranks = make_ranks(fabric, a, layout);
+        start_ranks(fabric, ranks, layout, x0);
+        std::vector<double> rank_ms;
+        for (int k = 0; k < fabric.ranks(); ++k) {
+            fabric.on(k);
+            rank_ms.push_back(median_step_ms(fabric, [&] {
+                launch_spmv_csr(p.here, ranks[k].block, ranks[k].x.data(), ranks[k].y.data());
+            }));
+            std::printf("  rank %d (%s): %s, SpMV %.3f ms\n", k, key,
+                        counted(static_cast<size_t>(split.nonzeros(k, a.row_offsets)), "nonzero").c_str(),
+                        rank_ms.back());
+        }
+        fabric.on(0);
+        const double spmv_ms = median_step_ms(fabric, [&] {
+            for (int k = 0; k < fabric.ranks(); ++k) {
+                fabric.on(k);
+                launch_spmv_csr(p.here, ranks[k].block, ranks[k].x.data(), ranks[k].y.data());
+            }
+            fabric.on(0);
+        });
+        std::vector<const float*> pieces;
+        std::vector<float*> wholes;
+        for (RankArrays& r : ranks) {
+            pieces.push_back(r.y.data());
+            wholes.push_back(r.x.data());
+        }
+        const double gather_ms =
+            median_step_ms(fabric, [&] { fabric.all_gather(pieces, wholes, layout.piece); });
+        const std::string name = std::string("spmv_ranks_") + key;
+        table.report(name, "SpMV on every rank at once, split " + std::string(key), bytes, spmv_ms);
+        table.report(std::string("gather_ranks_") + key, "all-gather of y, split " + std::string(key),
+                     4.0 * layout.length() * fabric.ranks(), gather_ms);
+        const auto [fastest, slowest] = std::minmax_element(rank_ms.begin(), rank_ms.end());
+        table.ratio(std::string("slowest / fastest rank's SpMV, split ") + key, *slowest / *fastest);
+        table.ratio(std::string("SpMV and gather across ranks / one rank, split ") + key,
+                    (spmv_ms + gather_ms) / one_ms, "the ranks are faster");
+        std::printf("  each step moves %s to every rank; compute %.3f ms, gather %.3f ms\n",
+                    readable_bytes(4.0 * layout.piece * (fabric.ranks() - 1)).c_str(), spmv_ms,
+                    gather_ms);
+    }
+}
+
 #if __INCLUDE_LEVEL__ == 0  // main, unless a later lesson or a test includes this file
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(
@@ -320,6 +407,7 @@ int main(int argc, char** argv) {
     SelfCheck check;
     check_splits(p, fabric, a, check);
     check_cg(p, fabric, check);
+    if (p.on_gpu() && p.options.scale > 0) time_across_ranks(p, fabric, a);
     return check.finish();
 }
 #endif
