@@ -325,6 +325,29 @@ double median_step_ms(const RankFabric& fabric, Step step) {
     return ms[ms.size() / 2];
 }
 
+// CG on the Poisson matrix of 2^S unknowns (147's --scale input): ten iterations, each with its
+// SpMV, its gather and its three all-reduced dot products, on one GPU and across the ranks.
+inline void time_cg_iterations(const KernelProgram& p, const RankFabric& fabric,
+                               const TimingTable& table) {
+    const int side = 1 << (p.options.scale / 2);
+    const CgSystem s = make_cg_system(csr_from_coo_by_stable_sort(poisson_5_point(side, side)), false);
+    const double b_norm = rhs_norm(s);
+    const int iterations = 10;
+    const double bytes = iterations * (8.0 * s.matrix.nnz() + 64.0 * s.matrix.num_rows);
+    const RankFabric alone(p.here, 1);
+    CgRanks one(alone, s.matrix, PaddedLayout(split_by_rows(s.matrix.num_rows, 1)), s.b);
+    CgRanks across(fabric, s.matrix,
+                   PaddedLayout(split_by_nonzeros(s.matrix.row_offsets, fabric.ranks())), s.b);
+    const double one_ms = median_step_ms(alone, [&] { one.run(iterations, b_norm); }) / iterations;
+    const double across_ms =
+        median_step_ms(fabric, [&] { across.run(iterations, b_norm); }) / iterations;
+    table.report("cg_iteration_one_gpu", "one CG iteration on one rank (Poisson)", bytes / iterations,
+                 one_ms);
+    table.report("cg_iteration_ranks", "one CG iteration across the ranks (Poisson)",
+                 bytes / iterations, across_ms);
+    table.ratio("CG iteration across ranks / one rank", across_ms / one_ms, "the ranks are faster");
+}
+
 // At --scale on a GPU: each rank's SpMV alone, a step of all ranks' SpMVs, the all-gather, and
 // the same products on one GPU, for both splits; then one CG iteration on one GPU and across.
 inline void time_across_ranks(const KernelProgram& p, const RankFabric& fabric, const HostCsr& a) {
@@ -383,6 +406,7 @@ inline void time_across_ranks(const KernelProgram& p, const RankFabric& fabric, 
                     readable_bytes(4.0 * layout.piece * (fabric.ranks() - 1)).c_str(), spmv_ms,
                     gather_ms);
     }
+    time_cg_iterations(p, fabric, table);
 }
 
 #if __INCLUDE_LEVEL__ == 0  // main, unless a later lesson or a test includes this file
