@@ -293,10 +293,13 @@ inline void check_cg(const KernelProgram& p, const RankFabric& fabric, SelfCheck
         largest = std::max(largest, std::fabs(double(x_one[i])));
         difference = std::max(difference, std::fabs(double(x_one[i]) - x_across[i]));
     }
-    std::printf("CG on the Poisson matrix of a %d x %d grid: %d iterations to a relative residual "
-                "of %.2e on one rank, %.2e across %s\n",
-                side, side, iterations, one_history[iterations], history.back(),
-                counted(ranks, "rank").c_str());
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "CG on the Poisson matrix of a %d x %d grid: %d iterations to a relative residual "
+                  "of %.2e on one rank, %.2e across %s",
+                  side, side, iterations, one_history[iterations], history.back(),
+                  counted(ranks, "rank").c_str());
+    print_wrapped(line);
     std::printf("  largest difference of x across ranks from x on one rank: %.3g (of %.3g)\n\n",
                 difference, largest);
     check.claim("CG across " + counted(ranks, "rank") +
