@@ -94,6 +94,7 @@ ifeq ($(NVCC),)
 	@echo "note: nvcc was not found, so only the CPU programs are built; the CUDA programs ($(words $(GPU_PROGRAMS))) need the CUDA Toolkit."
 else
 	@echo "CUDA_ARCH=$(CUDA_ARCH) ($(ARCH_REASON)); make CUDA_ARCH=sm_90 or =all overrides it"
+	@$(if $(NCCL_HEADER),true,echo "note: nccl.h was not found, so 149 is built without NCCL: its ranks share GPU 0")
 endif
 
 # The binaries depend on the flags, so that a new CUDA_ARCH rebuilds them.

@@ -28,13 +28,15 @@ SKEWS = [
 # The programs that time each family's textbook kernels, fast kernels and library reference in
 # one run: 148 (143's thread per row, merge path, cuSPARSE), 144 (142's COO, warp per row, ELL,
 # strides), 123 (115's build, the binned build, CUB's sort), 122 (120's search, the one pass,
-# coo2csr) and 117 (the reductions, CUB). About 45 s per skew on an H200 at scale 22.
+# coo2csr), 117 (the reductions, CUB) and 149 (SpMV across two ranks, one GPU each where there
+# are two, and CG's iteration). About 70 s per skew on an H200 at scale 22.
 PROGRAMS = [
     "148_spmv_merge_path_kernel",
     "144_coalescing_kernel",
     "123_csr_binned_construction_kernel",
     "122_sorted_coo_to_csr_one_pass_kernel",
     "117_coo_edge_parallel_reduce_kernel",
+    "149_spmv_across_ranks_kernel",
 ]
 
 FIELD = re.compile(r'(\w+)=("[^"]*"|\S+)')

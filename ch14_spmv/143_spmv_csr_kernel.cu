@@ -7,6 +7,8 @@
 // Build and run:  make 143_spmv_csr_kernel && build/143_spmv_csr_kernel
 //                 build/143_spmv_csr_kernel --scale 22 --max-memory 8G
 //                 build/143_spmv_csr_kernel --matrix data/1138_bus.mtx
+#ifndef SPMV_CSR_KERNEL_143  // 147 and 148 build on this lesson, and 149 on both of them
+#define SPMV_CSR_KERNEL_143
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -188,3 +190,4 @@ int main(int argc, char** argv) {
     return check.finish();
 }
 #endif
+#endif  // SPMV_CSR_KERNEL_143

@@ -14,17 +14,35 @@
 #include <string>
 #include <vector>
 #include "147_conjugate_gradient_kernel.cu"
+#include "148_spmv_merge_path_kernel.cu"
 #include "rank_blocks.h"
 #include "rank_fabric.cuh"
 
-// One rank's arrays where its kernels run: its block, the whole x in the padded layout, and
-// its piece of y, as long as the largest block's.
+// One rank's arrays where its kernels run: its block, the whole x in the padded layout, its
+// piece of y, as long as the largest block's, and the tile starts of 148's kernel.
 struct RankArrays {
     RankArrays(const Here& here, const HostCsr& block, const PaddedLayout& layout)
-        : block(here, block), x(here, layout.length()), y(here, static_cast<size_t>(layout.piece)) {}
+        : block(here, block),
+          x(here, layout.length()),
+          y(here, static_cast<size_t>(layout.piece)),
+          tiles(here, block) {}
     DeviceCsr block;
     DeviceArray<float> x, y;
+    MergePathTiles tiles;
 };
+
+// Which kernel each rank runs on its block. 143's thread per row is the one that the checks hold
+// to bit for bit; 148's merge path takes time in proportion to rows + nonzeros, whatever the
+// rows' lengths, so only with it does an equal share of the nonzeros become an equal share of
+// the time.
+enum class RankKernel { thread_per_row, merge_path };
+
+inline void launch_on_rank(const Here& here, RankKernel kernel, RankArrays& r) {
+    if (kernel == RankKernel::thread_per_row)
+        launch_spmv_csr(here, r.block, r.x.data(), r.y.data());
+    else
+        launch_spmv_merge_path_blocks(here, r.block, r.tiles, r.x.data(), r.y.data());
+}
 
 // Every rank's arrays, each made where the rank lives (its own GPU, where it has one).
 inline std::vector<RankArrays> make_ranks(const RankFabric& fabric, const HostCsr& a,
@@ -52,13 +70,14 @@ inline void start_ranks(const RankFabric& fabric, std::vector<RankArrays>& ranks
 
 // One product on every rank, y_k = A_k x (y starts at 0), then the all-gather: afterwards every
 // rank's x holds A x, in the padded layout.
-inline void spmv_then_gather(const RankFabric& fabric, std::vector<RankArrays>& ranks, int piece) {
+inline void spmv_then_gather(const RankFabric& fabric, std::vector<RankArrays>& ranks, int piece,
+                             RankKernel kernel) {
     std::vector<const float*> pieces;
     std::vector<float*> wholes;
     for (int k = 0; k < fabric.ranks(); ++k) {
         fabric.on(k);
         ranks[k].y.fill_bytes(0);
-        launch_spmv_csr(fabric.here(), ranks[k].block, ranks[k].x.data(), ranks[k].y.data());
+        launch_on_rank(fabric.here(), kernel, ranks[k]);
         pieces.push_back(ranks[k].y.data());
         wholes.push_back(ranks[k].x.data());
     }
@@ -69,10 +88,11 @@ inline void spmv_then_gather(const RankFabric& fabric, std::vector<RankArrays>& 
 // A^steps x0 across the ranks, back in row order.
 inline std::vector<float> power_across_ranks(const RankFabric& fabric, const HostCsr& a,
                                              const PaddedLayout& layout,
-                                             const std::vector<float>& x0, int steps) {
+                                             const std::vector<float>& x0, int steps,
+                                             RankKernel kernel = RankKernel::thread_per_row) {
     std::vector<RankArrays> ranks = make_ranks(fabric, a, layout);
     start_ranks(fabric, ranks, layout, x0);
-    for (int s = 0; s < steps; ++s) spmv_then_gather(fabric, ranks, layout.piece);
+    for (int s = 0; s < steps; ++s) spmv_then_gather(fabric, ranks, layout.piece, kernel);
     fabric.on(0);
     return layout.in_row_order(ranks.front().x.download());
 }
@@ -90,9 +110,10 @@ inline void show_split(const char* how, const RowSplit& split, const HostCsr& a)
     int64_t most = 0;
     for (int k = 0; k < split.ranks(); ++k) {
         most = std::max(most, split.nonzeros(k, a.row_offsets));
-        std::printf("  rank %d: rows %d .. %d (%s), %s\n", k, split.first_row[k],
-                    split.first_row[k + 1] - 1, counted(split.rows(k), "row").c_str(),
-                    counted(static_cast<size_t>(split.nonzeros(k, a.row_offsets)), "nonzero").c_str());
+        std::printf(
+            "  rank %d: rows %d .. %d (%s), %s\n", k, split.first_row[k],
+            split.first_row[k + 1] - 1, counted(split.rows(k), "row").c_str(),
+            counted(static_cast<size_t>(split.nonzeros(k, a.row_offsets)), "nonzero").c_str());
     }
     const double share = split.ranks() ? double(a.nnz()) / split.ranks() : 0.0;
     std::printf("  the busiest rank holds %.2f times an equal share of the nonzeros\n",
@@ -100,15 +121,17 @@ inline void show_split(const char* how, const RowSplit& split, const HostCsr& a)
 }
 
 // Both splits, each checked against the one-rank products bit for bit: each row is summed by
-// the same body, in the same order, from the same x values.
-inline void check_splits(const KernelProgram& p, const RankFabric& fabric, const HostCsr& a,
-                         SelfCheck& check) {
+// the same body, in the same order, from the same x values. 148's kernel, which the timings
+// also run, adds a long row's pieces in another order, so it is held to the double reference.
+inline void check_splits(const KernelProgram& p, const RankFabric& fabric, const HostCoo& coo,
+                         const HostCsr& a, SelfCheck& check) {
     const int ranks = fabric.ranks();
     const int steps = 3;
     const std::vector<float> x0 = lesson_x(a.num_cols);
     const std::vector<float> one = power_on_one(p.here, a, x0, steps);
-    for (const auto& [how, split] : {std::pair{"by rows", split_by_rows(a.num_rows, ranks)},
-                                    std::pair{"by nonzeros", split_by_nonzeros(a.row_offsets, ranks)}}) {
+    for (const auto& [how, split] :
+         {std::pair{"by rows", split_by_rows(a.num_rows, ranks)},
+          std::pair{"by nonzeros", split_by_nonzeros(a.row_offsets, ranks)}}) {
         show_split(how, split, a);
         const PaddedLayout layout(split);
         std::printf("  each gather: %d pieces of %s, %s received by each rank\n\n", ranks,
@@ -118,6 +141,11 @@ inline void check_splits(const KernelProgram& p, const RankFabric& fabric, const
         check.claim(std::string("A^3 x across ") + counted(ranks, "rank") + ", split " + how +
                         ", equals the one-rank products bit for bit",
                     across == one);
+        const std::vector<float> merged =
+            power_across_ranks(fabric, a, layout, x0, 1, RankKernel::merge_path);
+        check.claim("A x across " + counted(ranks, "rank") + " with 148's merge path, split " +
+                        how + ", matches the double reference within float32 rounding",
+                    spmv_matches(merged, spmv_reference(coo, x0, zeros(a.num_rows))));
     }
 }
 
@@ -137,18 +165,22 @@ public:
         for (int k = 0; k < fabric.ranks(); ++k) {
             fabric.on(k);
             const size_t offset = static_cast<size_t>(k) * layout.piece;
-            ranks_.push_back(Rank{
-                RankArrays(here, rank_block(a, layout, k), layout), offset, layout.split.rows(k),
-                DeviceArray<float>(here, std::vector<float>(b_padded.begin() + offset,
-                                                            b_padded.begin() + offset + layout.piece)),
-                DeviceArray<float>(here, static_cast<size_t>(layout.piece)),
-                DeviceArray<float>(here, static_cast<size_t>(layout.piece)),
-                DeviceArray<double>(here, std::vector<double>(kNumScalars, 0.0)), {}});
+            ranks_.push_back(
+                Rank{RankArrays(here, rank_block(a, layout, k), layout),
+                     offset,
+                     layout.split.rows(k),
+                     DeviceArray<float>(
+                         here, std::vector<float>(b_padded.begin() + offset,
+                                                  b_padded.begin() + offset + layout.piece)),
+                     DeviceArray<float>(here, static_cast<size_t>(layout.piece)),
+                     DeviceArray<float>(here, static_cast<size_t>(layout.piece)),
+                     DeviceArray<double>(here, std::vector<double>(kNumScalars, 0.0)),
+                     {}});
             Rank& r = ranks_.back();
             if (here.on_gpu()) {
                 size_t bytes = 0;
-                CUDA_CHECK(dot_on_gpu(nullptr, bytes, r.r.data(), r.r.data(), r.rows,
-                                      r.scalars.data()));
+                CUDA_CHECK(
+                    dot_on_gpu(nullptr, bytes, r.r.data(), r.r.data(), r.rows, r.scalars.data()));
                 r.scratch = DeviceBuffer<unsigned char>(std::max<size_t>(bytes, 1));
             }
         }
@@ -253,9 +285,8 @@ private:
 
     static cudaError_t dot_on_gpu(void* scratch, size_t& bytes, const float* u, const float* v,
                                   int n, double* result) {
-        return cub::DeviceReduce::TransformReduce(scratch, bytes,
-                                                  thrust::counting_iterator<int>(0), result, n,
-                                                  cuda::std::plus<double>{},
+        return cub::DeviceReduce::TransformReduce(scratch, bytes, thrust::counting_iterator<int>(0),
+                                                  result, n, cuda::std::plus<double>{},
                                                   ProductInDouble{u, v}, 0.0);
     }
 
@@ -275,11 +306,11 @@ inline void check_cg(const KernelProgram& p, const RankFabric& fabric, SelfCheck
     // it stops at a 128 x 128 grid; the timings below take the full 2^S unknowns.
     const int side =
         p.options.scale > 0 ? std::min(1 << (p.options.scale / 2), 128) : kDefaultGridSide;
-    const CgSystem system = make_cg_system(csr_from_coo_by_stable_sort(poisson_5_point(side, side)),
-                                           false);
+    const CgSystem system =
+        make_cg_system(csr_from_coo_by_stable_sort(poisson_5_point(side, side)), false);
     const HostCsr& a = system.matrix;
     const double b_norm = rhs_norm(system);
-    const RankFabric alone(p.here, 1);
+    const RankFabric alone(p.here, 1, RankFabric::Placement::one_place);
     CgRanks one(alone, a, PaddedLayout(split_by_rows(a.num_rows, 1)), system.b);
     const std::vector<double> one_history = one.run(cg_iteration_cap(system), b_norm);
     int iterations = 0;
@@ -297,11 +328,12 @@ inline void check_cg(const KernelProgram& p, const RankFabric& fabric, SelfCheck
         difference = std::max(difference, std::fabs(double(x_one[i]) - x_across[i]));
     }
     char line[200];
-    std::snprintf(line, sizeof line,
-                  "CG on the Poisson matrix of a %d x %d grid: %d iterations to a relative residual "
-                  "of %.2e on one rank, %.2e across %s",
-                  side, side, iterations, one_history[iterations], history.back(),
-                  counted(ranks, "rank").c_str());
+    std::snprintf(
+        line, sizeof line,
+        "CG on the Poisson matrix of a %d x %d grid: %d iterations to a relative residual "
+        "of %.2e on one rank, %.2e across %s",
+        side, side, iterations, one_history[iterations], history.back(),
+        counted(ranks, "rank").c_str());
     print_wrapped(line);
     std::printf("  largest difference of x across ranks from x on one rank: %.3g (of %.3g)\n\n",
                 difference, largest);
@@ -336,62 +368,74 @@ double median_step_ms(const RankFabric& fabric, Step step) {
 inline void time_cg_iterations(const KernelProgram& p, const RankFabric& fabric,
                                const TimingTable& table) {
     const int side = 1 << (p.options.scale / 2);
-    const CgSystem s = make_cg_system(csr_from_coo_by_stable_sort(poisson_5_point(side, side)), false);
+    const CgSystem s =
+        make_cg_system(csr_from_coo_by_stable_sort(poisson_5_point(side, side)), false);
     const double b_norm = rhs_norm(s);
     const int iterations = 10;
     const double bytes = iterations * (8.0 * s.matrix.nnz() + 64.0 * s.matrix.num_rows);
-    const RankFabric alone(p.here, 1);
+    const RankFabric alone(p.here, 1, RankFabric::Placement::one_place);
     CgRanks one(alone, s.matrix, PaddedLayout(split_by_rows(s.matrix.num_rows, 1)), s.b);
     CgRanks across(fabric, s.matrix,
                    PaddedLayout(split_by_nonzeros(s.matrix.row_offsets, fabric.ranks())), s.b);
     const double one_ms = median_step_ms(alone, [&] { one.run(iterations, b_norm); }) / iterations;
     const double across_ms =
         median_step_ms(fabric, [&] { across.run(iterations, b_norm); }) / iterations;
-    table.report("cg_iteration_one_gpu", "one CG iteration on one rank (Poisson)", bytes / iterations,
-                 one_ms);
+    table.report("cg_iteration_one_gpu", "one CG iteration on one rank (Poisson)",
+                 bytes / iterations, one_ms);
     table.report("cg_iteration_ranks", "one CG iteration across the ranks (Poisson)",
                  bytes / iterations, across_ms);
     table.ratio("CG iteration across ranks / one rank", across_ms / one_ms, "the ranks are faster");
 }
 
-// At --scale on a GPU: each rank's SpMV alone, a step of all ranks' SpMVs, the all-gather, and
-// the same products on one GPU, for both splits; then one CG iteration on one GPU and across.
+// Every rank's SpMV launched at once, each on its own GPU where it has one; then the wait for all.
+inline double median_ranks_ms(const RankFabric& fabric, std::vector<RankArrays>& ranks,
+                              RankKernel kernel) {
+    return median_step_ms(fabric, [&] {
+        for (int k = 0; k < fabric.ranks(); ++k) {
+            fabric.on(k);
+            launch_on_rank(fabric.here(), kernel, ranks[k]);
+        }
+        fabric.on(0);
+    });
+}
+
+struct TimedKernel {
+    RankKernel kernel;
+    const char* key;
+    const char* name;
+};
+constexpr TimedKernel kTimedKernels[] = {
+    {RankKernel::thread_per_row, "thread_per_row", "143's thread per row"},
+    {RankKernel::merge_path, "merge_path", "148's merge path by blocks"}};
+
+// At --scale on a GPU, for both kernels and both splits: each rank's SpMV alone, all ranks' at
+// once, and the same product on one rank; the all-gather of each split; then CG.
 inline void time_across_ranks(const KernelProgram& p, const RankFabric& fabric, const HostCsr& a) {
-    const RankFabric alone(p.here, 1);
     const double bytes = 8.0 * a.nnz() + 4.0 * (a.num_rows + 1) + 8.0 * a.num_rows;
     TimingTable table(p, "149", p.options.skew,
                       "bytes: the CSR arrays, x once, y written once; " + fabric.describe());
-    const PaddedLayout whole(split_by_rows(a.num_rows, 1));
+    if (fabric.kind() == RankFabric::Kind::one_gpu)
+        print_wrapped(
+            "  the ranks share GPU 0 and take turns, so a step of all ranks costs the sum "
+            "of their times: the ratios below show what the split costs, not a "
+            "speed-up, which needs one GPU per rank");
     const std::vector<float> x0 = lesson_x(a.num_cols);
+    const RankFabric alone(p.here, 1, RankFabric::Placement::one_place);
+    const PaddedLayout whole(split_by_rows(a.num_rows, 1));
     std::vector<RankArrays> one = make_ranks(alone, a, whole);
     start_ranks(alone, one, whole, x0);
-    const double one_ms = median_step_ms(alone, [&] {
-        launch_spmv_csr(p.here, one[0].block, one[0].x.data(), one[0].y.data());
-    });
-    table.report("spmv_one_gpu", "SpMV on one rank", bytes, one_ms);
-    for (const auto& [key, split] : {std::pair{"by_nonzeros", split_by_nonzeros(a.row_offsets, fabric.ranks())},
-                                    std::pair{"by_rows", split_by_rows(a.num_rows, fabric.ranks())}}) {
+    std::vector<double> one_ms;
+    for (const TimedKernel& k : kTimedKernels) {
+        one_ms.push_back(median_ranks_ms(alone, one, k.kernel));
+        table.report(std::string("spmv_one_gpu_") + k.key,
+                     std::string("SpMV on one rank, ") + k.name, bytes, one_ms.back());
+    }
+    for (const auto& [split_key, split] :
+         {std::pair{"by_nonzeros", split_by_nonzeros(a.row_offsets, fabric.ranks())},
+          std::pair{"by_rows", split_by_rows(a.num_rows, fabric.ranks())}}) {
         const PaddedLayout layout(split);
         std::vector<RankArrays> ranks = make_ranks(fabric, a, layout);
         start_ranks(fabric, ranks, layout, x0);
-        std::vector<double> rank_ms;
-        for (int k = 0; k < fabric.ranks(); ++k) {
-            fabric.on(k);
-            rank_ms.push_back(median_step_ms(fabric, [&] {
-                launch_spmv_csr(p.here, ranks[k].block, ranks[k].x.data(), ranks[k].y.data());
-            }));
-            std::printf("  rank %d (%s): %s, SpMV %.3f ms\n", k, key,
-                        counted(static_cast<size_t>(split.nonzeros(k, a.row_offsets)), "nonzero").c_str(),
-                        rank_ms.back());
-        }
-        fabric.on(0);
-        const double spmv_ms = median_step_ms(fabric, [&] {
-            for (int k = 0; k < fabric.ranks(); ++k) {
-                fabric.on(k);
-                launch_spmv_csr(p.here, ranks[k].block, ranks[k].x.data(), ranks[k].y.data());
-            }
-            fabric.on(0);
-        });
         std::vector<const float*> pieces;
         std::vector<float*> wholes;
         for (RankArrays& r : ranks) {
@@ -400,17 +444,36 @@ inline void time_across_ranks(const KernelProgram& p, const RankFabric& fabric, 
         }
         const double gather_ms =
             median_step_ms(fabric, [&] { fabric.all_gather(pieces, wholes, layout.piece); });
-        const std::string name = std::string("spmv_ranks_") + key;
-        table.report(name, "SpMV on every rank at once, split " + std::string(key), bytes, spmv_ms);
-        table.report(std::string("gather_ranks_") + key, "all-gather of y, split " + std::string(key),
-                     4.0 * layout.length() * fabric.ranks(), gather_ms);
-        const auto [fastest, slowest] = std::minmax_element(rank_ms.begin(), rank_ms.end());
-        table.ratio(std::string("slowest / fastest rank's SpMV, split ") + key, *slowest / *fastest);
-        table.ratio(std::string("SpMV and gather across ranks / one rank, split ") + key,
-                    (spmv_ms + gather_ms) / one_ms, "the ranks are faster");
-        std::printf("  each step moves %s to every rank; compute %.3f ms, gather %.3f ms\n",
-                    readable_bytes(4.0 * layout.piece * (fabric.ranks() - 1)).c_str(), spmv_ms,
-                    gather_ms);
+        table.report(std::string("gather_ranks_") + split_key,
+                     std::string("all-gather of y, split ") + split_key,
+                     4.0 * layout.piece * (fabric.ranks() - 1) * fabric.ranks(), gather_ms);
+        for (size_t i = 0; i < std::size(kTimedKernels); ++i) {
+            const TimedKernel& k = kTimedKernels[i];
+            std::vector<double> rank_ms;
+            for (int r = 0; r < fabric.ranks(); ++r) {
+                fabric.on(r);
+                rank_ms.push_back(
+                    median_step_ms(fabric, [&] { launch_on_rank(p.here, k.kernel, ranks[r]); }));
+                std::printf(
+                    "  rank %d, split %s, %s: %s, %.3f ms\n", r, split_key, k.name,
+                    counted(static_cast<size_t>(split.nonzeros(r, a.row_offsets)), "nonzero")
+                        .c_str(),
+                    rank_ms.back());
+            }
+            fabric.on(0);
+            const double spmv_ms = median_ranks_ms(fabric, ranks, k.kernel);
+            const std::string what = std::string(k.name) + ", split " + split_key;
+            table.report(std::string("spmv_ranks_") + k.key + "_" + split_key,
+                         "SpMV on every rank at once, " + what, bytes, spmv_ms);
+            const auto [fastest, slowest] = std::minmax_element(rank_ms.begin(), rank_ms.end());
+            table.ratio("slowest / fastest rank's SpMV, " + what, *slowest / *fastest);
+            table.ratio("SpMV across ranks / one rank, " + what, spmv_ms / one_ms[i],
+                        "the ranks are faster");
+            table.ratio("SpMV and gather across ranks / one rank, " + what,
+                        (spmv_ms + gather_ms) / one_ms[i], "the ranks are faster");
+            std::printf("  a step: compute %.3f ms, gather %.3f ms (%.0f%% of the step)\n\n",
+                        spmv_ms, gather_ms, 100.0 * gather_ms / (spmv_ms + gather_ms));
+        }
     }
     time_cg_iterations(p, fabric, table);
 }
@@ -419,9 +482,10 @@ inline void time_across_ranks(const KernelProgram& p, const RankFabric& fabric, 
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(
         argc, argv,
-        ProgramDescription("149 (14.7) kernel: SpMV across ranks, rows split by nonzeros",
-                           {"make 149_spmv_across_ranks_kernel && build/149_spmv_across_ranks_kernel",
-                            "build/149_spmv_across_ranks_kernel --scale 16 --ranks 4"})
+        ProgramDescription(
+            "149 (14.7) kernel: SpMV across ranks, rows split by nonzeros",
+            {"make 149_spmv_across_ranks_kernel && build/149_spmv_across_ranks_kernel",
+             "build/149_spmv_across_ranks_kernel --scale 16 --ranks 4"})
             .with_book_input("the 4 x 4 matrix of Fig. 14.1")
             .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
             .with_whole_flag({"--ranks", "P", "ranks, each with a block of rows; default 2", 1, 64})
@@ -435,7 +499,7 @@ int main(int argc, char** argv) {
     const RankFabric fabric(p.here, static_cast<int>(p.options.whole("--ranks", 2)));
     std::printf("%s: %s\n\n", counted(fabric.ranks(), "rank").c_str(), fabric.describe().c_str());
     SelfCheck check;
-    check_splits(p, fabric, a, check);
+    check_splits(p, fabric, coo, a, check);
     check_cg(p, fabric, check);
     if (p.on_gpu() && p.options.scale > 0) time_across_ranks(p, fabric, a);
     return check.finish();

@@ -1,9 +1,10 @@
 // Where 149's ranks live and how their pieces move between them. With no GPU, the ranks run in
-// the emulator and an all-gather or an all-reduce is a host copy or a host sum. With one GPU, or
-// more ranks than GPUs, or a build without NCCL, every rank lives on GPU 0 and the exchanges are
-// device-to-device copies and a sum on the host. With one GPU per rank and NCCL, rank k lives
-// on GPU k, with one NCCL communicator per GPU (ncclCommInitAll, one process), and the
-// exchanges are ncclAllGather and ncclAllReduce.
+// the emulator and an all-gather or an all-reduce is a host copy or a host sum. With more ranks
+// than GPUs, or a build without NCCL, or where one place is asked for, every rank lives on GPU 0
+// and the exchanges are device-to-device copies and a sum on the host. Otherwise rank k lives on
+// GPU k, with one NCCL communicator per GPU (ncclCommInitAll, one process), and the exchanges
+// are ncclAllGather and ncclAllReduce; one rank on one GPU takes that road too, so that a
+// machine with a single GPU runs NCCL's calls as well.
 #pragma once
 #include <stdexcept>
 #include <string>
@@ -12,10 +13,10 @@
 #ifdef SUITE_HAVE_NCCL
 #include <nccl.h>
 
-#define NCCL_CHECK(call)                                                                    \
-    do {                                                                                    \
-        const ncclResult_t nccl_result = (call);                                            \
-        if (nccl_result != ncclSuccess)                                                     \
+#define NCCL_CHECK(call)                                                                           \
+    do {                                                                                           \
+        const ncclResult_t nccl_result = (call);                                                   \
+        if (nccl_result != ncclSuccess)                                                            \
             throw std::runtime_error(std::string(#call) + ": " + ncclGetErrorString(nccl_result)); \
     } while (0)
 #endif
@@ -23,13 +24,17 @@
 class RankFabric {
 public:
     enum class Kind { emulated, one_gpu, gpu_per_rank };
+    enum class Placement { one_place, gpu_per_rank_where_possible };
 
-    RankFabric(const Here& here, int ranks) : here_(here), ranks_(ranks) {
+    RankFabric(const Here& here, int ranks,
+               [[maybe_unused]] Placement placement = Placement::gpu_per_rank_where_possible)
+        : here_(here), ranks_(ranks) {
         kind_ = here.on_gpu() ? Kind::one_gpu : Kind::emulated;
 #ifdef SUITE_HAVE_NCCL
         int devices = 0;
         if (here.on_gpu()) CUDA_CHECK(cudaGetDeviceCount(&devices));
-        if (here.on_gpu() && ranks > 1 && ranks <= devices) {
+        if (placement == Placement::gpu_per_rank_where_possible && here.on_gpu() &&
+            ranks <= devices) {
             kind_ = Kind::gpu_per_rank;
             comms_.resize(ranks);
             std::vector<int> device_ids(ranks);
@@ -47,16 +52,27 @@ public:
 #endif
     }
 
-    Kind kind() const { return kind_; }
-    int ranks() const { return ranks_; }
-    const Here& here() const { return here_; }
+    Kind kind() const {
+        return kind_;
+    }
+    int ranks() const {
+        return ranks_;
+    }
+    const Here& here() const {
+        return here_;
+    }
 
     std::string describe() const {
         switch (kind_) {
             case Kind::emulated:
                 return "in the emulator: gathers and sums are host copies and host sums";
             case Kind::one_gpu:
+#ifdef SUITE_HAVE_NCCL
                 return "all on GPU 0: gathers are device copies, sums are added on the host";
+#else
+                return "all on GPU 0 (built without NCCL): gathers are device copies, sums are "
+                       "added on the host";
+#endif
             case Kind::gpu_per_rank:
                 return "rank k on GPU k, one NCCL communicator each: ncclAllGather, ncclAllReduce";
         }
