@@ -177,6 +177,8 @@ public:
                      DeviceArray<double>(here, std::vector<double>(kNumScalars, 0.0)),
                      {}});
             Rank& r = ranks_.back();
+            // The padding past a short block's rows is gathered with its piece of p, never read.
+            r.arrays.x.fill_bytes(0);
             if (here.on_gpu()) {
                 size_t bytes = 0;
                 CUDA_CHECK(
