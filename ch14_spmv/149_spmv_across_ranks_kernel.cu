@@ -177,8 +177,10 @@ public:
                      DeviceArray<double>(here, std::vector<double>(kNumScalars, 0.0)),
                      {}});
             Rank& r = ranks_.back();
-            // The padding past a short block's rows is gathered with its piece of p, never read.
+            // The padding past a short block's rows is never computed, but the all-gather carries
+            // it with the rank's piece of p, and solution() downloads it with the piece of x.
             r.arrays.x.fill_bytes(0);
+            r.x.fill_bytes(0);
             if (here.on_gpu()) {
                 size_t bytes = 0;
                 CUDA_CHECK(
