@@ -1,14 +1,19 @@
-// 14.7, kernel: SpMV across ranks. The rows are cut into one contiguous block per rank
-// (row_split.h): by rows, or so that each block holds an equal share of the nonzeros. Each rank
-// holds x whole and multiplies its block with 143's kernel, thread per row; then an all-gather
-// gives every rank the whole of the next x, assembled from the ranks' pieces of y. The rank with
-// the most nonzeros sets the pace, so on a skewed matrix the split by rows leaves the other
-// ranks waiting, and the split by nonzeros does not. Every rank's pieces have one size (the
-// largest block's rows), as an all-gather needs, and the columns are renumbered once into that
-// padded layout (rank_blocks.h), so that each rank reads the gathered x as it lies.
+// 14.7, kernel: SpMV and CG across ranks, each rank on a GPU of its own where there are enough.
+// The rows are cut into one contiguous block per rank: by rows, or so that each block holds an
+// equal share of the nonzeros. Each rank holds x whole and multiplies its block; then an
+// all-gather (ncclAllGather between GPUs) gives every rank the whole of the next x, assembled
+// from the ranks' pieces of y. The slowest rank sets the pace, and two kernels show what makes a
+// split fair: with 143's thread per row a rank's time follows its longest rows, so even equal
+// nonzeros leave the ranks apart on a skewed matrix; with 148's merge path the time follows
+// rows + nonzeros, and the split by nonzeros evens the ranks out. Every rank's pieces have one
+// size (the largest block's rows), as an all-gather needs, and the columns are renumbered once
+// into that padded layout (rank_blocks.h), so that each rank reads the gathered x as it lies.
+// Where the ranks live and how the pieces move is rank_fabric.cuh's part. CG is 147's, with its
+// vectors cut like the rows and its dot products summed across the ranks (ncclAllReduce).
 //
 // Build and run:  make 149_spmv_across_ranks_kernel && build/149_spmv_across_ranks_kernel
 //                 build/149_spmv_across_ranks_kernel --scale 16 --ranks 4
+//                 build/149_spmv_across_ranks_kernel --scale 22 --max-memory 64G
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -17,6 +22,37 @@
 #include "148_spmv_merge_path_kernel.cu"
 #include "rank_blocks.h"
 #include "rank_fabric.cuh"
+
+// The cut. By rows, each rank gets R / P rows, whatever they hold. By nonzeros, the cuts are
+// placed so that each rank's rows hold about nnz / P entries, which is the work of an SpMV. On a
+// skewed matrix the two differ by the rows' lengths: a block of the first rows, where R-MAT's
+// hubs live, can hold many times its share. A row is never cut, so one row longer than nnz / P
+// still lands whole on one rank: the nonzero split is balanced to within the longest row.
+inline RowSplit split_by_rows(int num_rows, int ranks) {
+    RowSplit split;
+    for (int k = 0; k <= ranks; ++k)
+        split.first_row.push_back(static_cast<int>(int64_t{num_rows} * k / ranks));
+    return split;
+}
+
+// Cut k sits at the first row whose start is at or past k * nnz / P nonzeros, or one row
+// earlier when that row's start is nearer to the target: the nearer cut keeps each block's
+// nonzeros within half a row of its share, wherever a row allows.
+inline RowSplit split_by_nonzeros(const std::vector<int>& row_offsets, int ranks) {
+    const int num_rows = static_cast<int>(row_offsets.size()) - 1;
+    const int64_t nnz = row_offsets.back();
+    RowSplit split;
+    split.first_row.push_back(0);
+    for (int k = 1; k < ranks; ++k) {
+        const int64_t target = nnz * k / ranks;
+        int cut = static_cast<int>(
+            std::lower_bound(row_offsets.begin(), row_offsets.end(), target) - row_offsets.begin());
+        if (cut > 0 && target - row_offsets[cut - 1] < row_offsets[cut] - target) --cut;
+        split.first_row.push_back(std::clamp(cut, split.first_row.back(), num_rows));
+    }
+    split.first_row.push_back(num_rows);
+    return split;
+}
 
 // One rank's arrays where its kernels run: its block, the whole x in the padded layout, its
 // piece of y, as long as the largest block's, and the tile starts of 148's kernel.
@@ -506,6 +542,11 @@ int main(int argc, char** argv) {
     check_splits(p, fabric, coo, a, check);
     check_cg(p, fabric, check);
     if (p.on_gpu() && p.options.scale > 0) time_across_ranks(p, fabric, a);
+    if (!p.options.book_example())
+        check.end_with(spmv_result_line(
+            coo, power_across_ranks(fabric, a,
+                                    PaddedLayout(split_by_nonzeros(a.row_offsets, fabric.ranks())),
+                                    ones(a.num_cols), 1)));
     return check.finish();
 }
 #endif

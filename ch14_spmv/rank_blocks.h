@@ -1,15 +1,26 @@
-// Each rank's share of a square CSR matrix for an SpMV across ranks: its block of rows (row_split.h)
-// with the column indices renumbered into the padded layout of x that an all-gather fills. An
-// all-gather moves pieces of one size, so each rank's piece of y is as long as the largest block,
-// and rank k's rows land at positions k * piece .. k * piece + rows(k) - 1 of every rank's x.
-// Renumbering the columns once, when the blocks are made, lets each rank's SpMV read that x
-// directly: no copy turns the gathered pieces back into row order.
+// Each rank's share of a square CSR matrix for an SpMV across ranks: its block of rows (149 cuts
+// them) with the column indices renumbered into the padded layout of x that an all-gather fills.
+// An all-gather moves pieces of one size, so each rank's piece of y is as long as the largest
+// block, and rank k's rows land at positions k * piece .. k * piece + rows(k) - 1 of every
+// rank's x. Renumbering the columns once, when the blocks are made, lets each rank's SpMV read
+// that x directly: no copy turns the gathered pieces back into row order.
 #pragma once
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <vector>
 #include "../common/sparse_host.h"
-#include "row_split.h"
+
+// first_row[k] .. first_row[k + 1] - 1 are rank k's rows; first_row[0] = 0, first_row[P] = R.
+struct RowSplit {
+    std::vector<int> first_row;
+
+    int ranks() const { return static_cast<int>(first_row.size()) - 1; }
+    int rows(int rank) const { return first_row[rank + 1] - first_row[rank]; }
+    int64_t nonzeros(int rank, const std::vector<int>& row_offsets) const {
+        return int64_t{row_offsets[first_row[rank + 1]]} - row_offsets[first_row[rank]];
+    }
+};
 
 struct PaddedLayout {
     RowSplit split;
@@ -20,9 +31,9 @@ struct PaddedLayout {
     }
     size_t length() const { return static_cast<size_t>(piece) * split.ranks(); }
     int rank_of(int row) const {
-        return static_cast<int>(std::upper_bound(split.first_row.begin(), split.first_row.end(),
-                                                 row) -
-                                split.first_row.begin()) -
+        return static_cast<int>(
+                   std::upper_bound(split.first_row.begin(), split.first_row.end(), row) -
+                   split.first_row.begin()) -
                1;
     }
     size_t position(int row) const {

@@ -90,6 +90,7 @@ TEST_CASE("result: lines of --scale runs agree with the generated input", "[outp
     };
     for (const Case& c : std::vector<Case>{{"143_spmv_csr_kernel", 14, true},
                                            {"142_spmv_coo_kernel", 14, true},
+                                           {"149_spmv_across_ranks_kernel", 14, true},
                                            {"115_csr_concurrent_construction_kernel", 21, false}}) {
         const HostCoo a = make_rmat(8, 16, 0.57, c.seed);
         std::vector<int> length(a.num_rows, 0);
@@ -136,7 +137,8 @@ TEST_CASE("timing: lines of a --scale run on the GPU parse, one per timed kernel
     }
     CHECK(kernels == std::vector<std::string>{"csr_thread_per_row", "cusparse_csr"});
 
-    const ProgramRun file_run = run_program("143_spmv_csr_kernel", {"--matrix", "data/1138_bus.mtx"});
+    const ProgramRun file_run =
+        run_program("143_spmv_csr_kernel", {"--matrix", "data/1138_bus.mtx"});
     REQUIRE(file_run.exit_code == 0);
     for (const std::string& line : lines_starting(file_run.out, "timing: ")) {
         const auto f = parse_fields(line, "timing: ");
