@@ -129,7 +129,6 @@ inline std::vector<float> power_across_ranks(const RankFabric& fabric, const Hos
     std::vector<RankArrays> ranks = make_ranks(fabric, a, layout);
     start_ranks(fabric, ranks, layout, x0);
     for (int s = 0; s < steps; ++s) spmv_then_gather(fabric, ranks, layout.piece, kernel);
-    fabric.on(0);
     return layout.in_row_order(ranks.front().x.download());
 }
 
@@ -170,8 +169,8 @@ inline void check_splits(const KernelProgram& p, const RankFabric& fabric, const
           std::pair{"by nonzeros", split_by_nonzeros(a.row_offsets, ranks)}}) {
         show_split(how, split, a);
         const PaddedLayout layout(split);
-        std::printf("  each gather: %d pieces of %s, %s received by each rank\n\n", ranks,
-                    counted(layout.piece, "float").c_str(),
+        std::printf("  each gather: %s of %s, %s received by each rank\n\n",
+                    counted(ranks, "piece").c_str(), counted(layout.piece, "float").c_str(),
                     readable_bytes(4.0 * layout.piece * (ranks - 1)).c_str());
         const std::vector<float> across = power_across_ranks(fabric, a, layout, x0, steps);
         check.claim(std::string("A^3 x across ") + counted(ranks, "rank") + ", split " + how +
