@@ -1,15 +1,11 @@
-// 14.7, kernel: SpMV and CG across ranks, each rank on a GPU of its own where there are enough.
-// The rows are cut into one contiguous block per rank: by rows, or so that each block holds an
-// equal share of the nonzeros. Each rank holds x whole and multiplies its block; then an
-// all-gather (ncclAllGather between GPUs) gives every rank the whole of the next x, assembled
-// from the ranks' pieces of y. The slowest rank sets the pace, and two kernels show what makes a
-// split fair: with 143's thread per row a rank's time follows its longest rows, so even equal
-// nonzeros leave the ranks apart on a skewed matrix; with 148's merge path the time follows
-// rows + nonzeros, and the split by nonzeros evens the ranks out. Every rank's pieces have one
-// size (the largest block's rows), as an all-gather needs, and the columns are renumbered once
-// into that padded layout (rank_blocks.h), so that each rank reads the gathered x as it lies.
-// Where the ranks live and how the pieces move is rank_fabric.cuh's part. CG is 147's, with its
-// vectors cut like the rows and its dot products summed across the ranks (ncclAllReduce).
+// 14.7, kernel: SpMV and CG across ranks, a GPU each where there are enough. The rows are cut
+// into one block per rank, by rows or by equal nonzeros; each rank holds x whole, multiplies its
+// block, and an all-gather (ncclAllGather) rebuilds the next x on every rank from their pieces of
+// y; CG's dot products are summed across the ranks (ncclAllReduce). The slowest rank sets the
+// pace: with 143's thread per row it is the rank with the longest rows, even at equal nonzeros;
+// with 148's merge path, time follows rows + nonzeros and the split by nonzeros evens the ranks
+// out. Pieces are padded to one size for the all-gather (rank_blocks.h); where the ranks live and
+// how pieces move is rank_fabric.cuh's part.
 //
 // Build and run:  make 149_spmv_across_ranks_kernel && build/149_spmv_across_ranks_kernel
 //                 build/149_spmv_across_ranks_kernel --scale 16 --ranks 4

@@ -121,13 +121,17 @@ public:
         for (double* slot : slots) write(slot, total);
     }
 
-    // Waits for every rank's work: the end of a timed step.
+    // Waits for every rank's work: the end of a timed step. The current GPU is left as it was,
+    // so that a step timed on one rank's GPU keeps launching there.
     void synchronize() const {
         if (!here_.on_gpu()) return;
+        int current = 0;
+        CUDA_CHECK(cudaGetDevice(&current));
         for (int k = 0; k < (kind_ == Kind::gpu_per_rank ? ranks_ : 1); ++k) {
             on(k);
             CUDA_CHECK(cudaDeviceSynchronize());
         }
+        CUDA_CHECK(cudaSetDevice(current));
     }
 
 private:
