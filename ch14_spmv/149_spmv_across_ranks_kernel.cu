@@ -132,7 +132,7 @@ inline std::vector<float> power_across_ranks(const RankFabric& fabric, const Hos
 inline std::vector<float> power_on_one(const Here& here, const HostCsr& a,
                                        const std::vector<float>& x0, int steps) {
     std::vector<float> x = x0;
-    for (int s = 0; s < steps; ++s) x = csr_spmv(here, a, x, std::vector<float>(a.num_rows, 0.0f));
+    for (int s = 0; s < steps; ++s) x = csr_spmv(here, a, x, zeros(a.num_rows));
     return x;
 }
 
@@ -222,8 +222,9 @@ public:
         fabric.on(0);
     }
 
-    // `iterations` steps from x = 0; the relative residual that the recurrence gives after each.
-    std::vector<double> run(int iterations, double b_norm) {
+    // Up to `iterations` steps from x = 0, fewer once the relative residual that the recurrence
+    // gives is at or below `stop_at` (by default no residual is); that residual after each step.
+    std::vector<double> run(int iterations, double b_norm, double stop_at = -1.0) {
         each_rank([&](Rank& r) {
             here().launch(r.rows, cg_start_kernel, cg_start_thread, r.b.data(), r.x.data(),
                           r.r.data(), r.p());
@@ -231,7 +232,7 @@ public:
         gather_directions();
         all_reduce_dot(kRr, [](Rank& r) { return std::pair{r.r.data(), r.r.data()}; });
         std::vector<double> history = {std::sqrt(scalar(kRr)) / b_norm};
-        for (int i = 0; i < iterations; ++i) {
+        for (int i = 0; i < iterations && history.back() > stop_at; ++i) {
             each_rank([&](Rank& r) {
                 r.arrays.y.fill_bytes(0);
                 launch_spmv_csr(here(), r.arrays.block, r.arrays.x.data(), r.arrays.y.data());
@@ -337,7 +338,7 @@ private:
 // the dot products' terms are added differs between the two.
 inline void check_cg(const KernelProgram& p, const RankFabric& fabric, SelfCheck& check) {
     const int ranks = fabric.ranks();
-    // CG's iterations grow with the grid's side, and the check runs three solves, so at --scale
+    // CG's iterations grow with the grid's side, and the check runs two solves, so at --scale
     // it stops at a 128 x 128 grid; the timings below take the full 2^S unknowns.
     const int side =
         p.options.scale > 0 ? std::min(1 << (p.options.scale / 2), 128) : kDefaultGridSide;
@@ -347,16 +348,11 @@ inline void check_cg(const KernelProgram& p, const RankFabric& fabric, SelfCheck
     const double b_norm = rhs_norm(system);
     const RankFabric alone(p.here, 1, RankFabric::Placement::one_place);
     CgRanks one(alone, a, PaddedLayout(split_by_rows(a.num_rows, 1)), system.b);
-    const std::vector<double> one_history = one.run(cg_iteration_cap(system), b_norm);
-    int iterations = 0;
-    while (iterations + 1 < static_cast<int>(one_history.size()) &&
-           one_history[iterations] > kCgTolerance)
-        ++iterations;
+    const std::vector<double> one_history = one.run(cg_iteration_cap(system), b_norm, kCgTolerance);
+    const int iterations = static_cast<int>(one_history.size()) - 1;
     CgRanks across(fabric, a, PaddedLayout(split_by_nonzeros(a.row_offsets, ranks)), system.b);
-    CgRanks again(alone, a, PaddedLayout(split_by_rows(a.num_rows, 1)), system.b);
     const std::vector<double> history = across.run(iterations, b_norm);
-    again.run(iterations, b_norm);
-    const std::vector<float> x_one = again.solution(), x_across = across.solution();
+    const std::vector<float> x_one = one.solution(), x_across = across.solution();
     double largest = 0, difference = 0;
     for (size_t i = 0; i < x_one.size(); ++i) {
         largest = std::max(largest, std::fabs(double(x_one[i])));
@@ -367,8 +363,7 @@ inline void check_cg(const KernelProgram& p, const RankFabric& fabric, SelfCheck
         line, sizeof line,
         "CG on the Poisson matrix of a %d x %d grid: %d iterations to a relative residual "
         "of %.2e on one rank, %.2e across %s",
-        side, side, iterations, one_history[iterations], history.back(),
-        counted(ranks, "rank").c_str());
+        side, side, iterations, one_history.back(), history.back(), counted(ranks, "rank").c_str());
     print_wrapped(line);
     std::printf("  largest difference of x across ranks from x on one rank: %.3g (of %.3g)\n\n",
                 difference, largest);
