@@ -2,8 +2,9 @@
 // ballots and matches, blocks that meet at barriers and share memory, each on the GPU and in
 // emulation with the same body. Planted bugs show what the emulator catches: a lane that leaves
 // before a shuffle that names it, a reduction that skips a step, a block reduction that reads
-// shared memory without the barrier, and lanes of one warp that wait for each other at different
-// collectives. Lanes that reach a collective at different times (an inner group first) are legal.
+// shared memory without the barrier, a warp that reads its lanes' shared slots without
+// __syncwarp, and lanes of one warp that wait for each other at different collectives. Lanes
+// that reach a collective at different times (an inner group first) are legal.
 #include <catch2/catch.hpp>
 #include <numeric>
 #include <string>
@@ -46,11 +47,12 @@ __global__ void block_sum_kernel(int n, const int* in, int* sums, Plant plant) {
 }
 
 std::vector<int> block_sums(const Here& here, const std::vector<int>& values, Plant plant) {
-    const unsigned blocks = static_cast<unsigned>((values.size() + kBlockThreads - 1) / kBlockThreads);
+    const unsigned blocks =
+        static_cast<unsigned>((values.size() + kBlockThreads - 1) / kBlockThreads);
     DeviceArray<int> in(here, values), sums(here, std::vector<int>(blocks, -1));
     here.launch_blocks({blocks, kBlockThreads, SharedBytes().add<int>(kBlockWarps).total()},
-                       block_sum_kernel, block_sum_body<EmulatedCuda>, static_cast<int>(values.size()),
-                       in.data(), sums.data(), plant);
+                       block_sum_kernel, block_sum_body<EmulatedCuda>,
+                       static_cast<int>(values.size()), in.data(), sums.data(), plant);
     return sums.download();
 }
 
@@ -70,8 +72,8 @@ std::vector<int> random_values(size_t n, uint64_t seed) {
 // Lane l keeps the lanes whose key matches its own, and the lanes whose key is odd; the leader
 // of each group of equal keys counts the group into a shared counter, as 123's claims do.
 template <class Cuda>
-__host__ __device__ void vote_body(Cuda& cuda, const int* keys, unsigned* matches,
-                                   unsigned* odd, int* group_sizes) {
+__host__ __device__ void vote_body(Cuda& cuda, const int* keys, unsigned* matches, unsigned* odd,
+                                   int* group_sizes) {
     const int t = cuda.threadIdx.x;
     const unsigned group = cuda.match_any_sync(kFullWarp, keys[t]);
     matches[t] = group;
@@ -100,6 +102,34 @@ __host__ __device__ void split_warp_body(Cuda& cuda, int* out) {
 __global__ void split_warp_kernel(int* out) {
     DeviceCuda cuda;
     split_warp_body(cuda, out);
+}
+
+// Each lane of one warp leaves its value in shared memory and takes its right neighbour's; the
+// warp's lanes must all have written before any reads, which is what __syncwarp is for.
+template <class Cuda>
+__host__ __device__ void rotate_body(Cuda& cuda, const int* in, int* out, bool with_syncwarp) {
+    int* slots = shared_array<int>(cuda, kWarpSize);
+    const int lane = cuda.threadIdx.x % kWarpSize;
+    slots[lane] = in[lane];
+    if (with_syncwarp) cuda.syncwarp(kFullWarp);
+    out[lane] = slots[(lane + 1) % kWarpSize];
+}
+
+__global__ void rotate_kernel(const int* in, int* out, bool with_syncwarp) {
+    DeviceCuda cuda;
+    rotate_body(cuda, in, out, with_syncwarp);
+}
+
+// The warp's values rotated by one lane, in `seed`'s order of the lanes.
+bool rotates(uint64_t seed, bool with_syncwarp) {
+    const Here here = Here::emulated(ThreadOrder::shuffled(seed));
+    std::vector<int> values(kWarpSize), rotated(kWarpSize);
+    for (int l = 0; l < kWarpSize; ++l) values[l] = 100 + l;
+    for (int l = 0; l < kWarpSize; ++l) rotated[l] = values[(l + 1) % kWarpSize];
+    DeviceArray<int> in(here, values), out(here, std::vector<int>(kWarpSize, -1));
+    here.launch_blocks({1, kWarpSize, SharedBytes().add<int>(kWarpSize).total()}, rotate_kernel,
+                       rotate_body<EmulatedCuda>, in.data(), out.data(), with_syncwarp);
+    return out.download() == rotated;
 }
 
 }  // namespace
@@ -180,9 +210,9 @@ TEST_CASE("planted bug: a lane that leaves before a shuffle that names it stops 
     const std::vector<int> values = random_values(256, 13);
     for (uint64_t seed : {1u, 2u, 3u}) {
         CAPTURE(seed);
-        CHECK_THROWS_WITH(block_sums(Here::emulated(ThreadOrder::shuffled(seed)), values,
-                                     Plant::lane_31_leaves),
-                          Catch::Contains("lane 31"));
+        CHECK_THROWS_WITH(
+            block_sums(Here::emulated(ThreadOrder::shuffled(seed)), values, Plant::lane_31_leaves),
+            Catch::Contains("lane 31"));
     }
 }
 
@@ -193,6 +223,21 @@ TEST_CASE("planted bug: lanes of one warp that wait for each other at different 
     CHECK_THROWS_WITH(here.launch_blocks({1, kWarpSize, 0}, split_warp_kernel,
                                          split_warp_body<EmulatedCuda>, out.data()),
                       Catch::Contains("can go on"));
+}
+
+TEST_CASE("cooperative emulation: __syncwarp orders a warp's writes before its reads",
+          "[common][emulator][cooperative]") {
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+        CAPTURE(seed);
+        CHECK(rotates(seed, true));
+    }
+}
+
+TEST_CASE("planted bug: a warp that reads its neighbours' shared slots without __syncwarp",
+          "[common][emulator][cooperative][planted]") {
+    int wrong = 0;
+    for (uint64_t seed = 1; seed <= 20; ++seed) wrong += !rotates(seed, false);
+    CHECK(wrong > 0);
 }
 
 TEST_CASE("cooperative kernels: the same bodies on the GPU", "[gpu][cooperative]") {
