@@ -146,6 +146,13 @@ struct WholeFlag {
     uint64_t min = 0, max = 0;
 };
 
+// The flags that a usage line shows after the common ones: switches, then "--ranks P".
+inline std::vector<std::string> usage_flags(std::vector<std::string> switches,
+                                            const std::vector<WholeFlag>& whole_flags) {
+    for (const WholeFlag& w : whole_flags) switches.push_back(w.flag + " " + w.value);
+    return switches;
+}
+
 struct ProgramDescription {
     ProgramDescription(std::string title_line, std::vector<std::string> example_commands)
         : title(std::move(title_line)), examples(std::move(example_commands)) {}
@@ -188,8 +195,10 @@ struct ProgramDescription {
     std::vector<std::string> switch_flags() const {
         std::vector<std::string> flags;
         for (const Switch& s : switches) flags.push_back(s.flag);
-        for (const WholeFlag& w : whole_flags) flags.push_back(w.flag + " " + w.value);
         return flags;
+    }
+    std::vector<std::string> flags_in_usage() const {
+        return usage_flags(switch_flags(), whole_flags);
     }
 
     std::string title;                  // the first line the program prints
@@ -222,7 +231,7 @@ inline std::string usage_line(const std::string& program, bool allow_scale,
 // --help: one line per flag, with its meaning, range and default, then the examples.
 inline std::string help_text(const std::string& program, const ProgramDescription& d) {
     std::string text = d.title + "\n\n" +
-                       usage_line(program, d.takes_inputs, d.switch_flags(), d.takes_skew,
+                       usage_line(program, d.takes_inputs, d.flags_in_usage(), d.takes_skew,
                                   d.runs_kernels) +
                        "\n\nflags (each may also be written --flag=value):\n";
     auto flag = [&](const std::string& name, const std::string& meaning) {
@@ -277,7 +286,8 @@ inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_s
                                              const std::vector<std::string>& extra_switches = {},
                                              const std::vector<WholeFlag>& whole_flags = {}) {
     using namespace options_detail;
-    const std::string usage = usage_line(argv[0], allow_scale, extra_switches);
+    const std::string usage =
+        usage_line(argv[0], allow_scale, usage_flags(extra_switches, whole_flags));
     auto fail = [&](const std::string& why) -> void { throw BadInput(why + "\n" + usage); };
 
     ProgramOptions opt;
@@ -381,7 +391,7 @@ inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_s
             fail("unknown argument '" + std::string(argv[i]) + "'");
         }
     }
-    if (!opt.order.empty() && opt.seed_given && std::find(seen.begin(), seen.end(), "--seed") != seen.end())
+    if (!opt.order.empty() && std::find(seen.begin(), seen.end(), "--seed") != seen.end())
         fail("give --order or --seed, not both");
     if (opt.skew_given && opt.rmat_given) fail("give --skew or --rmat, not both");
     if (opt.rmat_given && opt.scale == 0)
@@ -410,14 +420,14 @@ inline ProgramOptions parse_options(int argc, char** argv, const ProgramDescript
             throw BadInput(
                 "--order and --step apply to the kernel programs; this one runs on the CPU "
                 "only\n" +
-                usage_line(argv[0], d.takes_inputs, d.switch_flags(), d.takes_skew, false));
+                usage_line(argv[0], d.takes_inputs, d.flags_in_usage(), d.takes_skew, false));
         opt.memory = d.memory;
         opt.row_limit = d.row_limit;
         if (!d.takes_skew && (opt.skew_given || opt.rmat_given))
             throw BadInput(
                 "--skew shapes R-MAT inputs, and this program's --scale input is not "
                 "one\n" +
-                usage_line(argv[0], d.takes_inputs, d.switch_flags()));
+                usage_line(argv[0], d.takes_inputs, d.flags_in_usage()));
         g_memory_budget = opt.budget;
         return opt;
     } catch (const BadInput& e) {
