@@ -53,8 +53,9 @@ endif
 # Catch2 arguments for every test binary, e.g. make test TEST_ARGS='[gpu]'
 TEST_ARGS ?=
 
-# The tests that run the programs need to know which of them this build has.
-TEST_DEFINES := $(if $(NVCC),-DSUITE_HAVE_CUDA,)
+# The tests that run the programs need to know which of them this build has (RACE_CHECK is
+# set below).
+TEST_DEFINES = $(if $(NVCC),-DSUITE_HAVE_CUDA,) $(if $(RACE_CHECK),-DSUITE_HAVE_RACE_CHECK,)
 
 SANITIZER ?= $(or $(shell command -v compute-sanitizer 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/compute-sanitizer))
 SANITIZE_PROGRAMS ?= $(GPU_PROGRAMS)
@@ -84,7 +85,42 @@ else
   BUILT_SOLUTIONS := $(SOLUTIONS:%=$(BUILD)/solutions/%)
 endif
 
-.PHONY: all run test sanitize fuzz bench plots ncu-sectors help clean cuda-note $(CPU_PROGRAMS) $(GPU_PROGRAMS) \
+# The race check (make races): the kernel programs and the reference solutions built with
+# ThreadSanitizer, in the emulator's second mode, which runs a launch's threads on a pool of host
+# threads at once (common/emulator.cuh). It never runs device code, so that is built as portable
+# PTX, and it leaves OpenMP out: libgomp is not built for ThreadSanitizer, which would see races
+# in it that are not there. Line tables (-g1) let a report name the file and line.
+RACE_CHECK := $(if $(NVCC),$(shell printf 'int main() {}' | $(CXX) -x c++ -fsanitize=thread - -o /dev/null 2>/dev/null && echo yes))
+RACE_NVCCFLAGS := -std=c++17 -O2 -gencode arch=compute_75,code=compute_75 -DSUITE_RACE_CHECK \
+                  -Xcompiler -fsanitize=thread,-g1,-Wall,-Wextra,-Wno-unknown-pragmas -MMD -MP
+RACE_LIBS := -lcusparse
+RACES := $(BUILD)/races
+RACE_PROGRAMS := $(GPU_PROGRAMS:%=$(RACES)/%)
+RACE_SOLUTIONS := $(SOLUTIONS:%=$(RACES)/solutions/%)
+RACE_EXERCISES := $(if $(RACE_CHECK),$(EXERCISES:%=$(RACES)/exercises/%))
+RACE_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+# The planted races: a lesson's atomic made a plain read-modify-write (tests/plant_race.sh), which
+# ThreadSanitizer must report at that line (tests/test_races.cpp). Each is the planted copy of
+# planted_from_NAME, with planted_atomic_NAME written as planted_plain_NAME.
+PLANTED_RACES := ex21_1_csc_scatter 115_csr_concurrent_construction_kernel 142_spmv_coo_kernel
+planted_from_ex21_1_csc_scatter := solutions/ch21_csr/ex21_1_csc_scatter.cu
+planted_atomic_ex21_1_csc_scatter := atomic_add_shim(&cursor[dst[e]], 1)
+planted_plain_ex21_1_csc_scatter := cursor[dst[e]]++
+planted_from_115_csr_concurrent_construction_kernel := ch21_csr/115_csr_concurrent_construction_kernel.cu
+planted_atomic_115_csr_concurrent_construction_kernel := atomic_add_shim(&cursor[key[e]], 1)
+planted_plain_115_csr_concurrent_construction_kernel := cursor[key[e]]++
+planted_from_142_spmv_coo_kernel := ch14_spmv/142_spmv_coo_kernel.cu
+planted_atomic_142_spmv_coo_kernel := atomic_add_shim(&y[rows[k]], values[k] * x[cols[k]])
+planted_plain_142_spmv_coo_kernel := y[rows[k]] += values[k] * x[cols[k]]
+RACE_PLANTED := $(PLANTED_RACES:%=$(RACES)/planted/%)
+# What tests/test_races.cpp runs: each planted race, the race-check build of its original, and
+# 21.1's reference solution, whose answers the exercise report pairs with the planted race.
+RACE_TEST_BINARIES := $(if $(RACE_CHECK),$(RACE_PLANTED) $(RACES)/115_csr_concurrent_construction_kernel \
+                      $(RACES)/142_spmv_coo_kernel $(RACES)/solutions/ex21_1_csc_scatter \
+                      $(BUILD)/solutions/ex21_1_csc_scatter)
+
+.PHONY: all run test sanitize races fuzz bench plots ncu-sectors help clean cuda-note $(CPU_PROGRAMS) $(GPU_PROGRAMS) \
         exercises exercise-solutions $(EXERCISES)
 
 all: cuda-note $(addprefix $(BUILD)/,$(BUILT_PROGRAMS))
@@ -154,11 +190,15 @@ test: all $(TEST_BINARIES)
 	@$(if $(NVCC),,echo "note: nvcc was not found: only the tests of CPU code were built.";)
 	@tests/run_test_binaries.sh '$(TEST_ARGS)' $(TEST_BINARIES)
 
-# build/exercises/NAME from ch*/exercises/NAME.cu, build/solutions/NAME from solutions/ch*/NAME.cu
+# build/exercises/NAME from ch*/exercises/NAME.cu, build/solutions/NAME from solutions/ch*/NAME.cu,
+# and their race-check builds under build/races/.
 define exercise_build_rule
 $(BUILD)/$(1)/%: $(2)/%.cu $(BUILD)/nvcc-flags
 	@mkdir -p $$(@D)
 	$$(NVCC) $$(EXERCISE_NVCCFLAGS) $$< -o $$@ $$(NVLIBS)
+$(RACES)/$(1)/%: $(2)/%.cu
+	@mkdir -p $$(@D)
+	$$(NVCC) $$(RACE_NVCCFLAGS) -Xcompiler -Wno-unused-parameter $$< -o $$@ $$(RACE_LIBS)
 endef
 $(foreach chapter,ch21_csr ch14_spmv,\
   $(eval $(call exercise_build_rule,exercises,$(chapter)/exercises))\
@@ -169,40 +209,53 @@ $(EXERCISES): %: $(BUILD)/exercises/%
 # The tests prove that every skeleton fails and every reference passes: they run both builds.
 test: $(BUILT_EXERCISES) $(BUILT_SOLUTIONS)
 
-# Runs each binary of the folder $(1), named in $(2), with its output kept in $(1)/NAME.out, and
-# prints one line for each, "NAME: solved" or "NAME: unsolved (N MISMATCH)", then a tally that
-# starts with $(3). The exit code is 1 if $(4) is "strict" and any one is not solved.
-define report_exercises
-@solved=0; unsolved=0; \
-	for name in $(2); do \
-	  $(1)/$$name > $(1)/$$name.out 2>&1; rc=$$?; \
-	  mismatches=$$(sed -n 's/^self-check tally: [0-9]* confirmed, \([0-9]*\) MISMATCH.*/\1/p' $(1)/$$name.out); \
-	  if [ $$rc -eq 0 ] && [ "$${mismatches:-0}" -eq 0 ]; then \
-	    echo "$$name: solved"; solved=$$((solved + 1)); \
-	  elif [ $$rc -eq 1 ] && [ -n "$$mismatches" ]; then \
-	    echo "$$name: unsolved ($$mismatches MISMATCH)"; unsolved=$$((unsolved + 1)); \
-	  else \
-	    echo "$$name: unsolved (it stopped with exit code $$rc)"; unsolved=$$((unsolved + 1)); \
-	  fi; \
-	done; \
-	echo; \
-	echo "$(3): $$solved solved, $$unsolved unsolved (each one's output: $(1)/NAME.out)"; \
-	test "$(4)" != strict || test $$unsolved -eq 0
-endef
-
-# A report, not a gate: it exits 0 however many exercises are still unsolved.
-exercises: cuda-note $(BUILT_EXERCISES)
+# A report, not a gate: it exits 0 however many exercises are still unsolved. Where
+# ThreadSanitizer is available, an exercise is solved only if its race-check build is race-free.
+exercises: cuda-note $(BUILT_EXERCISES) $(RACE_EXERCISES)
 ifeq ($(NVCC),)
 	@echo "note: the exercises ($(words $(EXERCISES))) are CUDA programs: they were not built (no nvcc)."
 else
-	$(call report_exercises,$(BUILD)/exercises,$(EXERCISES),exercises)
+	@tests/report_exercises.sh exercises report $(BUILD)/exercises '$(if $(RACE_CHECK),$(RACES)/exercises)' $(EXERCISES)
 endif
 
-exercise-solutions: cuda-note $(BUILT_SOLUTIONS)
+exercise-solutions: cuda-note $(BUILT_SOLUTIONS) $(if $(RACE_CHECK),$(RACE_SOLUTIONS))
 ifeq ($(NVCC),)
 	@echo "note: the exercise solutions ($(words $(SOLUTIONS))) are CUDA programs: they were not built (no nvcc)."
 else
-	$(call report_exercises,$(BUILD)/solutions,$(SOLUTIONS),exercise solutions,strict)
+	@tests/report_exercises.sh 'exercise solutions' strict $(BUILD)/solutions '$(if $(RACE_CHECK),$(RACES)/solutions)' $(SOLUTIONS)
+endif
+
+$(RACES)/%: ch21_csr/%.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(RACE_NVCCFLAGS) $< -o $@ $(RACE_LIBS)
+
+$(RACES)/%: ch14_spmv/%.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(RACE_NVCCFLAGS) $< -o $@ $(RACE_LIBS)
+
+.SECONDEXPANSION:
+$(RACES)/planted/%.cu: $$(planted_from_$$*) tests/plant_race.sh
+	tests/plant_race.sh $< '$(planted_atomic_$*)' '$(planted_plain_$*)' $@
+
+# The planted copy's includes are found beside its original.
+$(RACES)/planted/%: $(RACES)/planted/%.cu
+	$(NVCC) $(RACE_NVCCFLAGS) -I $(dir $(planted_from_$*)) $< -o $@ $(RACE_LIBS)
+
+test: $(RACE_TEST_BINARIES)
+
+# Every kernel program and every reference solution with its threads run at once under
+# ThreadSanitizer, on its default input: each must be race-free and pass its self-check. Then the
+# planted races, which each must be reported at its planted line.
+races: cuda-note
+ifeq ($(NVCC),)
+	@echo "races: the race check builds CUDA programs, and nvcc was not found, so nothing was checked"
+else ifeq ($(RACE_CHECK),)
+	@echo "races: $(CXX) cannot link with -fsanitize=thread (libtsan is missing), so nothing was checked"
+else
+	@$(MAKE) --no-print-directory $(RACE_PROGRAMS) $(RACE_SOLUTIONS) $(RACE_TEST_BINARIES) $(BUILD)/tests/test_races
+	@JOBS=$(RACE_JOBS) tests/race_check.sh $(RACE_PROGRAMS) $(RACE_SOLUTIONS)
+	@echo; echo "---- the planted races"
+	@tests/run_test_binaries.sh '' $(BUILD)/tests/test_races
 endif
 
 # compute-sanitizer's four tools on every kernel program, with the default input and with
@@ -264,6 +317,9 @@ help:
 	@echo "                  make NAME builds one, e.g. make ex21_1_csc_scatter"
 	@echo "make exercise-solutions  the same with the reference solutions (solutions/); fails unless"
 	@echo "                  every one is solved"
+	@echo "make races        every kernel program and reference solution built with ThreadSanitizer, its"
+	@echo "                  threads run on host threads at once: each must be race-free, and the"
+	@echo "                  planted races must be reported (no GPU needed; RACE_JOBS runs at a time)"
 	@echo "make sanitize     compute-sanitizer memcheck, racecheck, synccheck and initcheck on every"
 	@echo "                  kernel program, default input and --scale 12 (GPU only; SANITIZE_PROGRAMS,"
 	@echo "                  SANITIZE_TOOLS and SANITIZE_INPUTS='default,--scale 14' narrow or widen it)"
@@ -282,7 +338,8 @@ help:
 clean:
 	rm -rf $(BUILD)
 
-.PRECIOUS: $(BUILD)/tests/%.o
+.PRECIOUS: $(BUILD)/tests/%.o $(RACES)/planted/%.cu
 
 -include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d)
 -include $(wildcard $(BUILD)/exercises/*.d $(BUILD)/solutions/*.d)
+-include $(wildcard $(RACES)/*.d $(RACES)/*/*.d)

@@ -25,6 +25,14 @@
 // that leaves while its warp waits for it in a collective, a mask without the calling lane, a
 // shuffle from a lane outside the mask, or no thread able to go on (lanes of one warp that wait
 // at different collectives for each other, say).
+//
+// In the race check (SUITE_RACE_CHECK, under ThreadSanitizer) the blocks of a shuffled launch
+// run on the pool of host threads at once, and ThreadSanitizer is told about the fibers: each
+// is a thread of its own to it, and only what orders threads on a GPU orders them here. A
+// collective orders what each of its threads did before it before what any of them does after
+// it; the start of a block orders the launch's setup before its threads. So two threads of a
+// block that touch the same shared or global memory with no barrier between them, one of them
+// writing, are reported, as are two blocks' threads that do so.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -34,7 +42,13 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+#include <deque>
 #include <ucontext.h>
+#ifdef SUITE_RACE_CHECK
+#include <sanitizer/tsan_interface.h>
+extern "C" void __tsan_ignore_thread_begin();
+extern "C" void __tsan_ignore_thread_end();
+#endif
 #include "cuda_support.cuh"
 #include "emulator.cuh"
 #include "random.h"
@@ -147,6 +161,37 @@ private:
 
 class EmulatedBlock;
 
+// What ThreadSanitizer is told about the emulator's fibers; outside the race check, nothing.
+namespace fiber_race_check {
+#ifdef SUITE_RACE_CHECK
+inline void* current_fiber() { return __tsan_get_current_fiber(); }
+inline void* create_fiber() { return __tsan_create_fiber(0); }
+inline void destroy_fiber(void* fiber) { __tsan_destroy_fiber(fiber); }
+// Switching fibers orders nothing: only the collectives do, as on a GPU.
+inline void switch_to(void* fiber) { __tsan_switch_to_fiber(fiber, __tsan_switch_to_fiber_no_sync); }
+inline void release(char* token) { __tsan_release(token); }
+inline void acquire(char* token) { __tsan_acquire(token); }
+// The emulator's own state (the fibers' states, the meetings, the payloads) is handed from
+// fiber to fiber by the scheduler, which nothing orders either: its accesses are not watched.
+struct Bookkeeping {
+    Bookkeeping() { __tsan_ignore_thread_begin(); }
+    ~Bookkeeping() { __tsan_ignore_thread_end(); }
+    Bookkeeping(const Bookkeeping&) = delete;
+    Bookkeeping& operator=(const Bookkeeping&) = delete;
+};
+#else
+inline void* current_fiber() { return nullptr; }
+inline void* create_fiber() { return nullptr; }
+inline void destroy_fiber(void*) {}
+inline void switch_to(void*) {}
+inline void release(char*) {}
+inline void acquire(char*) {}
+struct Bookkeeping {
+    Bookkeeping() {}
+};
+#endif
+}  // namespace fiber_race_check
+
 // One emulated thread's view: its indices, and the collectives, which meet in its block. Its
 // members are callable from __host__ __device__ bodies, but only the host's emulator runs them:
 // on the GPU the same body is instantiated with DeviceCuda.
@@ -179,7 +224,8 @@ public:
     __host__ __device__ unsigned match_any_sync(unsigned mask, T key) {
         ON_EMULATOR_ONLY(return host_match_any_sync(mask, key), 0u);
     }
-    // Fibers switch only at collectives, so a plain read-modify-write is already atomic.
+    // Fibers switch only at collectives, so in one block at a time a plain read-modify-write is
+    // already atomic; the race check's blocks run at once, and its shim is a host atomic.
     template <class T>
     __host__ __device__ T atomic_add(T* address, T value) {
         return atomic_add_shim(address, value);
@@ -244,7 +290,9 @@ private:
 };
 #undef ON_EMULATOR_ONLY
 
-// A block's threads as fibers, run to completion one block at a time.
+// A block's threads as fibers, run to completion one block at a time. The fibers are made once
+// and serve every block that this object runs: each one's loop runs the body for its thread of
+// the block, then waits for the next block.
 class EmulatedBlock {
 public:
     EmulatedBlock(const BlockGrid& grid, const ThreadOrder& order)
@@ -254,19 +302,38 @@ public:
           rank_(grid.threads),
           shared_(grid.shared_bytes),
           fibers_(grid.threads) {
-        for (Fiber& f : fibers_) f.stack.reset(new char[kStackBytes]);
+        const fiber_race_check::Bookkeeping bookkeeping;
+        for (size_t t = 0; t < fibers_.size(); ++t) {
+            Fiber& f = fibers_[t];
+            f.stack.reset(new char[kStackBytes]);
+            f.race_check_fiber = fiber_race_check::create_fiber();
+            getcontext(&f.context);
+            f.context.uc_stack.ss_sp = f.stack.get();
+            f.context.uc_stack.ss_size = kStackBytes;
+            f.context.uc_link = nullptr;
+            makecontext(&f.context, reinterpret_cast<void (*)()>(&EmulatedBlock::fiber_main), 1,
+                        static_cast<int>(t));
+        }
         if (shuffled_) return;
         const std::vector<int> sequence = order.sequence(grid.threads);
         for (size_t position = 0; position < sequence.size(); ++position)
             rank_[sequence[position]] = static_cast<int>(position);
     }
+    ~EmulatedBlock() {
+        for (Fiber& f : fibers_) fiber_race_check::destroy_fiber(f.race_check_fiber);
+    }
+    EmulatedBlock(const EmulatedBlock&) = delete;
+    EmulatedBlock& operator=(const EmulatedBlock&) = delete;
 
     void run(unsigned block_index, const std::function<void(EmulatedCuda&)>& body) {
+        const fiber_race_check::Bookkeeping bookkeeping;
+        if (stopped_) throw std::logic_error("an emulated block is run again after it stopped");
         body_ = &body;
-        error_.clear();
         live_ = static_cast<int>(fibers_.size());
         at_barrier_ = 0;
         open_.clear();
+        tokens_used_ = 0;
+        barrier_token_ = new_token();
         std::fill(shared_.begin(), shared_.end(), 0xA5);
         for (size_t t = 0; t < fibers_.size(); ++t) {
             Fiber& f = fibers_[t];
@@ -277,13 +344,10 @@ public:
             f.cuda.blockDim = dim3(grid_.threads);
             f.cuda.gridDim = dim3(grid_.blocks);
             f.cuda.block_ = this;
-            getcontext(&f.context);
-            f.context.uc_stack.ss_sp = f.stack.get();
-            f.context.uc_stack.ss_size = kStackBytes;
-            f.context.uc_link = &scheduler_;
-            makecontext(&f.context, reinterpret_cast<void (*)()>(&EmulatedBlock::start), 1,
-                        static_cast<int>(t));
+            f.token_to_acquire = &block_start_token_;
         }
+        fiber_race_check::release(&block_start_token_);
+        scheduler_fiber_ = fiber_race_check::current_fiber();
         running_block() = this;
         std::vector<int> ready;
         while (live_ > 0 && error_.empty()) {
@@ -299,26 +363,107 @@ public:
                                  : *std::min_element(ready.begin(), ready.end(), [&](int a, int b) {
                                        return rank_[a] < rank_[b];
                                    });
+            fiber_race_check::switch_to(fibers_[current_].race_check_fiber);
             swapcontext(&scheduler_, &fibers_[current_].context);
         }
         running_block() = nullptr;
-        if (!error_.empty()) throw std::logic_error("emulated block: " + error_);
+        fiber_race_check::acquire(&block_end_token_);
+        if (!error_.empty()) {
+            stopped_ = true;
+            throw std::logic_error("emulated block: " + error_);
+        }
     }
 
     unsigned char* shared_base() { return shared_.data(); }
     size_t shared_bytes() const { return grid_.shared_bytes; }
 
     void barrier() {
-        Fiber& f = fibers_[current_];
-        f.state = State::at_barrier;
-        ++at_barrier_;
-        release_barrier_if_complete();
+        {
+            const fiber_race_check::Bookkeeping bookkeeping;
+            Fiber& f = fibers_[current_];
+            f.state = State::at_barrier;
+            f.token_to_acquire = barrier_token_;
+            fiber_race_check::release(barrier_token_);
+            ++at_barrier_;
+            release_barrier_if_complete();
+        }
         yield();
     }
 
     // Every lane of `mask` in the warp of the current thread posts its payload; each gets all of
     // them once the last one has arrived.
     const uint64_t* exchange(const char* what, unsigned mask, uint64_t payload) {
+        const int t = current_;
+        {
+            const fiber_race_check::Bookkeeping bookkeeping;
+            post(what, mask, payload);
+        }
+        yield();
+        return fibers_[t].received;
+    }
+
+    void fail(const std::string& why) {
+        if (error_.empty()) error_ = why;
+    }
+
+    // From inside a fiber: record what went wrong and hand control back for good; the scheduler
+    // stops the block and reports it.
+    [[noreturn]] void fail_and_stop(const std::string& why) {
+        {
+            const fiber_race_check::Bookkeeping bookkeeping;
+            fail(why);
+        }
+        yield();
+        throw std::logic_error("an emulated thread resumed after its block stopped");
+    }
+
+private:
+    // Under ThreadSanitizer a fiber also runs the sanitizer's own code, a report's included.
+#ifdef SUITE_RACE_CHECK
+    static constexpr size_t kStackBytes = 512 * 1024;
+#else
+    static constexpr size_t kStackBytes = 64 * 1024;
+#endif
+    enum class State { ready, at_barrier, in_warp_collective, done };
+    struct Fiber {
+        ucontext_t context;
+        std::unique_ptr<char[]> stack;  // left uninitialised: a fiber writes before it reads
+        void* race_check_fiber = nullptr;
+        // What this fiber waited at (the block's start, a barrier, a warp collective): once it
+        // goes on, the other threads' work before it is ordered before this one's after it.
+        char* token_to_acquire = nullptr;
+        State state = State::ready;
+        uint64_t received[kWarpSize] = {};
+        EmulatedCuda cuda;
+    };
+    struct Meeting {
+        int warp;
+        unsigned mask;
+        std::string what;
+        unsigned arrived;
+        uint64_t payload[kWarpSize];
+        char* token;
+    };
+
+    static EmulatedBlock*& running_block() {
+        static thread_local EmulatedBlock* block = nullptr;
+        return block;
+    }
+
+    static void fiber_main(int t) {
+        EmulatedBlock* block = running_block();
+        for (;;) {
+            block->acquire_what_was_waited_for();
+            (*block->body_)(block->fibers_[t].cuda);
+            {
+                const fiber_race_check::Bookkeeping bookkeeping;
+                block->finish(t);
+            }
+            block->yield();
+        }
+    }
+
+    void post(const char* what, unsigned mask, uint64_t payload) {
         const int t = current_, lane = t % kWarpSize, warp = t / kWarpSize;
         if (!(mask >> lane & 1u))
             fail_and_stop(thread_name(t) + " calls " + what + " with a mask that leaves it out");
@@ -339,11 +484,12 @@ public:
         for (Meeting& m : open_)
             if (m.warp == warp && m.mask == mask && m.what == what) meeting = &m;
         if (meeting == nullptr) {
-            open_.push_back(Meeting{warp, mask, what, 0, {}});
+            open_.push_back(Meeting{warp, mask, what, 0, {}, new_token()});
             meeting = &open_.back();
         }
         meeting->payload[lane] = payload;
         meeting->arrived |= 1u << lane;
+        fiber_race_check::release(meeting->token);
         fibers_[t].state = State::in_warp_collective;
         if (meeting->arrived == mask) {
             for (int l = 0; l < kWarpSize; ++l) {
@@ -351,53 +497,11 @@ public:
                 Fiber& f = fibers_[warp * kWarpSize + l];
                 std::copy(std::begin(meeting->payload), std::end(meeting->payload),
                           std::begin(f.received));
+                f.token_to_acquire = meeting->token;
                 f.state = State::ready;
             }
             open_.erase(open_.begin() + (meeting - open_.data()));
         }
-        yield();
-        return fibers_[t].received;
-    }
-
-    void fail(const std::string& why) {
-        if (error_.empty()) error_ = why;
-    }
-
-    // From inside a fiber: record what went wrong and hand control back for good; the scheduler
-    // stops the block and reports it.
-    [[noreturn]] void fail_and_stop(const std::string& why) {
-        fail(why);
-        yield();
-        throw std::logic_error("an emulated thread resumed after its block stopped");
-    }
-
-private:
-    static constexpr size_t kStackBytes = 64 * 1024;
-    enum class State { ready, at_barrier, in_warp_collective, done };
-    struct Fiber {
-        ucontext_t context;
-        std::unique_ptr<char[]> stack;  // left uninitialised: a fiber writes before it reads
-        State state = State::ready;
-        uint64_t received[kWarpSize] = {};
-        EmulatedCuda cuda;
-    };
-    struct Meeting {
-        int warp;
-        unsigned mask;
-        std::string what;
-        unsigned arrived;
-        uint64_t payload[kWarpSize];
-    };
-
-    static EmulatedBlock*& running_block() {
-        static thread_local EmulatedBlock* block = nullptr;
-        return block;
-    }
-
-    static void start(int t) {
-        EmulatedBlock* block = running_block();
-        (*block->body_)(block->fibers_[t].cuda);
-        block->finish(t);
     }
 
     // A thread that leaves counts as arrived at the block's barrier, as on the GPU; a warp that
@@ -405,6 +509,8 @@ private:
     void finish(int t) {
         fibers_[t].state = State::done;
         --live_;
+        fiber_race_check::release(barrier_token_);
+        fiber_race_check::release(&block_end_token_);
         for (const Meeting& m : open_)
             if (m.warp == t / kWarpSize && (m.mask >> (t % kWarpSize) & 1u))
                 fail(thread_name(t) + " left the kernel while its warp waits for it in " + m.what);
@@ -416,9 +522,29 @@ private:
         for (Fiber& f : fibers_)
             if (f.state == State::at_barrier) f.state = State::ready;
         at_barrier_ = 0;
+        barrier_token_ = new_token();
     }
 
-    void yield() { swapcontext(&fibers_[current_].context, &scheduler_); }
+    void yield() {
+        fiber_race_check::switch_to(scheduler_fiber_);
+        swapcontext(&fibers_[current_].context, &scheduler_);
+        acquire_what_was_waited_for();
+    }
+
+    void acquire_what_was_waited_for() {
+        const fiber_race_check::Bookkeeping bookkeeping;
+        Fiber& f = fibers_[current_];
+        if (f.token_to_acquire != nullptr) fiber_race_check::acquire(f.token_to_acquire);
+        f.token_to_acquire = nullptr;
+    }
+
+    // Each barrier and each warp collective of a block's run has a token of its own, which its
+    // threads release as they arrive and acquire as they go on; a deque keeps the tokens where
+    // they are as it grows.
+    char* new_token() {
+        if (tokens_used_ == tokens_.size()) tokens_.emplace_back();
+        return &tokens_[tokens_used_++];
+    }
 
     std::string waiting_summary() const {
         int at_barrier = 0, in_warp = 0;
@@ -453,9 +579,15 @@ private:
     std::vector<unsigned char> shared_;
     std::vector<Fiber> fibers_;
     std::vector<Meeting> open_;
+    std::deque<char> tokens_;
+    size_t tokens_used_ = 0;
+    char* barrier_token_ = nullptr;
+    char block_start_token_ = 0, block_end_token_ = 0;
     const std::function<void(EmulatedCuda&)>* body_ = nullptr;
     ucontext_t scheduler_;
+    void* scheduler_fiber_ = nullptr;
     std::string error_;
+    bool stopped_ = false;
     int current_ = 0, live_ = 0, at_barrier_ = 0;
 };
 
@@ -491,12 +623,23 @@ __host__ __device__ T* shared_array(Cuda& cuda, size_t count) {
 }
 
 // Every block of the grid, one after another (in a shuffled order where the order is shuffled),
-// each block's threads as fibers scheduled by the emulator's order.
+// each block's threads as fibers scheduled by the emulator's order. In the race check a shuffled
+// launch deals its blocks out to the workers, each with fibers of its own.
 inline void emulate_blocks(const BlockGrid& grid, const ThreadOrder& order,
                            const std::function<void(EmulatedCuda&)>& body) {
     if (grid.blocks == 0 || grid.threads == 0) return;
-    EmulatedBlock block(grid, order);
     const std::vector<int> block_order = order.is_shuffled() ? order.sequence(grid.blocks)
                                                              : ThreadOrder::ascending().sequence(grid.blocks);
+#ifdef SUITE_RACE_CHECK
+    if (runs_threads_at_once(order)) {
+        run_on_race_check_workers([&](unsigned w) {
+            EmulatedBlock block(grid, ThreadOrder::shuffled(order.scheduling_seed() + w));
+            for (size_t position = w; position < block_order.size(); position += kRaceCheckWorkers)
+                block.run(static_cast<unsigned>(block_order[position]), body);
+        });
+        return;
+    }
+#endif
+    EmulatedBlock block(grid, order);
     for (int b : block_order) block.run(static_cast<unsigned>(b), body);
 }

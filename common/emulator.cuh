@@ -2,15 +2,29 @@
 // on the host, in an order that is shuffled (seeded, so a run can be repeated) or given.
 // A real GPU runs threads in no promised order; shuffling keeps the emulator from hiding a
 // body that silently depends on thread order.
+//
+// The race check (`make races`, built with SUITE_RACE_CHECK and ThreadSanitizer) runs a shuffled
+// launch's thread indices on a pool of host threads at once instead, and makes the atomic shim a
+// real host atomic: correct bodies are then free of data races, and a plain read-modify-write of
+// memory that other threads also write is reported with its file and line. One thread at a time
+// cannot show such a race, however the indices are ordered.
 #pragma once
 #include <chrono>
 #include <cstdint>
 #include <numeric>
 #include <random>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 #include <vector>
 #include "random.h"
+#ifdef SUITE_RACE_CHECK
+#include <exception>
+#include <thread>
+#if defined(__CUDACC__) && !defined(__CUDA_ARCH__) && !defined(__SANITIZE_THREAD__)
+#error "SUITE_RACE_CHECK needs ThreadSanitizer: build with -Xcompiler -fsanitize=thread"
+#endif
+#endif
 
 // The book's order B for the nine edges of chapter 21's example: the order in which its edges
 // claim their slots in the second of its two layouts. `--order B` repeats it over each group of
@@ -90,10 +104,60 @@ private:
     std::vector<int> explicit_;
 };
 
-// Runs body(thread_index) for every index in [0, num_threads), in the given order.
+#ifdef SUITE_RACE_CHECK
+// Host threads of the race check. Two would do: ThreadSanitizer reports accesses that nothing
+// orders, not accesses that happened to overlap in time. More spread one launch's indices over
+// more pairs of threads.
+constexpr unsigned kRaceCheckWorkers = 4;
+
+// work(w) for each worker w, on its own host thread, all at once. The workers share nothing that
+// would order one's accesses before another's; the first exception that one throws is rethrown
+// here, once all have stopped.
+template <class Work>
+void run_on_race_check_workers(Work&& work) {
+    std::vector<std::exception_ptr> failures(kRaceCheckWorkers);
+    std::vector<std::thread> workers;
+    for (unsigned w = 0; w < kRaceCheckWorkers; ++w)
+        workers.emplace_back([&, w] {
+            try {
+                work(w);
+            } catch (...) {
+                failures[w] = std::current_exception();
+            }
+        });
+    for (std::thread& worker : workers) worker.join();
+    for (const std::exception_ptr& failure : failures)
+        if (failure) std::rethrow_exception(failure);
+}
+#endif
+
+// Whether a launch in this order runs its threads at once: in the race check, and only where
+// the order is shuffled. A given order is a replay, which only one host thread can keep to.
+inline bool runs_threads_at_once(const ThreadOrder& order) {
+#ifdef SUITE_RACE_CHECK
+    return order.is_shuffled();
+#else
+    (void)order;
+    return false;
+#endif
+}
+
+// Runs body(thread_index) for every index in [0, num_threads), in the given order; in the race
+// check, a shuffled order is dealt out to the workers, each taking every kRaceCheckWorkers-th
+// index of it.
 template <class Body>
 void emulate_threads(size_t num_threads, const ThreadOrder& order, Body&& body) {
-    for (int t : order.sequence(num_threads)) body(t);
+    const std::vector<int> sequence = order.sequence(num_threads);
+#ifdef SUITE_RACE_CHECK
+    if (runs_threads_at_once(order)) {
+        run_on_race_check_workers([&](unsigned w) {
+            for (size_t position = w; position < sequence.size(); position += kRaceCheckWorkers)
+                body(sequence[position]);
+        });
+        return;
+    }
+#endif
+    for (int t : sequence) body(t);
 }
 
 // A seed for the shuffle when the user gave none: different each run, and always printed.
@@ -102,13 +166,45 @@ inline uint64_t fresh_emulation_seed() {
     return (static_cast<uint64_t>(rd()) << 32 | rd()) % 1000000007ull;
 }
 
+#ifdef SUITE_RACE_CHECK
+// The race check's atomics: relaxed, as CUDA's atomicAdd and atomicMin are, so that they order
+// nothing but themselves and cannot hide a race on other memory. Floating-point adds, which the
+// host has no instruction for, retry a compare-and-swap until no other thread came between.
+template <class T>
+inline T host_atomic_add(T* address, T value) {
+    if constexpr (std::is_integral_v<T>) {
+        return __atomic_fetch_add(address, value, __ATOMIC_RELAXED);
+    } else {
+        T old;
+        __atomic_load(address, &old, __ATOMIC_RELAXED);
+        T sum = old + value;
+        while (!__atomic_compare_exchange(address, &old, &sum, true, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED))
+            sum = old + value;
+        return old;
+    }
+}
+
+template <class T>
+inline T host_atomic_min(T* address, T value) {
+    T old;
+    __atomic_load(address, &old, __ATOMIC_RELAXED);
+    while (value < old && !__atomic_compare_exchange(address, &old, &value, true,
+                                                     __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+    return old;
+}
+#endif
+
 // The atomic shim for per-thread bodies: the hardware atomic on the device; on the host, where
-// the emulator runs one thread at a time, a plain read-modify-write is already atomic.
-// Returns the old value, as atomicAdd does.
+// the emulator runs one thread at a time, a plain read-modify-write is already atomic (in the
+// race check, a host atomic). Returns the old value, as atomicAdd does.
 template <class T>
 __host__ __device__ inline T atomic_add_shim(T* address, T value) {
-#ifdef __CUDA_ARCH__
+#if defined(__CUDA_ARCH__)
     return atomicAdd(address, value);
+#elif defined(SUITE_RACE_CHECK)
+    return host_atomic_add(address, value);
 #else
     const T old = *address;
     *address = old + value;
@@ -119,8 +215,10 @@ __host__ __device__ inline T atomic_add_shim(T* address, T value) {
 // atomicMin's shim, for bodies that report the smallest offending index, say.
 template <class T>
 __host__ __device__ inline T atomic_min_shim(T* address, T value) {
-#ifdef __CUDA_ARCH__
+#if defined(__CUDA_ARCH__)
     return atomicMin(address, value);
+#elif defined(SUITE_RACE_CHECK)
+    return host_atomic_min(address, value);
 #else
     const T old = *address;
     if (value < old) *address = value;

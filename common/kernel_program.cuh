@@ -52,23 +52,47 @@ struct KernelProgram {
     std::_Exit(1);
 }
 
+#ifdef SUITE_RACE_CHECK
+inline void print_race_check_line(const KernelProgram& p, const std::string& seed_words) {
+    if (runs_threads_at_once(p.here.order()))
+        std::printf(
+            "[emulation] race check (ThreadSanitizer): kernels run on the host, each launch's "
+            "threads on %u host threads at once, dealt out in shuffled order%s\n",
+            kRaceCheckWorkers, seed_words.c_str());
+    else
+        std::printf(
+            "[emulation] race check (ThreadSanitizer): kernels run on the host one thread at a "
+            "time, %s%s: a fixed order is a replay, in which no race can show\n",
+            p.emulation_order_words().c_str(), seed_words.c_str());
+}
+#endif
+
 inline KernelProgram start_kernel_program(int argc, char** argv, const ProgramDescription& d) {
     std::set_terminate(report_stopped_kernel);
     KernelProgram p;
     p.options = parse_options(argc, argv, d);
     if (p.options.quiet) keep_only_verdicts();
     p.seed = p.options.seed_given ? p.options.seed : fresh_emulation_seed();
+#ifdef SUITE_RACE_CHECK
+    // The race check is an emulator: it leaves a GPU that is there unused.
+    p.backend.reason = "race check";
+#else
     p.backend = detect_backend();
+#endif
     p.here = p.on_gpu() ? Here::gpu() : Here::emulated(p.emulation_order());
     if (p.on_gpu() && !p.options.max_memory_given)
         p.options.budget = default_memory_budget(p.backend.free_bytes);
     p.options.budget.on_gpu = p.on_gpu();
     g_memory_budget = p.options.budget;
     std::printf("=== %s ===\n", d.title.c_str());
-    print_where_kernels_run(p.backend, p.emulation_order_words() +
-                                           (p.options.order.empty() || p.options.seed_given
-                                                ? ", seed " + std::to_string(p.seed)
-                                                : ""));
+    const std::string seed_words = p.options.order.empty() || p.options.seed_given
+                                       ? ", seed " + std::to_string(p.seed)
+                                       : "";
+#ifdef SUITE_RACE_CHECK
+    print_race_check_line(p, seed_words);
+#else
+    print_where_kernels_run(p.backend, p.emulation_order_words() + seed_words);
+#endif
     if (p.options.step) {
         step_pauses().on = isatty(fileno(stdin)) != 0;
         if (!step_pauses().on) std::printf("(--step is off: stdin is not a terminal)\n");
