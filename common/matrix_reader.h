@@ -6,7 +6,9 @@
 // and general, symmetric or skew-symmetric symmetry. A symmetric file stores one triangle; each
 // off-diagonal entry is mirrored (negated for skew-symmetric), and a file with entries on both
 // sides of the diagonal is refused. Indices are 1-based in the file, 0-based in memory.
-// Explicit zeros and duplicate coordinates are stored entries and are kept as they are.
+// Explicit zeros and duplicate coordinates are stored entries and are kept as they are. A
+// nonzero value too small for a float is stored as 0 and counted (TinyValues), so that the
+// program can say so once per file.
 //
 // Edge lists: "src dst" or "src dst weight" per line, separated by spaces, tabs or commas;
 // lines starting with # or % are comments; ids are 0-based; the vertex count is the largest id
@@ -23,6 +25,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -36,6 +39,30 @@
 #include "memory_budget.h"
 #include "options.h"
 #include "sparse_host.h"
+
+// The values of one file that are nonzero but that a float holds as 0. They are stored as 0 and
+// their entries kept, as SciPy reads them, rather than refused: real matrices (SuiteSparse's
+// bayer10, adder_dcop_05) hold such couplings. `count` counts the values that the file writes,
+// not the stored entries: a symmetric file's mirrored copy is not counted again.
+struct TinyValues {
+    uint64_t count = 0;
+    int first_line = 0;
+    long double first_value = 0;
+};
+
+// The one line that a program prints on stderr about a file's tiny values, or "" when it has
+// none.
+inline std::string tiny_values_note(const std::string& path, const TinyValues& tiny) {
+    if (tiny.count == 0) return "";
+    char value[32];
+    std::snprintf(value, sizeof value, "%.3Lg", tiny.first_value);
+    const std::string place = "line " + std::to_string(tiny.first_line) + ": " + value + ")";
+    if (tiny.count == 1)
+        return "note: " + path + ": 1 value is too small for a float and is stored as 0 (at " +
+               place;
+    return "note: " + path + ": " + std::to_string(tiny.count) +
+           " values are too small for a float and are stored as 0 (the first at " + place;
+}
 
 namespace matrix_reader_detail {
 
@@ -209,9 +236,11 @@ inline double largest_float_rounding_down() {
     return static_cast<double>(std::numeric_limits<float>::max()) + std::ldexp(1.0, 103);
 }
 
-// Parses a whole field as a value that a float can hold. Returns what is wrong with it, or
-// an empty string.
-inline std::string value_problem(std::string_view field, bool integer, double& value) {
+// Parses a whole field as a value that a float can hold, or that a float holds as 0. Returns
+// what is wrong with it, or an empty string. `value` is a long double so that a value beyond a
+// double's range stays what it is: 1e-400 is too small for a float, like 1e-50, and 1e400 is
+// beyond a float's range, like 1e39.
+inline std::string value_problem(std::string_view field, bool integer, long double& value) {
     const std::string_view digits = without_plus(field);
     const char* first = digits.data();
     const char* last = digits.data() + digits.size();
@@ -219,9 +248,15 @@ inline std::string value_problem(std::string_view field, bool integer, double& v
     if (integer) {
         long long whole = 0;
         if (!digits.empty()) parsed = std::from_chars(first, last, whole);
-        value = static_cast<double>(whole);
+        value = whole;
     } else if (!digits.empty()) {
-        parsed = std::from_chars(first, last, value);
+        // A double holds every value that a file is likely to write, and parses much faster
+        // than a long double, which is for the rest.
+        double nearest = 0;
+        parsed = std::from_chars(first, last, nearest);
+        value = nearest;
+        if (parsed.ec == std::errc::result_out_of_range)
+            parsed = std::from_chars(first, last, value);
     }
     const std::errc ec = parsed.ec;
     const char* end = parsed.ptr;
@@ -231,9 +266,17 @@ inline std::string value_problem(std::string_view field, bool integer, double& v
     if (!std::isfinite(value)) return "is not a finite number";
     if (!(std::fabs(value) < largest_float_rounding_down()))
         return "is beyond the range of a float";
-    if (value != 0 && static_cast<float>(value) == 0.0f)
-        return "is too small for a float: it would be stored as 0 (write 0 if a zero is meant)";
     return {};
+}
+
+// Counts the value of the line just read when a float holds it as 0 although it is not 0.
+inline void count_if_tiny(TinyValues& tiny, const LineReader& in, long double value) {
+    if (value == 0 || static_cast<float>(value) != 0.0f) return;
+    if (tiny.count == 0) {
+        tiny.first_line = in.line_number();
+        tiny.first_value = value;
+    }
+    ++tiny.count;
 }
 
 // A field as a message shows it: at most 40 characters, with anything unprintable (a NUL, a
@@ -287,7 +330,7 @@ constexpr const char* kBannerForm = "'%%MatrixMarket matrix coordinate <field> <
 // Which side of the diagonal a symmetric file's entry lies on.
 enum class Triangle { none, lower, upper };
 
-inline HostCoo read_matrix_market(LineReader& in, const InputLimits* limits) {
+inline HostCoo read_matrix_market(LineReader& in, const InputLimits* limits, TinyValues& tiny) {
     std::string_view line;
     in.next(line);
     const std::vector<std::string_view> banner = split_fields(line);
@@ -365,11 +408,15 @@ inline HostCoo read_matrix_market(LineReader& in, const InputLimits* limits) {
         if (!parse_count(f[1], col) || col < 1 || col > num_cols)
             in.fail("column index " + quoted(f[1]) + " is not in [1, " + std::to_string(num_cols) +
                     "]");
-        double value = 1.0;
+        long double value = 1.0;
         if (!pattern) {
             const std::string problem = value_problem(f[2], integer, value);
             if (!problem.empty()) in.fail("value " + quoted(f[2]) + " " + problem);
+            count_if_tiny(tiny, in, value);
         }
+        // The rule is on what the file writes, not on what a float keeps of it: a diagonal
+        // written as 1e-50 says that the matrix is not skew-symmetric just as 1e-40 (a float)
+        // does, and where a float's range ends is no reason to believe one and not the other.
         if (negate_mirror && row == col && value != 0)
             in.fail("a skew-symmetric matrix has zeros on its diagonal, but this entry is " +
                     quoted(f[2]));
@@ -408,7 +455,7 @@ inline HostCoo read_matrix_market(LineReader& in, const InputLimits* limits) {
 // How often an edge list's growing size is held against the memory budget.
 constexpr size_t kEdgesBetweenBudgetChecks = size_t{1} << 20;
 
-inline HostCoo read_edge_list(LineReader& in, const InputLimits* limits) {
+inline HostCoo read_edge_list(LineReader& in, const InputLimits* limits, TinyValues& tiny) {
     constexpr uint64_t kMaxId = static_cast<uint64_t>(std::numeric_limits<int>::max()) - 1;
     HostCoo g;
     uint64_t largest = 0;
@@ -445,10 +492,11 @@ inline HostCoo read_edge_list(LineReader& in, const InputLimits* limits) {
                 in.fail("vertex id " + quoted(f[k]) + " is beyond this suite's limit of " +
                         std::to_string(kMaxDimension) + " vertices");
         }
-        double weight = 1.0;
+        long double weight = 1.0;
         if (f.size() == 3) {
             const std::string problem = value_problem(f[2], false, weight);
             if (!problem.empty()) in.fail("weight " + quoted(f[2]) + " " + problem);
+            count_if_tiny(tiny, in, weight);
         }
         g.rows.push_back(static_cast<int>(ids[0]));
         g.cols.push_back(static_cast<int>(ids[1]));
@@ -470,7 +518,7 @@ inline HostCoo read_edge_list(LineReader& in, const InputLimits* limits) {
 // "%%" is a Matrix Market banner and must be a correct one; so must a ".mtx" file's first line;
 // a first line that is nearly a banner (one '%', leading blanks, blank lines before it) is
 // refused rather than read as an edge list whose first "edge" would be the size line.
-inline HostCoo read_matrix_stream(LineReader& in, const InputLimits* limits) {
+inline HostCoo read_in_its_format(LineReader& in, const InputLimits* limits, TinyValues& tiny) {
     std::string_view line;
     bool found = false;
     while (in.next(line)) {
@@ -489,7 +537,7 @@ inline HostCoo read_matrix_stream(LineReader& in, const InputLimits* limits) {
     const bool first = in.line_number() == 1;
     const std::string lower = lowercase(line.substr(0, 64));
     in.unread();
-    if (first && lower.rfind("%%", 0) == 0) return read_matrix_market(in, limits);
+    if (first && lower.rfind("%%", 0) == 0) return read_matrix_market(in, limits, tiny);
     const std::string_view content = trim_left(line);
     if (!content.empty() && content.front() == '%' &&
         lower.find("matrixmarket") != std::string::npos) {
@@ -499,24 +547,36 @@ inline HostCoo read_matrix_stream(LineReader& in, const InputLimits* limits) {
     if (ends_with(lowercase(in.path()), ".mtx"))
         in.fail_at(
             1, std::string("a .mtx file must start with the Matrix Market banner, ") + kBannerForm);
-    return read_edge_list(in, limits);
+    return read_edge_list(in, limits, tiny);
+}
+
+// `tiny`, when given, is set only when the file is read: a refused file has no note to give.
+inline HostCoo read_matrix_stream(LineReader& in, const InputLimits* limits, TinyValues* tiny) {
+    TinyValues found;
+    HostCoo a = read_in_its_format(in, limits, found);
+    if (tiny != nullptr) *tiny = found;
+    return a;
 }
 
 }  // namespace matrix_reader_detail
 
 // Reads a Matrix Market file or an edge list held in memory; `name` stands for the file in
-// messages and decides, as a file name would, whether the text must be Matrix Market.
+// messages and decides, as a file name would, whether the text must be Matrix Market. `tiny`,
+// when given, receives the count of the values stored as 0 for being too small for a float.
 inline HostCoo read_matrix_text(const std::string& name, const std::string& text,
-                                const matrix_reader_detail::InputLimits* limits = nullptr) {
+                                const matrix_reader_detail::InputLimits* limits = nullptr,
+                                TinyValues* tiny = nullptr) {
     std::istringstream in(text);
     matrix_reader_detail::LineReader lines(name, in, text.size());
-    return matrix_reader_detail::read_matrix_stream(lines, limits);
+    return matrix_reader_detail::read_matrix_stream(lines, limits, tiny);
 }
 
 // Reads a Matrix Market file or an edge list; throws BadInput("FILE:LINE: problem"). Only a
-// regular file is opened: a FIFO would block, and /dev/zero would never end.
+// regular file is opened: a FIFO would block, and /dev/zero would never end. `tiny` is as
+// for read_matrix_text.
 inline HostCoo read_matrix_file(const std::string& path,
-                                const matrix_reader_detail::InputLimits* limits = nullptr) {
+                                const matrix_reader_detail::InputLimits* limits = nullptr,
+                                TinyValues* tiny = nullptr) {
     namespace fs = std::filesystem;
     using matrix_reader_detail::ends_with;
     std::error_code error;
@@ -536,19 +596,23 @@ inline HostCoo read_matrix_file(const std::string& path,
     const uintmax_t size = fs::file_size(path, error);
     if (error) throw BadInput(path + ": cannot read the file's size: " + error.message());
     matrix_reader_detail::LineReader lines(path, file, size);
-    return matrix_reader_detail::read_matrix_stream(lines, limits);
+    return matrix_reader_detail::read_matrix_stream(lines, limits, tiny);
 }
 
 // A program's --matrix input: read within the program's memory budget, or the program ends
-// with the reason and exit code 2.
+// with the reason and exit code 2. The note on tiny values goes to stderr, so that stdout, and
+// what --quiet keeps of it, reads the same with them or without.
 inline HostCoo read_matrix_option(const ProgramOptions& opt) {
     const matrix_reader_detail::InputLimits limits{opt.memory, opt.budget, opt.row_limit};
     HostCoo a;
+    TinyValues tiny;
     try {
-        a = read_matrix_file(opt.matrix, &limits);
+        a = read_matrix_file(opt.matrix, &limits, &tiny);
     } catch (const BadInput& e) {
         fail_bad_input(e.what());
     }
+    const std::string note = tiny_values_note(opt.matrix, tiny);
+    if (!note.empty()) std::fprintf(stderr, "%s\n", note.c_str());
     note_estimate(opt.memory, a.num_rows, a.num_cols, a.nnz());
     std::printf("input: %s, %d x %d, %zu stored entries\n", opt.matrix.c_str(), a.num_rows,
                 a.num_cols, a.nnz());

@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -494,8 +495,10 @@ TEST_CASE("reader: bad entries are refused on their line", "[reader][refusal]") 
          "value '+-7' is not an integer"},
         {"value_beyond_float.mtx", kRealGeneral + "3 3 1\n1 1 1e39\n", 3,
          "value '1e39' is beyond the range of a float"},
-        {"value_beyond_double.mtx", kRealGeneral + "3 3 1\n1 1 1e-400\n", 3,
-         "value '1e-400' is out of range"},
+        {"value_far_beyond_float.mtx", kRealGeneral + "3 3 1\n1 1 -1e400\n", 3,
+         "value '-1e400' is beyond the range of a float"},
+        {"value_beyond_long_double.mtx", kRealGeneral + "3 3 1\n1 1 1e-5000\n", 3,
+         "value '1e-5000' is out of range"},
         {"value_nan.mtx", kRealGeneral + "3 3 1\n1 1 nan\n", 3,
          "value 'nan' is not a finite number"},
         {"value_inf.mtx", kRealGeneral + "3 3 1\n1 1 inf\n", 3,
@@ -759,7 +762,8 @@ TEST_CASE("reader: messages stay one short, readable line", "[reader][refusal]")
     CHECK(wide.size() < 300);
 }
 
-TEST_CASE("reader: stray carriage returns, the float maximum and tiny values", "[reader][format]") {
+TEST_CASE("reader: stray carriage returns, the float maximum and values too small for a float",
+          "[reader][format]") {
     const ScratchDir dir;
     // "\r\r\n" line ends: the extra '\r' separates fields like a blank.
     const HostCoo crcr = read_matrix_file(dir.write(
@@ -770,15 +774,145 @@ TEST_CASE("reader: stray carriage returns, the float maximum and tiny values", "
         read_matrix_file(dir.write("top.csv", "0 1 3.4028235e38\n1 0 -3.4028235e38\n"));
     CHECK(top.values[0] == std::numeric_limits<float>::max());
     CHECK(top.values[1] == -std::numeric_limits<float>::max());
+    check_refusals({{"above_top.csv", "0 1 3.4028236e38\n", 1, "is beyond the range of a float"}});
+    // Below half the smallest subnormal float (7.0e-46) a value rounds to 0, and is stored so.
+    const HostCoo tiny_weight = read_matrix_file(dir.write("tiny.csv", "0 1 1e-50\n"));
+    CHECK(tiny_weight.values == std::vector<float>{0.0f});
+    const HostCoo tiny_value =
+        read_matrix_file(dir.write("tiny.mtx", kRealGeneral + "2 2 1\n1 1 -1e-46\n"));
+    CHECK(tiny_value.values == std::vector<float>{0.0f});
+    CHECK(std::signbit(tiny_value.values[0]));
+}
+
+namespace {
+
+// A file read as a program reads it: the matrix, with the note that the program would print.
+struct NotedRead {
+    HostCoo a;
+    TinyValues tiny;
+    std::string note;
+};
+
+NotedRead read_noting(const std::string& path) {
+    NotedRead r;
+    r.a = read_matrix_file(path, nullptr, &r.tiny);
+    r.note = tiny_values_note(path, r.tiny);
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("reader: values too small for a float are stored as 0, their entries kept, in one note",
+          "[reader][tiny]") {
+    const ScratchDir dir;
+    SECTION("an edge list's weight") {
+        const std::string path = dir.write("tiny_weight.csv", "0 1 2\n1 2 1e-50\n2 0 3\n");
+        const NotedRead r = read_noting(path);
+        CHECK(r.a.values == std::vector<float>{2.0f, 0.0f, 3.0f});
+        CHECK(r.a.nnz() == 3);
+        CHECK(result_line(r.a) == "result: rows=3 cols=3 nnz=3 empty_rows=0 max_row=1");
+        CHECK(r.note ==
+              "note: " + path +
+                  ": 1 value is too small for a float and is stored as 0 (at line 2: 1e-50)");
+    }
+    SECTION("Matrix Market values, the first of them negative") {
+        const std::string path = dir.write("tiny_values.mtx", kRealGeneral +
+                                                                  "% a comment\n"
+                                                                  "3 4 4\n"
+                                                                  "1 1 1.5\n"
+                                                                  "2 3 -1e-300\n"
+                                                                  "3 4 7.630486546499983e-55\n"
+                                                                  "3 1 -2\n");
+        const NotedRead r = read_noting(path);
+        CHECK(r.a.values == std::vector<float>{1.5f, 0.0f, 0.0f, -2.0f});
+        // The sign is the conversion's: IEEE rounding keeps it on a zero.
+        CHECK(std::signbit(r.a.values[1]));
+        CHECK_FALSE(std::signbit(r.a.values[2]));
+        CHECK(r.a.rows == std::vector<int>{0, 1, 2, 2});
+        CHECK(r.a.cols == std::vector<int>{0, 2, 3, 0});
+        CHECK(result_line(r.a) == "result: rows=3 cols=4 nnz=4 empty_rows=0 max_row=2");
+        CHECK(r.note == "note: " + path +
+                            ": 2 values are too small for a float and are stored as 0 (the first "
+                            "at line 5: -1e-300)");
+    }
+    SECTION("a file whose every value is too small, one of them too small for a double") {
+        const std::string path = dir.write("all_tiny.mtx", kRealGeneral +
+                                                               "2 3 3\n"
+                                                               "2 2 1e-400\n"
+                                                               "1 3 -2e-60\n"
+                                                               "1 1 1e-50\n");
+        const NotedRead r = read_noting(path);
+        CHECK(r.a.values == std::vector<float>{0.0f, 0.0f, 0.0f});
+        CHECK(result_line(r.a) == "result: rows=2 cols=3 nnz=3 empty_rows=0 max_row=2");
+        CHECK(r.tiny.count == 3);
+        CHECK(r.note == "note: " + path +
+                            ": 3 values are too small for a float and are stored as 0 (the first "
+                            "at line 3: 1e-400)");
+    }
+    SECTION("subnormal floats and the smallest normal float are kept, as the floats they are") {
+        const std::string path =
+            dir.write("small.csv", "0 1 1e-40\n1 0 1.17549435e-38\n0 0 1e-45\n1 1 7e-46\n");
+        const NotedRead r = read_noting(path);
+        REQUIRE(r.a.nnz() == 4);
+        CHECK(r.a.values[0] == 1e-40f);
+        CHECK(std::fpclassify(r.a.values[0]) == FP_SUBNORMAL);
+        CHECK(r.a.values[1] == std::numeric_limits<float>::min());
+        CHECK(r.a.values[2] == std::numeric_limits<float>::denorm_min());
+        // 7e-46 is just below half of the smallest subnormal float: it rounds to 0.
+        CHECK(7e-46 < std::numeric_limits<float>::denorm_min() / 2.0);
+        CHECK(r.a.values[3] == 0.0f);
+        CHECK(result_line(r.a) == "result: rows=2 cols=2 nnz=4 empty_rows=0 max_row=2");
+        CHECK(r.note ==
+              "note: " + path +
+                  ": 1 value is too small for a float and is stored as 0 (at line 4: 7e-46)");
+    }
+    SECTION("a file without them has no note") {
+        const NotedRead r = read_noting(dir.write("plain.csv", "0 1 0\n1 0 1e-30\n"));
+        CHECK(r.tiny.count == 0);
+        CHECK(r.note.empty());
+    }
+}
+
+TEST_CASE("reader: a tiny value's mirror is 0 too, and a skew-symmetric diagonal must be 0",
+          "[reader][tiny][mirror]") {
+    const ScratchDir dir;
+    const NotedRead sym =
+        read_noting(dir.write("tiny_sym.mtx", kRealSymmetric + "3 3 2\n2 1 1e-50\n3 3 4\n"));
+    CHECK(sorted_entries(sym.a) == sorted({{1, 0, 0.0f}, {0, 1, 0.0f}, {2, 2, 4.0f}}));
+    // The file's values are counted, not the stored entries: the mirror is no second value.
+    CHECK(sym.tiny.count == 1);
+    CHECK(sym.tiny.first_line == 3);
+    const NotedRead skew =
+        read_noting(dir.write("tiny_skew.mtx", kSkewSymmetric + "3 3 2\n2 1 -1e-300\n3 2 5\n"));
+    REQUIRE(skew.a.nnz() == 4);
+    CHECK(skew.a.values[0] == 0.0f);
+    CHECK(std::signbit(skew.a.values[0]));
+    CHECK(skew.a.values[1] == 0.0f);
+    CHECK_FALSE(std::signbit(skew.a.values[1]));
+    CHECK(skew.tiny.count == 1);
+    // A diagonal written nonzero contradicts the banner whether or not a float can tell.
     check_refusals({
-        {"tiny.csv", "0 1 1e-50\n", 1, "weight '1e-50' is too small for a float"},
-        {"tiny.mtx", kRealGeneral + "2 2 1\n1 1 -1e-46\n", 3,
-         "value '-1e-46' is too small for a float"},
-        {"above_top.csv", "0 1 3.4028236e38\n", 1, "is beyond the range of a float"},
+        {"skew_tiny_diagonal.mtx", kSkewSymmetric + "2 2 1\n1 1 1e-50\n", 3,
+         "a skew-symmetric matrix has zeros on its diagonal, but this entry is '1e-50'"},
+        {"skew_tinier_diagonal.mtx", kSkewSymmetric + "2 2 2\n2 1 1\n2 2 -1e-400\n", 4,
+         "a skew-symmetric matrix has zeros on its diagonal, but this entry is '-1e-400'"},
+        {"skew_subnormal_diagonal.mtx", kSkewSymmetric + "2 2 1\n1 1 1e-40\n", 3,
+         "a skew-symmetric matrix has zeros on its diagonal, but this entry is '1e-40'"},
     });
-    // A subnormal float is a float: kept.
-    const HostCoo small = read_matrix_file(dir.write("small.csv", "0 1 1e-40\n"));
-    CHECK(small.values[0] > 0);
+}
+
+TEST_CASE("reader: the count of tiny values is of the file just read, and only of a read one",
+          "[reader][tiny]") {
+    TinyValues tiny;
+    read_matrix_text("t.csv", "0 1 1e-50\n1 0 -1e-50\n", nullptr, &tiny);
+    CHECK(tiny.count == 2);
+    CHECK(tiny.first_line == 1);
+    read_matrix_text("t.csv", "0 1 1\n", nullptr, &tiny);
+    CHECK(tiny.count == 0);
+    // A refused file has no note: what the caller holds is left as it was.
+    tiny.count = 7;
+    CHECK_THROWS(read_matrix_text("t.csv", "0 1 1e-50\n0 x\n", nullptr, &tiny));
+    CHECK(tiny.count == 7);
 }
 
 TEST_CASE("reader: a program's memory budget is checked before anything is allocated",

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -310,6 +311,70 @@ TEST_CASE("programs: sums that overflow float are named as the input's, with exi
         CHECK(run.exit_code == 2);
         CHECK_THAT(run.err, Contains("overflow float") && Contains("row 1"));
     }
+}
+
+TEST_CASE("programs: values too small for a float are stored as 0, with one note on stderr",
+          "[programs][tiny]") {
+    const Scratch dir;
+    struct Written {
+        int row, col;
+        const char* value;
+    };
+    // Row 3 holds a tiny value alone: kept as a 0, it is not an empty row.
+    const std::vector<Written> entries = {
+        {1, 1, "2.5"},
+        {1, 3, "1e-50"},
+        {2, 2, "-1.25"},
+        {2, 5, "-1e-300"},
+        {3, 4, "7.630486546499983e-55"},
+        {4, 1, "3.1415926"},
+        {4, 4, "1e-40"},
+        {4, 5, "0.1"},
+    };
+    std::string text = kGeneral + "% couplings too small for a float\n4 5 8\n";
+    double sum = 0, magnitude = 0;
+    for (const Written& e : entries) {
+        text += std::to_string(e.row) + " " + std::to_string(e.col) + " " + e.value + "\n";
+        sum += std::strtod(e.value, nullptr);
+        magnitude += std::fabs(std::strtod(e.value, nullptr));
+    }
+    const std::string path = dir.write("tiny.mtx", text);
+    const std::string note = "note: " + path +
+                             ": 3 values are too small for a float and are stored as 0 (the first "
+                             "at line 5: 1e-50)\n";
+    for (const Program& p : built_programs()) {
+        // CG takes symmetric positive definite matrices only; this one is not square.
+        if (!p.spmv || p.name.rfind("147", 0) == 0) continue;
+        const ProgramRun run = run_program(p.name, {"--matrix", path});
+        INFO(p.name << ": " << describe(run));
+        CHECK(run.exit_code == 0);
+        CHECK(run.err == note);
+        CHECK_THAT(run.out, !Contains("too small"));
+        CHECK(result_field(run, "rows") == "4");
+        CHECK(result_field(run, "cols") == "5");
+        CHECK(result_field(run, "nnz") == "8");
+        CHECK(result_field(run, "empty_rows") == "0");
+        CHECK(std::stod(result_field(run, "y_sum")) == Approx(sum).margin(1e-6 * (1 + magnitude)));
+        // --quiet keeps stdout to the tally and the result: line, the note staying on stderr.
+        const ProgramRun quiet = run_program(p.name, {"--quiet", "--matrix", path});
+        INFO("with --quiet: " << describe(quiet));
+        CHECK(quiet.exit_code == 0);
+        CHECK(quiet.err == note);
+        const std::string result = run.out.substr(run.out.rfind("\nresult: ") + 1);
+        CHECK_THAT(quiet.out, StartsWith("self-check tally: "));
+        CHECK(quiet.out.substr(quiet.out.find('\n') + 1) == result);
+    }
+    // An edge list's weights get the same note, in the singular for one.
+    const std::string edges = dir.write("tiny_weights.csv", "0 1 1e-50\n1 0 2\n");
+    const ProgramRun run =
+        run_program("146_design_considerations_cpu_baseline", {"--matrix", edges});
+    INFO(describe(run));
+    CHECK(run.exit_code == 0);
+    CHECK(run.err == "note: " + edges +
+                         ": 1 value is too small for a float and is stored as 0 (at line 1: "
+                         "1e-50)\n");
+    CHECK(result_field(run, "nnz") == "2");
+    CHECK(std::stod(result_field(run, "y_sum")) == Approx(2.0).margin(1e-6));
 }
 
 namespace {

@@ -1,8 +1,10 @@
 // libFuzzer target for the matrix reader (make fuzz SECONDS=N). The first byte of an input
 // picks the name that the text is read under (odd: "fuzz.mtx", which must be Matrix Market;
 // even: "fuzz.txt"); the rest is the file's text. Any input must end in one of two ways:
-//   accepted: every index within the declared dimensions, every value a finite float, and the
-//             three entry arrays of one length;
+//   accepted: every index within the declared dimensions, every value a finite float, the
+//             three entry arrays of one length, and the values stored as 0 for being too small
+//             for a float no more than the entries, the first of them nonzero, 0 as a float,
+//             on a numbered line, and named in a note that names the file;
 //   refused:  a BadInput whose message starts "fuzz.mtx:LINE: " or "fuzz.txt:LINE: ".
 // Anything else (a crash, a sanitizer report, another exception, a refusal that names no line)
 // aborts, and libFuzzer saves the input.
@@ -37,8 +39,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // A small budget, so that a size line cannot make the fuzzer itself run out of memory.
     const matrix_reader_detail::InputLimits limits{{16, 16, 0}, {uint64_t{256} << 20, "fuzzing"}};
     HostCoo a;
+    TinyValues tiny;
     try {
-        a = read_matrix_text(name, text, &limits);
+        a = read_matrix_text(name, text, &limits, &tiny);
     } catch (const BadInput& e) {
         if (!names_a_line(e.what(), name))
             broken(std::string("a refusal names no line: ") + e.what());
@@ -52,6 +55,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (a.rows[k] < 0 || a.rows[k] >= a.num_rows) broken("row index out of range");
         if (a.cols[k] < 0 || a.cols[k] >= a.num_cols) broken("column index out of range");
         if (!std::isfinite(a.values[k])) broken("a value that is not finite");
+    }
+    if (tiny.count > a.nnz()) broken("more tiny values than entries");
+    if (tiny.count > 0) {
+        if (tiny.first_line < 1) broken("a tiny value on no line");
+        if (tiny.first_value == 0 || static_cast<float>(tiny.first_value) != 0.0f)
+            broken("a tiny value that is 0, or that a float holds");
+        if (tiny_values_note(name, tiny).rfind("note: " + name + ": ", 0) != 0)
+            broken("a note that does not name the file");
     }
     return 0;
 }
