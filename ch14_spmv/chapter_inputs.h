@@ -149,3 +149,46 @@ inline std::string spmv_result_line(const HostCoo& a, const std::vector<float>& 
     std::snprintf(text, sizeof text, " y_sum=%.10g", sum);
     return result_line(a) + text;
 }
+
+// A lesson's input: the matrix (Fig. 14.1, --scale or --matrix), in COO as read and in CSR, and
+// the lesson's x and y0.
+struct SpmvLessonInput {
+    HostCoo coo;
+    HostCsr csr;
+    std::vector<float> x, y0;
+};
+
+// The format whose arrays a lesson prints, when the input is small enough to print.
+enum class ShownFormat { coo, csr };
+
+// The arrays print under the code's names, with the notes' names beside them: value, colIdx,
+// rowIdx and rowPtrs.
+inline void show_spmv_input(const SpmvLessonInput& in, ShownFormat format) {
+    if (!printable(in.coo)) return;
+    if (format == ShownFormat::coo) {
+        std::printf("the matrix in COO, %s:\n", counted(in.coo.nnz(), "nonzero").c_str());
+        print_array("values (the book's value)", in.coo.values, 28);
+        print_array("cols (the book's colIdx)", in.coo.cols, 28);
+        print_array("rows (the book's rowIdx)", in.coo.rows, 28);
+    } else {
+        std::printf("the matrix in CSR, %s grouped by row:\n",
+                    counted(in.csr.nnz(), "nonzero").c_str());
+        print_array("values (the book's value)", in.csr.values, 33);
+        print_array("col_idx (the book's colIdx)", in.csr.col_idx, 33);
+        print_array("row_offsets (the book's rowPtrs)", in.csr.row_offsets, 33);
+    }
+    print_array("x", in.x, format == ShownFormat::coo ? 28 : 33);
+    print_array("y0", in.y0, format == ShownFormat::coo ? 28 : 33);
+    std::printf("\n");
+}
+
+inline SpmvLessonInput spmv_lesson_input(const ProgramOptions& opt,
+                                         ShownFormat format = ShownFormat::csr) {
+    SpmvLessonInput in;
+    in.coo = spmv_input(opt);
+    in.csr = csr_for_lesson(in.coo);
+    in.x = lesson_x(in.csr.num_cols);
+    in.y0 = lesson_y0(in.csr.num_rows);
+    show_spmv_input(in, format);
+    return in;
+}

@@ -20,18 +20,6 @@
 #include "../common/memory_budget.h"
 #include "../common/sparse_host.h"
 
-// Entry counts of each row, read off the offsets.
-inline std::vector<int> row_lengths(const HostCsr& a) {
-    std::vector<int> lengths(a.num_rows);
-    for (int r = 0; r < a.num_rows; ++r) lengths[r] = a.row_offsets[r + 1] - a.row_offsets[r];
-    return lengths;
-}
-
-inline int max_row_length(const HostCsr& a) {
-    const std::vector<int> lengths = row_lengths(a);
-    return lengths.empty() ? 0 : *std::max_element(lengths.begin(), lengths.end());
-}
-
 // ---------------------------------------------------------------------------------------- ELL
 
 // A padding slot's column. The kernels never read one (each row stops at its own length), and

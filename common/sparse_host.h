@@ -47,6 +47,22 @@ struct HostCsr {
     size_t nnz() const { return col_idx.size(); }
 };
 
+// Entry counts of each row, read off the offsets.
+inline std::vector<int> row_lengths(const HostCsr& a) {
+    std::vector<int> lengths(a.num_rows);
+    for (int r = 0; r < a.num_rows; ++r) lengths[r] = a.row_offsets[r + 1] - a.row_offsets[r];
+    return lengths;
+}
+
+// The longest row's entry count, 0 for a matrix without rows: the work of the slowest thread
+// wherever a thread owns a row.
+inline int max_row_length(const HostCsr& a) {
+    int longest = 0;
+    for (int r = 0; r < a.num_rows; ++r)
+        longest = std::max(longest, a.row_offsets[r + 1] - a.row_offsets[r]);
+    return longest;
+}
+
 // Arrays longer than this are summarized instead of printed in full.
 constexpr size_t kPrintLimit = 40;
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 #include "../ch14_spmv/143_spmv_csr_kernel.cu"
+#include "../ch14_spmv/proof/143_spmv_csr_kernel.cuh"
 #include "data_files.h"
 #include "edge_case_graphs.h"
 #include "spmv_test_inputs.h"
