@@ -1,0 +1,218 @@
+// Every numbered program follows the one anatomy (CONTRIBUTING.md): its header's first line says
+// "NNN (CH.S) kernel: ..." or "NNN (CH.S) CPU baseline: ...", as its --help title does; the
+// commands of its "Build and run:" block are its --help examples, the same lines in the same
+// order; its main, and the proof file that main calls, are left out when a later lesson or a
+// test includes it; every include of an earlier lesson says what it takes. And, run on the
+// book's example, it labels each array that it prints with a name from its own sources or from
+// common/, or gives the book's name beside it.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+#include "run_program.h"
+
+namespace fs = std::filesystem;
+using Catch::Matchers::Contains;
+
+namespace {
+
+struct NumberedProgram {
+    fs::path source;   // ch21_csr/115_csr_concurrent_construction_kernel.cu
+    std::string name;  // 115_csr_concurrent_construction_kernel
+    bool needs_cuda;
+};
+
+std::vector<NumberedProgram> numbered_programs() {
+    std::vector<NumberedProgram> found;
+    for (const char* chapter : {"ch21_csr", "ch14_spmv"})
+        for (const auto& entry : fs::directory_iterator(chapter)) {
+            const fs::path path = entry.path();
+            const std::string stem = path.stem().string();
+            if (!std::regex_match(stem, std::regex("[0-9]{3}_\\w+"))) continue;
+            if (path.extension() != ".cu" && path.extension() != ".cpp") continue;
+            found.push_back({path, stem, path.extension() == ".cu"});
+        }
+    std::sort(found.begin(), found.end(),
+              [](const NumberedProgram& a, const NumberedProgram& b) { return a.name < b.name; });
+    return found;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    size_t start = 0;
+    while (start < text.size()) {
+        const size_t end = text.find('\n', start);
+        lines.push_back(text.substr(start, end == std::string::npos ? std::string::npos
+                                                                      : end - start));
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    return lines;
+}
+
+std::string trimmed(const std::string& s) {
+    const size_t first = s.find_first_not_of(' ');
+    if (first == std::string::npos) return "";
+    return s.substr(first, s.find_last_not_of(' ') - first + 1);
+}
+
+// The commands of the header's "Build and run:" block: the rest of its line, then each comment
+// line indented under it, up to the first line that is not.
+std::vector<std::string> header_commands(const std::vector<std::string>& lines) {
+    std::vector<std::string> commands;
+    const std::string marker = "Build and run:";
+    for (size_t i = 0; i < lines.size() && lines[i].rfind("//", 0) == 0; ++i) {
+        const size_t at = lines[i].find(marker);
+        if (at == std::string::npos) continue;
+        commands.push_back(trimmed(lines[i].substr(at + marker.size())));
+        for (size_t j = i + 1; j < lines.size() && lines[j].rfind("//   ", 0) == 0; ++j)
+            commands.push_back(trimmed(lines[j].substr(2)));
+        break;
+    }
+    return commands;
+}
+
+// The lines under "examples:" in --help.
+std::vector<std::string> help_examples(const std::string& help) {
+    std::vector<std::string> examples;
+    bool in_examples = false;
+    for (const std::string& line : lines_of(help)) {
+        if (line == "examples:") {
+            in_examples = true;
+        } else if (in_examples) {
+            if (line.rfind("  ", 0) != 0) break;
+            examples.push_back(trimmed(line));
+        }
+    }
+    return examples;
+}
+
+// The text of a source and of every file it includes with quotes, transitively.
+void gather_sources(const fs::path& file, std::set<fs::path>& seen, std::string& text) {
+    const fs::path canonical = fs::weakly_canonical(file);
+    if (!fs::exists(canonical) || !seen.insert(canonical).second) return;
+    const std::string own = slurp(canonical.string());
+    text += own + "\n";
+    const std::regex include("#include \"([^\"]+)\"");
+    for (std::sregex_iterator it(own.begin(), own.end(), include), end; it != end; ++it)
+        gather_sources(canonical.parent_path() / (*it)[1].str(), seen, text);
+}
+
+// The names of the code: identifiers outside comments and string literals, so that a label that
+// appears only in the very string that prints it is not taken for a name of the code.
+std::set<std::string> identifiers_in(const std::string& text) {
+    const std::string code = std::regex_replace(
+        text, std::regex("//[^\n]*|\"(\\\\.|[^\"\\\\\\n])*\"|'(\\\\.|[^'\\\\\\n])*'"), " ");
+    std::set<std::string> names;
+    const std::regex word("[A-Za-z_][A-Za-z0-9_]*");
+    for (std::sregex_iterator it(code.begin(), code.end(), word), end; it != end; ++it)
+        names.insert(it->str());
+    return names;
+}
+
+bool runs_here(const NumberedProgram& p) {
+#ifdef SUITE_HAVE_CUDA
+    (void)p;
+    return true;
+#else
+    return !p.needs_cuda;
+#endif
+}
+
+}  // namespace
+
+TEST_CASE("anatomy: each header's first line names the program, its section and its kind",
+          "[anatomy]") {
+    const std::regex first_line("// ([0-9]{3}) \\((21|14)\\.[0-9]+\\) (kernel|CPU baseline): .+");
+    for (const NumberedProgram& p : numbered_programs()) {
+        const std::vector<std::string> lines = lines_of(slurp(p.source.string()));
+        REQUIRE(!lines.empty());
+        std::smatch m;
+        INFO(p.source.string() << ": " << lines[0]);
+        REQUIRE(std::regex_match(lines[0], m, first_line));
+        CHECK(m[1].str() == p.name.substr(0, 3));
+        CHECK((m[3].str() == "kernel") == p.needs_cuda);
+        if (!runs_here(p)) continue;
+        const ProgramRun help = run_program(p.name, {"--help"});
+        CHECK(help.exit_code == 0);
+        CHECK(lines_of(help.out)[0].rfind(lines[0].substr(3, m[0].str().find(':') - 2), 0) == 0);
+    }
+}
+
+TEST_CASE("anatomy: the header's Build and run lines are the --help examples", "[anatomy]") {
+    for (const NumberedProgram& p : numbered_programs()) {
+        if (!runs_here(p)) continue;
+        const std::vector<std::string> header = header_commands(lines_of(slurp(p.source.string())));
+        const ProgramRun help = run_program(p.name, {"--help"});
+        INFO(p.source.string());
+        CHECK(!header.empty());
+        CHECK(header == help_examples(help.out));
+    }
+}
+
+TEST_CASE("anatomy: main and its proof file are the program's alone; included lessons say why",
+          "[anatomy]") {
+    const std::regex lesson_include("\\s*#include \"(\\.\\./)*(ch21_csr/|ch14_spmv/)?[0-9]{3}_\\w+\\.cu\"");
+    std::vector<fs::path> includers;
+    for (const NumberedProgram& p : numbered_programs()) includers.push_back(p.source);
+    for (const char* folder : {"ch21_csr", "ch14_spmv", "bench", "tests"})
+        for (const auto& entry : fs::recursive_directory_iterator(folder))
+            if (entry.is_regular_file()) includers.push_back(entry.path());
+    for (const NumberedProgram& p : numbered_programs()) {
+        const std::vector<std::string> lines = lines_of(slurp(p.source.string()));
+        INFO(p.source.string());
+        size_t program_part = lines.size(), main_line = lines.size(), proof_line = lines.size();
+        for (size_t i = 0; i < lines.size(); ++i) {
+            if (lines[i].rfind("#if __INCLUDE_LEVEL__ == 0", 0) == 0) program_part = i;
+            if (lines[i].rfind("int main(", 0) == 0) main_line = i;
+            if (lines[i].rfind("#include \"proof/" + p.name + ".", 0) == 0) proof_line = i;
+        }
+        CHECK(program_part < proof_line);
+        CHECK(proof_line < main_line);
+        CHECK(main_line < lines.size());
+    }
+    for (const fs::path& file : includers) {
+        if (file.extension() == ".out" || file.extension() == ".o") continue;
+        const std::vector<std::string> lines = lines_of(slurp(file.string()));
+        for (size_t i = 0; i < lines.size(); ++i) {
+            if (!std::regex_match(lines[i], lesson_include)) continue;
+            if (file.string().rfind("tests/", 0) == 0) continue;  // a test takes the whole lesson
+            INFO(file.string() << ":" << i + 1 << ": " << lines[i]);
+            CHECK((i > 0 && trimmed(lines[i - 1]).rfind("//", 0) == 0));
+        }
+    }
+}
+
+TEST_CASE("anatomy: every array label printed on the book's example is a name of the code, or "
+          "gives the book's name",
+          "[anatomy][labels]") {
+    std::set<fs::path> seen;
+    std::string common_text;
+    for (const auto& entry : fs::directory_iterator("common")) {
+        common_text += slurp(entry.path().string()) + "\n";
+    }
+    const std::set<std::string> common_names = identifiers_in(common_text);
+    // "  row_offsets (the book's rowPtrs) = [ 0 2 4 ]", "  x = (10 entries, too many to print)"
+    const std::regex array_line("  (\\S(?:.*\\S)?) += [\\[(].*");
+    const std::regex with_book_name(".+ \\(the book's [^)]+\\)");
+    for (const NumberedProgram& p : numbered_programs()) {
+        if (!runs_here(p)) continue;
+        std::set<fs::path> own_seen;
+        std::string own_text;
+        gather_sources(p.source, own_seen, own_text);
+        const std::set<std::string> own_names = identifiers_in(own_text);
+        const ProgramRun run = run_program(p.name, {});
+        INFO(p.name << " exit " << run.exit_code);
+        CHECK(run.exit_code == 0);
+        for (const std::string& line : lines_of(run.out)) {
+            std::smatch m;
+            if (!std::regex_match(line, m, array_line)) continue;
+            const std::string label = m[1].str();
+            INFO(p.name << " prints the array label '" << label << "'");
+            const bool named = own_names.count(label) > 0 || common_names.count(label) > 0;
+            CHECK((named || std::regex_match(label, with_book_name)));
+        }
+    }
+}
