@@ -29,13 +29,8 @@ struct DeviceCsr {
     }
     int nnz() const { return static_cast<int>(col_idx.size()); }
     HostCsr download() const {
-        HostCsr a;
-        a.num_rows = num_rows;
-        a.num_cols = num_cols;
-        a.row_offsets = row_offsets.download();
-        a.col_idx = col_idx.download();
-        a.values = values.download();
-        return a;
+        return HostCsr{num_rows, num_cols, row_offsets.download(), col_idx.download(),
+                       values.download()};
     }
 
     int num_rows, num_cols;
@@ -53,13 +48,7 @@ struct DeviceCoo {
           values(here, a.values) {}
     int nnz() const { return static_cast<int>(rows.size()); }
     HostCoo download() const {
-        HostCoo a;
-        a.num_rows = num_rows;
-        a.num_cols = num_cols;
-        a.rows = rows.download();
-        a.cols = cols.download();
-        a.values = values.download();
-        return a;
+        return coo_of(num_rows, num_cols, rows.download(), cols.download(), values.download());
     }
 
     int num_rows, num_cols;
