@@ -4,6 +4,7 @@
 #include <numeric>
 #include "../ch21_csr/117_coo_edge_parallel_reduce_kernel.cu"
 #include "../ch21_csr/proof/117_coo_edge_parallel_reduce_kernel.cuh"
+#include "run_program.h"
 
 namespace {
 // The reference: the weights added in double by the standard library, in edge order.
@@ -36,6 +37,21 @@ TEST_CASE("117: the emulated per-edge atomic gives 41 in orders A, B, reverse an
               kBookTotalWeight);
     }
     CHECK(total_weight_cpu(edges) == kBookTotalWeight);
+}
+
+TEST_CASE("117: order B is only ever the book's order B; the other replayed order is reverse",
+          "[117]") {
+    const ProgramRun run = run_program("117_coo_edge_parallel_reduce_kernel", {"--order", "B"});
+    INFO(run.out);
+    CHECK(run.exit_code == 0);
+    CHECK(run.out.find("  order A (increasing edge index): total = 41\n") != std::string::npos);
+    CHECK(run.out.find("  reverse (decreasing edge index): total = 41\n") != std::string::npos);
+    std::istringstream lines(run.out);
+    for (std::string line; std::getline(lines, line);) {
+        const size_t at = line.find("order B");
+        if (at != std::string::npos)
+            CHECK(line.compare(at, 28, "order B (the book's order B ") == 0);
+    }
 }
 
 TEST_CASE("117: the emulated per-edge atomic equals an independent sum on random graphs",
