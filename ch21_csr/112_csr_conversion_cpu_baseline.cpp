@@ -37,7 +37,7 @@ void adjacency_to_csr_cpu(const AdjacencyList& adj, std::vector<int>& row_offset
 int main(int argc, char** argv) {
     start_cpu_program(argc, argv, csr_conversion_program());
     const HostCoo edges = book_example_edges();
-    show_arrivals(edges, false);
+    show_arrivals(edges, EdgeText::plain);
     const AdjacencyList adj = build_adjacency_list(edges);
     show_adjacency_list(adj);
 

@@ -67,7 +67,7 @@ CsrConstruction csr_construction_cpu(const HostCoo& edges) {
 int main(int argc, char** argv) {
     start_cpu_program(argc, argv, csr_construction_program());
     const HostCoo edges = book_example_edges();
-    show_arrivals(edges, true);
+    show_arrivals(edges, EdgeText::weighted);
 
     const CsrConstruction built = csr_construction_cpu(edges);
     show_count(built);

@@ -14,8 +14,12 @@ inline std::string edge_text(int src, int dst, float weight) {
            ")";
 }
 
-// The edges as they arrive, with their weights where the lesson carries them.
-inline void show_arrivals(const HostCoo& edges, bool weighted) {
+// Whether a lesson's edges carry weights, and so print them.
+enum class EdgeText { plain, weighted };
+
+// The edges as they arrive.
+inline void show_arrivals(const HostCoo& edges, EdgeText text) {
+    const bool weighted = text == EdgeText::weighted;
     std::string arrivals;
     for (size_t e = 0; e < edges.nnz(); ++e)
         arrivals += (e == 0 ? "" : " ") +
