@@ -1,4 +1,4 @@
-// 21.1, kernel: one thread per vertex, each summing the ids of its own CSR slice.
+// 113 (21.1) kernel: one thread per vertex, each summing the ids of its own CSR slice.
 // CSR's point is that thread v finds its neighbours with two reads, row_offsets[v] and
 // row_offsets[v + 1], in one flat array. The threads share only reads and each writes its own
 // output slot, so no atomics are needed. The slices are uneven (degrees 2 2 2 2 1 0 here;
@@ -7,22 +7,18 @@
 // Build and run:  make 113_csr_neighbor_sum_kernel && build/113_csr_neighbor_sum_kernel
 //                 build/113_csr_neighbor_sum_kernel --scale 20 --skew 0.7
 //                 build/113_csr_neighbor_sum_kernel --matrix data/karate.mtx
-#include <cstdio>
-#include <string>
 #include <vector>
-#include "../common/cusparse_support.cuh"
 #include "../common/device_formats.cuh"
 #include "../common/kernel_program.cuh"
-#include "../common/self_check.h"
-#include "../common/timing_table.cuh"
 #include "chapter_inputs.h"
 
-// The CPU baseline: the same slices, summed one vertex after another.
-inline std::vector<long long> neighbor_sums_cpu(const HostCsr& g) {
-    std::vector<long long> sums(g.num_rows, 0);
-    for (int v = 0; v < g.num_rows; ++v)
-        for (int k = g.row_offsets[v]; k < g.row_offsets[v + 1]; ++k) sums[v] += g.col_idx[k];
-    return sums;
+// The CPU baseline, in the kernel's shape: the same slice loop, one vertex after another.
+inline void neighbor_sum_cpu(const HostCsr& g, std::vector<long long>& sums) {
+    for (int v = 0; v < g.num_rows; ++v) {
+        long long sum = 0;
+        for (int k = g.row_offsets[v]; k < g.row_offsets[v + 1]; ++k) sum += g.col_idx[k];
+        sums[v] = sum;
+    }
 }
 
 // One thread's work: vertex v's slice, summed into v's own slot, which no other thread writes.
@@ -40,7 +36,7 @@ __global__ void neighbor_sum_kernel(int num_vertices, const int* row_offsets, co
 }
 
 // One thread per vertex, wherever the kernels run.
-inline void launch_neighbor_sums(const Here& here, DeviceCsr& g, long long* sums) {
+inline void launch_neighbor_sum(const Here& here, DeviceCsr& g, long long* sums) {
     here.launch(g.num_rows, neighbor_sum_kernel, neighbor_sum_thread, g.row_offsets.data(),
                 g.col_idx.data(), sums);
 }
@@ -51,155 +47,28 @@ inline std::vector<long long> neighbor_sums(const Here& here, const HostCsr& g) 
     DeviceCsr d(here, g);
     DeviceArray<long long> sums(here, static_cast<size_t>(g.num_rows));
     sums.fill_bytes(0xFF);
-    launch_neighbor_sums(here, d, sums.data());
+    launch_neighbor_sum(here, d, sums.data());
     return sums.download();
 }
 
-// The library's view of the same computation: y = A * x with A the graph's 0/1 adjacency
-// matrix and x[j] = j. In double, the sums are exact for any graph this program can hold.
-struct CusparseNeighborSums {
-    explicit CusparseNeighborSums(DeviceCsr& g)
-        : ones(std::vector<double>(g.nnz(), 1.0)), x(g.num_cols), y(g.num_rows) {
-        std::vector<double> ids(g.num_cols);
-        for (int j = 0; j < g.num_cols; ++j) ids[j] = j;
-        x.upload(ids);
-        CUSPARSE_CHECK(cusparseCreateCsr(&a, g.num_rows, g.num_cols, g.nnz(), g.row_offsets.data(),
-                                         g.col_idx.data(), ones.data(), CUSPARSE_INDEX_32I,
-                                         CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
-        CUSPARSE_CHECK(cusparseCreateDnVec(&vx, g.num_cols, x.data(), CUDA_R_64F));
-        CUSPARSE_CHECK(cusparseCreateDnVec(&vy, g.num_rows, y.data(), CUDA_R_64F));
-        size_t bytes = 0;
-        CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, a,
-                                               vx, &beta, vy, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT,
-                                               &bytes));
-        workspace = DeviceBuffer<unsigned char>(bytes);
-    }
-    ~CusparseNeighborSums() {
-        cusparseDestroySpMat(a);
-        cusparseDestroyDnVec(vx);
-        cusparseDestroyDnVec(vy);
-    }
-    CusparseNeighborSums(const CusparseNeighborSums&) = delete;
-    CusparseNeighborSums& operator=(const CusparseNeighborSums&) = delete;
+#if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
+#include "proof/113_csr_neighbor_sum_kernel.cuh"
 
-    void run() {
-        CUSPARSE_CHECK(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, a, vx, &beta,
-                                    vy, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, workspace.data()));
-    }
-
-    CusparseHandle handle;
-    DeviceBuffer<double> ones, x, y;
-    DeviceBuffer<unsigned char> workspace;
-    cusparseSpMatDescr_t a = nullptr;
-    cusparseDnVecDescr_t vx = nullptr, vy = nullptr;
-    const double alpha = 1.0, beta = 0.0;
-};
-
-// The input as the kernel reads it: the edges grouped by source. Input preparation, not the
-// lesson (114 and 115 build CSR themselves).
-inline HostCsr csr_of(const HostCoo& edges) {
-    if (edges.nnz() >= kAnnouncedSize)
-        announce("grouping " + counted(edges.nnz(), "edge") + " by source (a stable sort)");
-    return csr_from_coo_by_stable_sort(edges);
-}
-
-inline void show_csr(const HostCsr& g) {
-    std::printf("the graph in CSR, %s grouped by source:\n", counted(g.nnz(), "edge").c_str());
-    print_array("row_offsets", g.row_offsets, 11);
-    print_array("col_idx", g.col_idx, 11);
-    std::printf("\n");
-}
-
-// Each thread's slice and the sum that it wrote.
-inline void show_threads(const HostCsr& g, const std::vector<long long>& sums) {
-    std::printf("%s, one per vertex (%s of %d):\n", counted(g.num_rows, "thread").c_str(),
-                counted(blocks_for(g.num_rows), "block").c_str(), kThreadsPerBlock);
-    if (printable(g)) {
-        for (int v = 0; v < g.num_rows; ++v) {
-            const int begin = g.row_offsets[v], end = g.row_offsets[v + 1];
-            std::printf("  thread %d: slice [%d,%d), %-12s -> sum = %lld\n", v, begin, end,
-                        counted(end - begin, "neighbour").c_str(), sums[v]);
-        }
-        print_array("sums", sums, 4);
-    } else if (g.num_rows > 0) {
-        int longest = 0;
-        for (int v = 1; v < g.num_rows; ++v)
-            if (g.row_offsets[v + 1] - g.row_offsets[v] >
-                g.row_offsets[longest + 1] - g.row_offsets[longest])
-                longest = v;
-        const int length = g.row_offsets[longest + 1] - g.row_offsets[longest];
-        print_wrapped("slices: " + fixed_text(static_cast<double>(g.nnz()) / g.num_rows, 2) +
-                      " neighbours on average, " + with_separators(length) + " for vertex " +
-                      std::to_string(longest) + ", whose thread loops " + counted(length, "time") +
-                      " while the rest of its warp waits.");
-    }
-    std::printf("\n");
-}
-
-inline void check_sums(const KernelProgram& p, const std::vector<long long>& sums,
-                       const std::vector<long long>& expected, SelfCheck& check) {
-    check.claim(std::string("every vertex's sum from the ") + p.here.name() +
-                    " kernel equals the CPU baseline's",
-                sums == expected);
-    if (p.options.book_example())
-        check.claim("the sums are 3 5 7 9 5 0, as in the book", sums == kBookNeighborSums);
-}
-
-// cuSPARSE's SpMV on the same device arrays: checked, and at --scale timed beside the kernel.
-inline void compare_with_cusparse(const KernelProgram& p, const HostCsr& g,
-                                  const std::vector<long long>& expected, SelfCheck& check) {
-    const std::string claim = "cuSPARSE SpMV with x = vertex ids gives the same sums";
-    if (!p.on_gpu()) return check.skip(claim);
-    const std::string refused =
-        cusparse_refusal(g.num_rows, g.num_cols, static_cast<int64_t>(g.nnz()));
-    if (!refused.empty()) return check.skip(claim, refused);
-    DeviceCsr d(p.here, g);
-    CusparseNeighborSums library(d);
-    library.run();
-    const std::vector<double> library_sums = library.y.download();
-    bool agrees = library_sums.size() == expected.size();
-    for (size_t v = 0; agrees && v < expected.size(); ++v)
-        agrees = library_sums[v] == static_cast<double>(expected[v]);
-    check.claim(claim, agrees);
-    if (p.options.scale == 0) return;
-
-    DeviceArray<long long> sums(p.here, static_cast<size_t>(g.num_rows));
-    const double csr_bytes = 4.0 * (g.num_rows + 1) + 4.0 * g.nnz();
-    TimingTable table(p, "113", p.options.skew,
-                      "bytes: row_offsets and col_idx read once, one sum per vertex written; "
-                      "cuSPARSE also reads its values (8 per edge) and x");
-    const double kernel_ms =
-        table.time("csr_thread_per_vertex", "CSR, thread per vertex", csr_bytes + 8.0 * g.num_rows,
-                   [&] { launch_neighbor_sums(p.here, d, sums.data()); });
-    const double library_ms = table.time(
-        "cusparse_spmv_f64", "cuSPARSE SpMV in double, x = vertex ids",
-        csr_bytes + 8.0 * g.nnz() + 8.0 * g.num_cols + 8.0 * g.num_rows, [&] { library.run(); });
-    table.ratio("cuSPARSE / thread per vertex", library_ms / kernel_ms, "cuSPARSE is faster");
-}
-
-#if __INCLUDE_LEVEL__ == 0  // main, unless a later lesson or a test includes this file
 int main(int argc, char** argv) {
-    const KernelProgram p = start_kernel_program(
-        argc, argv,
-        ProgramDescription("113 (21.1) kernel: one thread per vertex sums its CSR slice",
-                           {"make 113_csr_neighbor_sum_kernel && build/113_csr_neighbor_sum_kernel",
-                            "build/113_csr_neighbor_sum_kernel --scale 20 --skew 0.7",
-                            "build/113_csr_neighbor_sum_kernel --matrix data/karate.mtx"})
-            .with_book_input("the book's example: 6 vertices, 9 directed edges")
-            .with_memory({56, 72, 900e6}));
+    const KernelProgram p = start_kernel_program(argc, argv, neighbor_sum_program());
     const HostCoo edges = chapter_input(p.options);
     const HostCsr g = csr_of(edges);
-    if (printable(g)) show_csr(g);
+    show_csr(g);
 
-    if (!p.on_gpu() && g.nnz() >= kAnnouncedSize)
-        announce("summing " + counted(g.nnz(), "neighbour") + " in emulated threads");
+    std::vector<long long> sums_cpu(g.num_rows);
+    neighbor_sum_cpu(g, sums_cpu);
+    announce_emulation(p, g.nnz(), "summing " + counted(g.nnz(), "neighbour"));
     const std::vector<long long> sums = neighbor_sums(p.here, g);
     show_threads(g, sums);
 
     SelfCheck check;
-    const std::vector<long long> expected = neighbor_sums_cpu(g);
-    check_sums(p, sums, expected, check);
-    compare_with_cusparse(p, g, expected, check);
+    check_sums(p, sums, sums_cpu, check);
+    compare_with_cusparse(p, g, sums_cpu, check);
     if (!p.options.book_example()) check.end_with(result_line(edges));
     return check.finish();
 }

@@ -10,6 +10,7 @@
 #include "emulator.cuh"
 #include "here.cuh"
 #include "options.h"
+#include "text.h"
 
 struct KernelProgram {
     ProgramOptions options;
@@ -35,6 +36,12 @@ struct KernelProgram {
         return "in shuffled order";
     }
 };
+
+// An emulated launch over millions of items takes the host seconds: it says what it is doing
+// as it starts, as every long step does (announce).
+inline void announce_emulation(const KernelProgram& p, size_t items, const std::string& step) {
+    if (!p.on_gpu() && items >= kAnnouncedSize) announce(step + " in emulated threads");
+}
 
 // What the emulator stops a kernel for (a lane that leaves while its warp waits for it, lanes
 // that wait for each other) would hang or corrupt a GPU run: the program says what it was in one

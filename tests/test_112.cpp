@@ -12,7 +12,7 @@ constexpr uint64_t kSeed112 = 112112;
 // Both routes keep the arrival order within a row, so the arrays must agree exactly.
 bool flattening_matches_stable_sort(const HostCoo& g) {
     std::vector<int> row_offsets, col_idx;
-    adjacency_to_csr(build_adjacency_list(g), row_offsets, col_idx);
+    adjacency_to_csr_cpu(build_adjacency_list(g), row_offsets, col_idx);
     const HostCsr expected = csr_from_coo_by_stable_sort(g);
     return row_offsets == expected.row_offsets && col_idx == expected.col_idx;
 }
@@ -21,7 +21,7 @@ bool flattening_matches_stable_sort(const HostCoo& g) {
 
 TEST_CASE("112: the book's example flattens into the book's arrays", "[112]") {
     std::vector<int> row_offsets, col_idx;
-    adjacency_to_csr(build_adjacency_list(book_example_edges()), row_offsets, col_idx);
+    adjacency_to_csr_cpu(build_adjacency_list(book_example_edges()), row_offsets, col_idx);
     CHECK(row_offsets == kBookRowOffsets);
     CHECK(col_idx == kBookColIdx);
 }
@@ -45,10 +45,10 @@ TEST_CASE("112: flattening equals the stable-sort CSR on 1,000 random graphs", "
 
 TEST_CASE("112: no vertices, and vertices with no edges", "[112]") {
     std::vector<int> row_offsets, col_idx;
-    adjacency_to_csr(build_adjacency_list(make_uniform_random(0, 0, 1)), row_offsets, col_idx);
+    adjacency_to_csr_cpu(build_adjacency_list(make_uniform_random(0, 0, 1)), row_offsets, col_idx);
     CHECK(row_offsets == std::vector<int>{0});
     CHECK(col_idx.empty());
-    adjacency_to_csr(build_adjacency_list(make_uniform_random(4, 0, 1)), row_offsets, col_idx);
+    adjacency_to_csr_cpu(build_adjacency_list(make_uniform_random(4, 0, 1)), row_offsets, col_idx);
     CHECK(row_offsets == std::vector<int>{0, 0, 0, 0, 0});
     CHECK(col_idx.empty());
 }
@@ -57,7 +57,7 @@ TEST_CASE("112: the 10^5-edge star flattens into one long row", "[112][hub]") {
     const HostCoo star = make_star(100001, 0, 3);
     CHECK(flattening_matches_stable_sort(star));
     std::vector<int> row_offsets, col_idx;
-    adjacency_to_csr(build_adjacency_list(star), row_offsets, col_idx);
+    adjacency_to_csr_cpu(build_adjacency_list(star), row_offsets, col_idx);
     CHECK(row_offsets[1] == 100000);
     CHECK(row_offsets.back() == 100000);
 }

@@ -13,8 +13,8 @@ double accumulated_weights(const HostCoo& g) {
 
 TEST_CASE("116: both loops give the book's total, 41", "[116]") {
     const HostCoo edges = book_example_edges();
-    CHECK(total_weight_coo(edges) == kBookTotalWeight);
-    CHECK(total_weight_csr(csr_from_coo_by_stable_sort(edges)) == kBookTotalWeight);
+    CHECK(total_weight_coo_cpu(edges) == kBookTotalWeight);
+    CHECK(total_weight_csr_cpu(csr_from_coo_by_stable_sort(edges)) == kBookTotalWeight);
 }
 
 TEST_CASE("116: both loops equal an independent sum on random graphs", "[116][random]") {
@@ -36,8 +36,8 @@ TEST_CASE("116: both loops equal an independent sum on random graphs", "[116][ra
         }
         CAPTURE(trial, num_vertices, num_edges, graph_seed);
         const double expected = accumulated_weights(g);
-        REQUIRE(total_weight_coo(g) == expected);
-        REQUIRE(total_weight_csr(csr_from_coo_by_stable_sort(g)) == expected);
+        REQUIRE(total_weight_coo_cpu(g) == expected);
+        REQUIRE(total_weight_csr_cpu(csr_from_coo_by_stable_sort(g)) == expected);
 
         empty_graphs += g.nnz() == 0;
         for (size_t e = 0; e < g.nnz(); ++e) self_loops += g.rows[e] == g.cols[e];
@@ -57,6 +57,6 @@ TEST_CASE("116: the 10^5-edge star, all of it in one vertex's slice", "[116][hub
     const HostCsr csr = csr_from_coo_by_stable_sort(star);
     REQUIRE(csr.row_offsets[1] == 100000);
     const double expected = accumulated_weights(star);
-    CHECK(total_weight_coo(star) == expected);
-    CHECK(total_weight_csr(csr) == expected);
+    CHECK(total_weight_coo_cpu(star) == expected);
+    CHECK(total_weight_csr_cpu(csr) == expected);
 }

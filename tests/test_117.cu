@@ -3,17 +3,13 @@
 #include <catch2/catch.hpp>
 #include <numeric>
 #include "../ch21_csr/117_coo_edge_parallel_reduce_kernel.cu"
+#include "../ch21_csr/proof/117_coo_edge_parallel_reduce_kernel.cuh"
+#include "run_program.h"
 
 namespace {
 // The reference: the weights added in double by the standard library, in edge order.
 double accumulated_weights(const HostCoo& g) {
     return std::accumulate(g.values.begin(), g.values.end(), 0.0);
-}
-
-std::vector<int> identity_order(size_t n) {
-    std::vector<int> order(n);
-    std::iota(order.begin(), order.end(), 0);
-    return order;
 }
 
 // A random graph of a random size: few vertices make self-loops and duplicate edges common,
@@ -29,18 +25,33 @@ HostCoo random_graph(SplitMix64& sizes, uint64_t graph_seed, size_t max_edges) {
 const std::vector<size_t> kAwkwardEdgeCounts = {1, 2, 31, 33, 63, 255, 257, 1000, 4097, 100003};
 }  // namespace
 
-TEST_CASE("117: the emulated per-edge atomic gives 41 in the book's orders and shuffled", "[117]") {
+TEST_CASE("117: the emulated per-edge atomic gives 41 in orders A, B, reverse and shuffled",
+          "[117]") {
     const HostCoo edges = book_example_edges();
-    std::vector<int> order_a = identity_order(edges.nnz());
-    std::vector<int> order_b(order_a.rbegin(), order_a.rend());
-    CHECK(total_by_atomics(Here::emulated(ThreadOrder::given(order_a)), edges) == kBookTotalWeight);
-    CHECK(total_by_atomics(Here::emulated(ThreadOrder::given(order_b)), edges) == kBookTotalWeight);
+    for (const ThreadOrder& order : {ThreadOrder::ascending(), ThreadOrder::repeating(kBookOrderB),
+                                     ThreadOrder::descending()})
+        CHECK(total_by_atomics(Here::emulated(order), edges) == kBookTotalWeight);
     for (uint64_t seed : {1u, 2u, 117u, 999983u}) {
         CAPTURE(seed);
         CHECK(total_by_atomics(Here::emulated(ThreadOrder::shuffled(seed)), edges) ==
               kBookTotalWeight);
     }
-    CHECK(edge_weight_total_cpu(edges) == kBookTotalWeight);
+    CHECK(total_weight_cpu(edges) == kBookTotalWeight);
+}
+
+TEST_CASE("117: order B is only ever the book's order B; the other replayed order is reverse",
+          "[117]") {
+    const ProgramRun run = run_program("117_coo_edge_parallel_reduce_kernel", {"--order", "B"});
+    INFO(run.out);
+    CHECK(run.exit_code == 0);
+    CHECK(run.out.find("  order A (increasing edge index): total = 41\n") != std::string::npos);
+    CHECK(run.out.find("  reverse (decreasing edge index): total = 41\n") != std::string::npos);
+    std::istringstream lines(run.out);
+    for (std::string line; std::getline(lines, line);) {
+        const size_t at = line.find("order B");
+        if (at != std::string::npos)
+            CHECK(line.compare(at, 28, "order B (the book's order B ") == 0);
+    }
 }
 
 TEST_CASE("117: the emulated per-edge atomic equals an independent sum on random graphs",
@@ -55,7 +66,7 @@ TEST_CASE("117: the emulated per-edge atomic equals an independent sum on random
         CAPTURE(trial, g.num_rows, g.nnz(), graph_seed);
         const double expected = accumulated_weights(g);
         REQUIRE(total_by_atomics(Here::emulated(ThreadOrder::shuffled(graph_seed)), g) == expected);
-        REQUIRE(edge_weight_total_cpu(g) == expected);
+        REQUIRE(total_weight_cpu(g) == expected);
         empty_graphs += g.nnz() == 0;
     }
     CHECK(empty_graphs > 0);
@@ -102,7 +113,7 @@ TEST_CASE("117: the atomic counts are E for one per edge and ceil(E/32) for one 
 
 TEST_CASE("117: a right total is exact for whole weights, within rounding otherwise", "[117]") {
     const HostCoo book = book_example_edges();
-    const RightTotal book_total = right_total(true, book, edge_weight_total_cpu(book));
+    const RightTotal book_total = right_total(true, book, total_weight_cpu(book));
     CHECK(book_total.holds(41));
     CHECK_FALSE(book_total.holds(41.000001));
 

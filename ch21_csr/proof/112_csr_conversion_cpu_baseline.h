@@ -1,0 +1,68 @@
+// What 112 prints and checks around its lesson (112_csr_conversion_cpu_baseline.cpp): the edges,
+// the adjacency list, the CSR arrays and each vertex's slice, and the claims about them.
+#pragma once
+#include <cstdio>
+#include <string>
+#include <vector>
+#include "../../common/options.h"
+#include "../../common/self_check.h"
+#include "../chapter_inputs.h"
+#include "edge_arrivals.h"
+
+inline ProgramDescription csr_conversion_program() {
+    return ProgramDescription("112 (21.1) CPU baseline: adjacency list -> CSR",
+                              {"make 112_csr_conversion_cpu_baseline && "
+                               "build/112_csr_conversion_cpu_baseline"})
+        .with_book_input("the book's example: 6 vertices, 9 directed edges")
+        .without_inputs();
+}
+
+// "1 2 3", or "(none)" for an empty list.
+inline std::string listed(const std::vector<int>& a) {
+    if (a.empty()) return "(none)";
+    std::string text;
+    for (int x : a) text += (text.empty() ? "" : " ") + std::to_string(x);
+    return text;
+}
+
+inline void show_adjacency_list(const AdjacencyList& adj) {
+    std::printf("adjacency list, one container per vertex:\n");
+    for (size_t v = 0; v < adj.size(); ++v)
+        std::printf("  adj[%zu]: %s\n", v, listed(adj[v]).c_str());
+    std::printf("\n");
+}
+
+inline void show_csr(const std::vector<int>& row_offsets, const std::vector<int>& col_idx) {
+    std::printf("flattened into CSR:\n");
+    print_array("row_offsets", row_offsets, 11);
+    print_array("col_idx", col_idx, 11);
+    std::printf("\n");
+}
+
+// Vertex v's neighbours, read back out of the flat arrays.
+inline std::vector<int> slice_of(size_t v, const std::vector<int>& row_offsets,
+                                 const std::vector<int>& col_idx) {
+    return std::vector<int>(col_idx.begin() + row_offsets[v], col_idx.begin() + row_offsets[v + 1]);
+}
+
+inline void show_slices(const std::vector<int>& row_offsets, const std::vector<int>& col_idx) {
+    std::printf("each vertex's slice of col_idx:\n");
+    for (size_t v = 0; v + 1 < row_offsets.size(); ++v)
+        std::printf("  vertex %zu: [%d,%d) -> %s\n", v, row_offsets[v], row_offsets[v + 1],
+                    listed(slice_of(v, row_offsets, col_idx)).c_str());
+    std::printf("\n");
+}
+
+inline void check_csr(const AdjacencyList& adj, const HostCoo& edges,
+                      const std::vector<int>& row_offsets, const std::vector<int>& col_idx,
+                      SelfCheck& check) {
+    bool slices_match = row_offsets.size() == adj.size() + 1;
+    for (size_t v = 0; slices_match && v < adj.size(); ++v)
+        slices_match = slice_of(v, row_offsets, col_idx) == adj[v];
+    check.claim("every CSR slice reproduces its vertex's adjacency list", slices_match);
+    check.claim("row_offsets = [ 0 2 4 6 8 9 9 ], as in the book", row_offsets == kBookRowOffsets);
+    check.claim("col_idx = [ 1 2 2 3 3 4 4 5 5 ], as in the book", col_idx == kBookColIdx);
+    check.claim("row_offsets has V + 1 entries and ends at the edge count",
+                row_offsets.size() == adj.size() + 1 &&
+                    static_cast<size_t>(row_offsets.back()) == edges.nnz());
+}
