@@ -14,6 +14,7 @@
 #include <vector>
 // 115's lesson without its main: its count and scatter kernels, its grouping and its timings.
 #include "115_csr_concurrent_construction_kernel.cu"
+#include "proof/115_csr_concurrent_construction_kernel.cuh"
 
 // Handing 115's kernels the destinations as the key, and the sources as the partners, is the
 // whole difference between building CSR and building CSC. The CSC comes back as a HostCsr whose
@@ -22,8 +23,11 @@
 inline GroupedEdges build_csc(const Here& count_here, const Here& scatter_here,
                               const HostCoo& edges) {
     const DeviceCoo d(count_here, edges);
-    return group_by_key(count_here, scatter_here, edges.num_cols, edges.num_rows, d.cols, d.rows,
-                        d.values);
+    DeviceGrouping grouping(count_here, edges.num_cols, edges.num_rows, edges.nnz());
+    grouping.count(count_here, d.cols.data(), edges.nnz());
+    grouping.scan();
+    grouping.scatter(scatter_here, d.cols.data(), d.rows.data(), d.values.data(), edges.nnz());
+    return grouping.download();
 }
 
 // The CPU baseline: reversing every edge u->v into v->u turns "grouped by destination" into
@@ -141,7 +145,7 @@ inline void show_degree_side(const std::string& direction, const std::vector<int
 }
 
 inline void show_degrees(const HostCsr& csr, const GroupedEdges& built) {
-    show_degree_side("out", slice_lengths(csr));
+    show_degree_side("out", row_lengths(csr));
     show_degree_side("in", built.counts);
     std::printf("\n");
 }
@@ -150,7 +154,7 @@ inline void check_csc(const KernelProgram& p, const GroupedEdges& built, const H
                       const HostCsr& expected, SelfCheck& check) {
     check.claim(std::string("the ") + p.here.name() +
                     " count step's in-degrees equal the baseline's (CSR of the reversed edges)",
-                built.counts == slice_lengths(expected));
+                built.counts == row_lengths(expected));
     check.claim("col_offsets equals the baseline's exactly",
                 built.grouped.row_offsets == expected.row_offsets);
     if (csr.nnz() >= kAnnouncedSize)
@@ -210,7 +214,7 @@ int main(int argc, char** argv) {
             .with_book_input("the book's example: 6 vertices, 9 weighted edges")
             .with_memory({152, 48, 1000e6}));
     const HostCoo edges = chapter_input(p.options);
-    const HostCsr csr = csr_baseline(edges);
+    const HostCsr csr = build_csr_cpu(edges).grouped;
     const HostCsr expected = csc_cpu_baseline(edges);
 
     show_emulation_orders(p);

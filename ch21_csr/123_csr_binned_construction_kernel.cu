@@ -23,6 +23,7 @@
 #include <vector>
 #include "../common/warp.h"
 #include "115_csr_concurrent_construction_kernel.cu"
+#include "proof/115_csr_concurrent_construction_kernel.cuh"
 
 // The lanes in `active` that pass the same key share one atomicAdd on `counter`: the lowest of
 // them adds the group's size, and each lane's slot is the old value plus its rank in the group.
@@ -367,8 +368,8 @@ int main(int argc, char** argv) {
             .with_row_limit(kMaxBinnedRows, bin_limit_text()));
     const HostCoo edges = chapter_input(p.options);
     const BinLayout layout = bin_layout(edges.num_rows);
-    const HostCsr baseline = csr_baseline(edges);
-    if (printable(edges)) show_baseline(baseline);
+    const HostCsr baseline = build_csr_cpu(edges).grouped;
+    show_csr("baseline, the sequential count, scan and scatter:", baseline);
     show_bins(edges, baseline, layout);
 
     SelfCheck check;
