@@ -110,7 +110,8 @@ inline GroupedEdges build_csr_cpu(const HostCoo& edges) {
 // run (and timed) alone. `counts` has one extra entry, kept 0, so that the scan's last output is
 // the edge count. The output starts poisoned (DeviceCsr's), so that a slot that no thread
 // claimed cannot pass for an edge. A GPU interleaves each launch's threads its own way; in
-// emulation the count and the scatter may each be given a `here` with an order of its own.
+// emulation the count and the scatter may each be given a `here` with an order of its own (the
+// book's orders are the scatter's).
 struct DeviceGrouping {
     // Step 2 on the GPU: CUB's exclusive sum, its scratch sized once.
     auto scan_call() {
@@ -130,9 +131,6 @@ struct DeviceGrouping {
 
     void count(const Here& here, const int* key, size_t num_edges) {
         counts.fill_bytes(0);
-        if (!here.on_gpu())
-            announce_large(num_edges, "step 1, count: " + counted(num_edges, "emulated thread") +
-                                          ", one per edge");
         here.launch(num_edges, count_key_kernel, count_key_thread, key, counts.data());
     }
 
@@ -145,18 +143,15 @@ struct DeviceGrouping {
     void scatter(const Here& here, const int* key, const int* partner, const float* weight,
                  size_t num_edges) {
         copy_where_kernels_run(here, cursor.data(), grouped.row_offsets.data(), cursor.size());
-        if (!here.on_gpu())
-            announce_large(num_edges, "step 3, scatter: " +
-                                          counted(num_edges, "emulated thread") + ", one per edge");
         here.launch(num_edges, scatter_by_key_kernel, scatter_by_key_thread, key, partner, weight,
                     cursor.data(), grouped.col_idx.data(), grouped.values.data());
     }
 
-    void build(const Here& here, const int* key, const int* partner, const float* weight,
-               size_t num_edges) {
-        count(here, key, num_edges);
+    void build(const Here& count_here, const Here& scatter_here, const DeviceArray<int>& key,
+               const DeviceArray<int>& partner, const DeviceArray<float>& weight) {
+        count(count_here, key.data(), key.size());
         scan();
-        scatter(here, key, partner, weight, num_edges);
+        scatter(scatter_here, key.data(), partner.data(), weight.data(), key.size());
     }
 
     GroupedEdges download() const {
@@ -171,16 +166,25 @@ struct DeviceGrouping {
     CubScratch scan_scratch;
 };
 
-// The kernels' build of a CSR, the count and the scatter each where (and in the order) its
-// `here` says.
+// The kernels' grouping of the edges, and of a CSR, the count and the scatter each where (and in
+// the order) its `here` says.
+inline GroupedEdges group_by_key(const Here& count_here, const Here& scatter_here, int num_keys,
+                                 int num_partners, const DeviceArray<int>& key,
+                                 const DeviceArray<int>& partner,
+                                 const DeviceArray<float>& weight) {
+    if (!count_here.on_gpu())
+        announce_large(key.size(), "count and scatter: " + counted(key.size(), "emulated thread") +
+                                       " each, one per edge");
+    DeviceGrouping grouping(count_here, num_keys, num_partners, key.size());
+    grouping.build(count_here, scatter_here, key, partner, weight);
+    return grouping.download();
+}
+
 inline GroupedEdges build_csr(const Here& count_here, const Here& scatter_here,
                               const HostCoo& edges) {
     const DeviceCoo d(count_here, edges);
-    DeviceGrouping grouping(count_here, edges.num_rows, edges.num_cols, edges.nnz());
-    grouping.count(count_here, d.rows.data(), edges.nnz());
-    grouping.scan();
-    grouping.scatter(scatter_here, d.rows.data(), d.cols.data(), d.values.data(), edges.nnz());
-    return grouping.download();
+    return group_by_key(count_here, scatter_here, edges.num_rows, edges.num_cols, d.rows, d.cols,
+                        d.values);
 }
 
 inline GroupedEdges build_csr(const Here& here, const HostCoo& edges) {

@@ -345,8 +345,8 @@ inline void time_binned_build(const KernelProgram& p, const HostCoo& edges) {
                                         bytes.total(), [&] { binned.run(d); });
     const double atomic_ms = table.time("count_scan_scatter", "count + scan + scatter (115)",
                                         bytes.total(), [&] {
-                                            grouping.build(p.here, d.rows.data(), d.cols.data(),
-                                                           d.values.data(), d.nnz());
+                                            grouping.build(p.here, p.here, d.rows, d.cols,
+                                                           d.values);
                                         });
     const double sort_ms = table.time("cub_sort_build", "sort-based build (CUB, coo2csr)",
                                       bytes.total(), [&] { by_sort.run(d); });

@@ -352,7 +352,7 @@ inline GroupingTimes time_grouping(TimingTable& table, const Here& here, DeviceG
     const size_t n = key.size();
     auto count = [&] { grouping.count(here, key.data(), n); };
     auto scatter = [&] { grouping.scatter(here, key.data(), partner.data(), weight.data(), n); };
-    auto build = [&] { grouping.build(here, key.data(), partner.data(), weight.data(), n); };
+    auto build = [&] { grouping.build(here, here, key, partner, weight); };
     build();
     const GroupingBytes bytes = grouping_bytes(grouping.grouped.num_rows, n);
     const double count_ms =
