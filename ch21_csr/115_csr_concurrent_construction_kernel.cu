@@ -198,9 +198,10 @@ int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(argc, argv, csr_construction_program());
     const HostCoo edges = chapter_input(p.options);
     const GroupedEdges baseline = build_csr_cpu(edges);
-    show_csr("the CPU baseline, build_csr_cpu: count, scan and scatter one edge at a time (each "
-             "row in arrival order, the book's layout A):",
-             baseline.grouped);
+    show_csr(
+        "the CPU baseline, build_csr_cpu: count, scan and scatter one edge at a time (each "
+        "row in arrival order, the book's layout A):",
+        baseline.grouped);
     const GroupedEdges built = build_csr(p.here, edges);
     show_build(p, edges, built, baseline.grouped);
 

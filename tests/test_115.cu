@@ -33,7 +33,8 @@ TEST_CASE("115: the book's orders A and B give the book's two layouts", "[115]")
     const HostCoo edges = book_example_edges();
     const uint64_t seed = 3;
     CAPTURE(seed);
-    const GroupedEdges a = build_csr(emulated(seed), Here::emulated(ThreadOrder::ascending()), edges);
+    const GroupedEdges a =
+        build_csr(emulated(seed), Here::emulated(ThreadOrder::ascending()), edges);
     const GroupedEdges b =
         build_csr(emulated(seed + 1), Here::emulated(ThreadOrder::given(kBookOrderB)), edges);
     CHECK(a.counts == kBookDegree);

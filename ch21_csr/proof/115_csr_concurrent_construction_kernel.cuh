@@ -1,11 +1,11 @@
 // What 115 prints, checks and times around its lesson (115_csr_concurrent_construction_kernel.cu):
 // the layouts, the claims about the build, the book's two orders, --sorted-rows, CUB's routes.
 #pragma once
+#include <algorithm>
+#include <cstdio>
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_segmented_sort.cuh>
-#include <algorithm>
-#include <cstdio>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -22,7 +22,8 @@ inline ProgramDescription csr_construction_program() {
                "115 (21.2) kernel: CSR from a raw edge list by count, scan, scatter",
                {"make 115_csr_concurrent_construction_kernel",
                 "build/115_csr_concurrent_construction_kernel",
-                "build/115_csr_concurrent_construction_kernel --sorted-rows --matrix data/karate.mtx",
+                "build/115_csr_concurrent_construction_kernel --sorted-rows --matrix "
+                "data/karate.mtx",
                 "build/115_csr_concurrent_construction_kernel --scale 22 --sorted-rows "
                 "--max-memory 20G"})
         .with_book_input("the book's example: 6 vertices, 9 weighted edges, and its orders A and B")
@@ -56,9 +57,10 @@ inline size_t slots_that_differ(const HostCsr& a, const HostCsr& b) {
 
 inline void show_build(const KernelProgram& p, const HostCoo& edges, const GroupedEdges& built,
                        const HostCsr& baseline) {
-    std::printf("%s, one per edge, count then scan then scatter (%s):\n",
-                counted(edges.nnz(), "thread").c_str(),
-                p.on_gpu() ? "on the GPU" : ("emulated, threads " + p.emulation_order_words()).c_str());
+    std::printf(
+        "%s, one per edge, count then scan then scatter (%s):\n",
+        counted(edges.nnz(), "thread").c_str(),
+        p.on_gpu() ? "on the GPU" : ("emulated, threads " + p.emulation_order_words()).c_str());
     if (printable(edges)) {
         const std::vector<int>& degree = built.counts;
         print_array("degree", degree, 11);
@@ -201,8 +203,8 @@ inline HostCsr sorted_by_column(const Here& here, const HostCsr& g) {
     return sorted;
 }
 
-inline void check_sorted_rows(const KernelProgram& p, const HostCsr& built,
-                              const HostCsr& baseline, SelfCheck& check) {
+inline void check_sorted_rows(const KernelProgram& p, const HostCsr& built, const HostCsr& baseline,
+                              SelfCheck& check) {
     announce_large(built.nnz(), "--sorted-rows: sorting every row by column");
     const HostCsr sorted = sorted_by_column(p.here, built);
     std::printf("--sorted-rows: every row sorted by column, weights alongside (%s)%s\n",

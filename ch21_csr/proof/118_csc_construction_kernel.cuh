@@ -13,7 +13,8 @@
 
 inline ProgramDescription csc_construction_program() {
     return ProgramDescription(
-               "118 (21.3) kernel: CSC, every vertex's in-neighbours, by count, scan, scatter on dst",
+               "118 (21.3) kernel: CSC, every vertex's in-neighbours, by count, scan, scatter on "
+               "dst",
                {"make 118_csc_construction_kernel && build/118_csc_construction_kernel",
                 "build/118_csc_construction_kernel --scale 20 --skew 0.7",
                 "build/118_csc_construction_kernel --matrix data/karate.mtx"})
@@ -109,14 +110,15 @@ inline void check_csc(const KernelProgram& p, const HostCoo& edges, const HostCs
                       const GroupedEdges& baseline, const GroupedEdges& built, SelfCheck& check) {
     announce_large(edges.nnz(), "a stable sort of the reversed edges by source");
     const HostCsr reversed = csr_from_coo_by_stable_sort(transposed(edges));
-    check.claim("the CPU baseline's CSC is the CSR of the reversed edges (a stable sort of them by "
-                "source), slot by slot",
-                baseline.grouped.row_offsets == reversed.row_offsets &&
-                    baseline.grouped.col_idx == reversed.col_idx &&
-                    baseline.grouped.values == reversed.values);
-    check.claim(std::string("the ") + p.here.name() +
-                    " count step's in-degrees equal the CPU baseline's",
-                built.counts == baseline.counts);
+    check.claim(
+        "the CPU baseline's CSC is the CSR of the reversed edges (a stable sort of them by "
+        "source), slot by slot",
+        baseline.grouped.row_offsets == reversed.row_offsets &&
+            baseline.grouped.col_idx == reversed.col_idx &&
+            baseline.grouped.values == reversed.values);
+    check.claim(
+        std::string("the ") + p.here.name() + " count step's in-degrees equal the CPU baseline's",
+        built.counts == baseline.counts);
     check.claim("col_offsets equals the baseline's exactly",
                 built.grouped.row_offsets == baseline.grouped.row_offsets);
     announce_large(edges.nnz(),
