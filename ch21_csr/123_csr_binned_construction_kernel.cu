@@ -276,11 +276,6 @@ public:
         binned_weights.fill_bytes(0xFF);
     }
 
-    void count_and_scan(const DeviceCoo& edges) {
-        grouping.count(here, edges.rows.data(), edges.nnz());
-        grouping.scan();
-    }
-
     void partition(const DeviceCoo& edges) {
         const int num_edges = edges.nnz();
         if (num_edges == 0) return;
@@ -307,7 +302,8 @@ public:
     }
 
     void run(const DeviceCoo& edges) {
-        count_and_scan(edges);
+        grouping.count(here, edges.rows.data(), edges.nnz());
+        grouping.scan();
         partition(edges);
         place();
     }

@@ -21,6 +21,13 @@ void require_correct_build(const GroupedEdges& built, const HostCoo& g) {
     REQUIRE(same_row_multisets(built.grouped, g));
 }
 
+HostCsr build_csr_by_library_sort(const HostCoo& edges) {
+    const DeviceCoo d(Here::gpu(), edges);
+    SortBasedCsrBuild build(edges.num_rows, edges.num_cols, edges.nnz());
+    build.run(d);
+    return build.csr.download();
+}
+
 void require_equal_to_baseline(const HostCsr& built, const HostCoo& g) {
     const HostCsr baseline = csr_from_coo_by_stable_sort(g);
     REQUIRE(built.row_offsets == baseline.row_offsets);

@@ -42,6 +42,12 @@ bool csc_matches_baseline(const GroupedEdges& built, const HostCoo& g) {
            same_row_multisets(built.grouped, expected);
 }
 
+HostCsr csc_by_cusparse(const HostCsr& csr) {
+    CusparseCsrToCsc library(csr);
+    library.run();
+    return library.csc.download();
+}
+
 void require_reversed_csr(const HostCoo& g) {
     const GroupedEdges baseline = build_csc_cpu(g);
     const HostCsr reversed = csr_from_coo_by_stable_sort(transposed(g));

@@ -297,13 +297,6 @@ struct SortBasedCsrBuild {
     CubScratch sort_scratch;
 };
 
-inline HostCsr build_csr_by_library_sort(const HostCoo& edges) {
-    const DeviceCoo d(Here::gpu(), edges);
-    SortBasedCsrBuild build(edges.num_rows, edges.num_cols, edges.nnz());
-    build.run(d);
-    return build.csr.download();
-}
-
 // The library route to the count step, on a GPU only: cub::DeviceHistogram::HistogramEven with
 // one bin per vertex. A histogram is exactly what the count is, so CUB's tuned one is the bar
 // for the atomic count. A graph with no vertices has no bins, which CUB refuses to be asked for.

@@ -165,12 +165,6 @@ struct CusparseCsrToCsc {
     DeviceBuffer<unsigned char> workspace;
 };
 
-inline HostCsr csc_by_cusparse(const HostCsr& csr) {
-    CusparseCsrToCsc library(csr);
-    library.run();
-    return library.csc.download();
-}
-
 // At --scale on a GPU: the three steps keyed on the destination, and cuSPARSE from the CSR.
 // cuSPARSE must read the CSR and write the CSC, each offsets, indices and values once.
 inline void time_csc_build(const KernelProgram& p, const HostCoo& edges,
