@@ -1,24 +1,27 @@
-// 21.3, kernel (self-check question 6): CSC, the in-neighbours of every vertex.
+// 118 (21.3) kernel: CSC, the in-neighbours of every vertex (self-check question 6).
 // CSR groups the edges by source and answers "whom does v point to?"; CSC groups them by
 // destination and answers "who points to v?", the question of in-degrees and PageRank's pull.
-// It is built by 115's very count, scan and scatter, keyed on the destination, with the source
-// as what lands in the slots: col_offsets from a histogram of destinations, row_idx listing each
-// column's sources. The result is the CSR of the reversed graph, the CPU baseline here.
+// It is built by 115's very count, scan and scatter kernels, keyed on the destination, with the
+// source as what lands in the slots: col_offsets from a histogram of destinations, row_idx
+// listing each column's sources. The result is the CSR of the reversed graph.
 //
 // Build and run:  make 118_csc_construction_kernel && build/118_csc_construction_kernel
 //                 build/118_csc_construction_kernel --scale 20 --skew 0.7
 //                 build/118_csc_construction_kernel --matrix data/karate.mtx
-#include <algorithm>
-#include <cstdio>
-#include <string>
-#include <vector>
-// 115's lesson without its main: its count and scatter kernels, its grouping and its timings.
+// 115's lesson: the count, scan and scatter keyed on either endpoint, and their CPU baseline
 #include "115_csr_concurrent_construction_kernel.cu"
 
-// Handing 115's kernels the destinations as the key, and the sources as the partners, is the
-// whole difference between building CSR and building CSC. The CSC comes back as a HostCsr whose
-// rows are the graph's columns: its row_offsets are col_offsets, its col_idx the row_idx (the
-// in-neighbours' ids), its values the edge weights; counts are the in-degrees.
+// The CPU baseline, in the kernels' shape: 115's count, scan and scatter one edge at a time,
+// with the destination as the key and the source as the partner. In the kernels the atomics then
+// race for a destination's cursor, which decides a source's place within its column and nothing
+// else. The CSC comes back as 115's grouping: a HostCsr whose rows are the graph's columns, its
+// row_offsets the col_offsets, its col_idx the row_idx (the in-neighbours' ids), its values the
+// edge weights; the counts are the in-degrees.
+inline GroupedEdges build_csc_cpu(const HostCoo& edges) {
+    return group_by_key_cpu(edges.num_cols, edges.num_rows, edges.cols, edges.rows, edges.values);
+}
+
+// 115's kernels, handed the destinations as the key and the sources as the partners.
 inline GroupedEdges build_csc(const Here& count_here, const Here& scatter_here,
                               const HostCoo& edges) {
     const DeviceCoo d(count_here, edges);
@@ -26,200 +29,19 @@ inline GroupedEdges build_csc(const Here& count_here, const Here& scatter_here,
                         d.values);
 }
 
-// The CPU baseline: reversing every edge u->v into v->u turns "grouped by destination" into
-// "grouped by source", so the CSC of a graph is the CSR of its transpose.
-inline HostCsr csc_cpu_baseline(const HostCoo& edges) {
-    if (edges.nnz() >= kAnnouncedSize)
-        announce("the baseline: a stable sort of the reversed edges by source");
-    return csr_from_coo_by_stable_sort(transposed(edges));
-}
+#if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
+#include "proof/118_csc_construction_kernel.cuh"
 
-// Every edge as a (source, destination, weight) triple, read back from a CSC: column v's slice
-// names the sources u of the edges u->v. Sorted, so that it can be compared with the triples
-// that sorted_entries reads from a CSR, where row u's slice names the destinations v.
-inline std::vector<Entry> edges_seen_from_csc(const HostCsr& csc) {
-    std::vector<Entry> e;
-    e.reserve(csc.nnz());
-    for (int v = 0; v < csc.num_rows; ++v)
-        for (int k = csc.row_offsets[v]; k < csc.row_offsets[v + 1]; ++k)
-            e.emplace_back(csc.col_idx[k], v, csc.values[k]);
-    std::sort(e.begin(), e.end());
-    return e;
-}
-
-// Not a book number: the book prints no CSC, but its nine edges enter vertex 0 never, vertex 1
-// once (from 0) and each of the vertices 2 to 5 twice.
-const std::vector<int> kExampleInDegree = {0, 1, 2, 2, 2, 2};
-
-// The library's reference, on a GPU only: cuSPARSE's CSR-to-CSC conversion, carrying the float
-// weights along (CUSPARSE_ACTION_NUMERIC). It starts from a CSR, already grouped by source,
-// where count, scan and scatter start from the raw edge list. Its output starts poisoned.
-struct CusparseCsrToCsc {
-    explicit CusparseCsrToCsc(const HostCsr& a)
-        : csr(Here::gpu(), a), csc(Here::gpu(), a.num_cols, a.num_rows, a.nnz()) {
-        size_t bytes = 0;
-        CUSPARSE_CHECK(cusparseCsr2cscEx2_bufferSize(
-            handle, csr.num_rows, csr.num_cols, csr.nnz(), csr.values.data(),
-            csr.row_offsets.data(), csr.col_idx.data(), csc.values.data(), csc.row_offsets.data(),
-            csc.col_idx.data(), CUDA_R_32F, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
-            CUSPARSE_CSR2CSC_ALG1, &bytes));
-        workspace = DeviceBuffer<unsigned char>(bytes);
-    }
-    void run() {
-        CUSPARSE_CHECK(cusparseCsr2cscEx2(
-            handle, csr.num_rows, csr.num_cols, csr.nnz(), csr.values.data(),
-            csr.row_offsets.data(), csr.col_idx.data(), csc.values.data(), csc.row_offsets.data(),
-            csc.col_idx.data(), CUDA_R_32F, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
-            CUSPARSE_CSR2CSC_ALG1, workspace.data()));
-    }
-
-    CusparseHandle handle;
-    DeviceCsr csr, csc;  // the CSC's rows are the graph's columns
-    DeviceBuffer<unsigned char> workspace;
-};
-
-inline HostCsr csc_by_cusparse(const HostCsr& csr) {
-    CusparseCsrToCsc library(csr);
-    library.run();
-    return library.csc.download();
-}
-
-// A GPU interleaves each launch's threads its own way; the emulator gives the scatter a shuffle
-// of its own, the seed after the count's.
-inline Here scatter_place(const KernelProgram& p) {
-    return p.on_gpu() ? p.here : Here::emulated(ThreadOrder::shuffled(p.seed + 1));
-}
-
-inline void show_emulation_orders(const KernelProgram& p) {
-    if (p.on_gpu()) return;
-    std::printf(
-        "emulation: count threads shuffled with seed %llu, scatter threads with seed %llu\n\n",
-        static_cast<unsigned long long>(p.seed), static_cast<unsigned long long>(p.seed + 1));
-}
-
-inline std::string neighbour_list(const HostCsr& g, int v) {
-    std::string s;
-    for (int k = g.row_offsets[v]; k < g.row_offsets[v + 1]; ++k)
-        s += (s.empty() ? "" : " ") + std::to_string(g.col_idx[k]);
-    return s.empty() ? "-" : s;
-}
-
-inline void show_csr_and_csc(const KernelProgram& p, const HostCsr& csr,
-                             const GroupedEdges& built) {
-    std::printf("CSR, grouped by source (the stable-sort baseline):\n");
-    print_array("row_offsets", csr.row_offsets, 11);
-    print_array("col_idx", csr.col_idx, 11);
-    print_array("weights", csr.values, 11);
-    std::printf("CSC, grouped by destination (%s count, scan, scatter keyed on dst):\n",
-                p.here.name());
-    print_array("in_degree", built.counts, 11);
-    print_array("col_offsets", built.grouped.row_offsets, 11);
-    print_array("row_idx", built.grouped.col_idx, 11);
-    print_array("weights", built.grouped.values, 11);
-    std::printf("\n");
-    if (!is_well_formed(built.grouped) || built.grouped.num_rows != csr.num_rows) return;
-    std::printf("vertex | out-degree  out-neighbours (CSR) | in-degree  in-neighbours (CSC)\n");
-    for (int v = 0; v < csr.num_rows; ++v)
-        std::printf("  %4d | %10d  %-20s | %9d  %s\n", v,
-                    csr.row_offsets[v + 1] - csr.row_offsets[v], neighbour_list(csr, v).c_str(),
-                    built.grouped.row_offsets[v + 1] - built.grouped.row_offsets[v],
-                    neighbour_list(built.grouped, v).c_str());
-    std::printf("\n");
-}
-
-// A matrix may have rows and no columns, or the reverse: each side is summarized on its own.
-inline void show_degree_side(const std::string& direction, const std::vector<int>& degree) {
-    if (degree.empty()) {
-        print_wrapped("no " + direction + "-degrees: the graph has no vertices on that side");
-        return;
-    }
-    const auto largest = std::max_element(degree.begin(), degree.end());
-    const size_t none = std::count(degree.begin(), degree.end(), 0);
-    print_wrapped("largest " + direction + "-degree " + with_separators(*largest) + " (vertex " +
-                  std::to_string(largest - degree.begin()) + "); " +
-                  counted(none, "vertex", "vertices") + " with " + direction + "-degree 0");
-}
-
-inline void show_degrees(const HostCsr& csr, const GroupedEdges& built) {
-    show_degree_side("out", slice_lengths(csr));
-    show_degree_side("in", built.counts);
-    std::printf("\n");
-}
-
-inline void check_csc(const KernelProgram& p, const GroupedEdges& built, const HostCsr& csr,
-                      const HostCsr& expected, SelfCheck& check) {
-    check.claim(std::string("the ") + p.here.name() +
-                    " count step's in-degrees equal the baseline's (CSR of the reversed edges)",
-                built.counts == slice_lengths(expected));
-    check.claim("col_offsets equals the baseline's exactly",
-                built.grouped.row_offsets == expected.row_offsets);
-    if (csr.nnz() >= kAnnouncedSize)
-        announce("comparing every column with the baseline's, and every edge with the CSR's");
-    check.claim("every column holds the baseline's multiset of (source, weight)",
-                same_row_multisets(built.grouped, expected));
-    check.claim(
-        "cross-check with the CSR: u is an in-neighbour of v as often as v is an "
-        "out-neighbour of u, with the same weights",
-        is_well_formed(built.grouped) && edges_seen_from_csc(built.grouped) == sorted_entries(csr));
-    if (p.options.book_example())
-        check.claim(
-            "the in-degrees are 0 1 2 2 2 2, as the book's edge list implies (it prints "
-            "no CSC)",
-            built.counts == kExampleInDegree);
-}
-
-// At --scale on a GPU: the three steps keyed on the destination, and cuSPARSE from the CSR.
-// cuSPARSE must read the CSR and write the CSC, each offsets, indices and values once.
-inline void time_csc_build(const KernelProgram& p, const HostCoo& edges,
-                           CusparseCsrToCsc& library) {
-    const DeviceCoo d(p.here, edges);
-    DeviceGrouping grouping(p.here, edges.num_cols, edges.num_rows, edges.nnz());
-    std::printf("\n");
-    TimingTable table(p, "118", p.options.skew,
-                      "bytes: what each step must move at least; a whole build, 24 per edge and "
-                      "20 per vertex");
-    const GroupingTimes build =
-        time_grouping(table, p.here, grouping, d.cols, d.rows, d.values, "destinations");
-    const double library_bytes = 2 * (4.0 * (edges.num_cols + 1) + 8.0 * edges.nnz());
-    const double library_ms = table.time("cusparse_csr2csc", "cuSPARSE csr2cscEx2, from the CSR",
-                                         library_bytes, [&] { library.run(); });
-    table.ratio("cuSPARSE / count + scan + scatter", library_ms / build.build_ms,
-                "cuSPARSE is faster");
-}
-
-inline void compare_with_cusparse(const KernelProgram& p, const HostCoo& edges, const HostCsr& csr,
-                                  const GroupedEdges& built, SelfCheck& check) {
-    const std::string claim =
-        "cuSPARSE's CSR-to-CSC conversion gives the same columns as multisets";
-    if (!p.on_gpu()) return check.skip(claim);
-    CusparseCsrToCsc library(csr);
-    library.run();
-    check.claim(claim, same_row_multisets(library.csc.download(), built.grouped));
-    if (p.options.scale > 0) time_csc_build(p, edges, library);
-}
-
-#if __INCLUDE_LEVEL__ == 0  // main, unless a later lesson or a test includes this file
 int main(int argc, char** argv) {
-    const KernelProgram p = start_kernel_program(
-        argc, argv,
-        ProgramDescription(
-            "118 (21.3) kernel: CSC, every vertex's in-neighbours, by count, scan, scatter on dst",
-            {"make 118_csc_construction_kernel && build/118_csc_construction_kernel",
-             "build/118_csc_construction_kernel --scale 20 --skew 0.7",
-             "build/118_csc_construction_kernel --matrix data/karate.mtx"})
-            .with_book_input("the book's example: 6 vertices, 9 weighted edges")
-            .with_memory({152, 48, 1000e6}));
+    const KernelProgram p = start_kernel_program(argc, argv, csc_construction_program());
     const HostCoo edges = chapter_input(p.options);
-    const HostCsr csr = csr_baseline(edges);
-    const HostCsr expected = csc_cpu_baseline(edges);
-
-    show_emulation_orders(p);
+    const HostCsr csr = build_csr_cpu(edges).grouped;
+    const GroupedEdges baseline = build_csc_cpu(edges);
     const GroupedEdges built = build_csc(p.here, scatter_place(p), edges);
-    if (printable(edges)) show_csr_and_csc(p, csr, built);
-    show_degrees(csr, built);
+    show_csr_and_csc(p, csr, built);
 
     SelfCheck check;
-    check_csc(p, built, csr, expected, check);
+    check_csc(p, edges, csr, baseline, built, check);
     compare_with_cusparse(p, edges, csr, built, check);
     if (!p.options.book_example()) check.end_with(result_line(edges));
     return check.finish();

@@ -1,31 +1,55 @@
-// 123, kernel: CSR from a raw edge list, binned, so that the scatter's atomics stay on chip.
+// 123 (21.2) kernel: CSR from a raw edge list, binned, so that the scatter's atomics stay on chip.
 // 115's scatter gives each edge a global atomicAdd on its source's cursor and two 4-byte writes
-// anywhere in arrays of E entries. Each such write costs DRAM a whole 32-byte sector, and a hub's
-// edges queue on one cursor. Here the rows are cut into bins of consecutive rows (2,048 rows per
-// bin at scale 22), and the scatter becomes two steps whose atomics are in shared memory:
-//   3a partition: a block takes a tile of edges, counts them per bin in shared memory, claims
-//      each bin's share of the tile with one global atomic per bin, and copies its edges there.
-//      The bins lie in CSR order: bin b's slice starts at row_offsets[first row of b], which
-//      115's count and scan (steps 1 and 2) already give.
-//   3b place: one block per bin loads its rows' offsets into shared memory as cursors and moves
-//      each of the bin's edges to its slot. A bin's writes all fall in its own slice, a few
-//      hundred kilobytes that L2 holds until whole sectors go out to DRAM.
-// Where a warp's lanes hit the same counter, one lane claims for all (warp_aggregated_claim), so
-// a hub costs one atomic per warp instead of 32. The threads of a block cooperate, so the bodies
-// take the cuda context of common/cooperative.cuh and run in the emulator too.
+// anywhere in arrays of E entries: each write costs DRAM a whole 32-byte sector, and a hub's edges
+// queue on one cursor. Here the rows are cut into bins of consecutive rows, and after 115's count
+// and scan (steps 1 and 2) the scatter becomes two steps whose atomics are in shared memory: 3a
+// partitions the edges into bins, 3b places each bin's edges within its rows.
 //
 // Build and run:  make 123_csr_binned_construction_kernel
 //                 build/123_csr_binned_construction_kernel
 //                 build/123_csr_binned_construction_kernel --scale 22 --max-memory 24G
 #include <algorithm>
-#include <cstdio>
 #include <string>
 #include <vector>
 #include "../common/warp.h"
+// 115's lesson: the count and the scan that give row_offsets (DeviceGrouping), and their baselines
 #include "115_csr_concurrent_construction_kernel.cu"
 
-// The lanes in `active` that pass the same key share one atomicAdd on `counter`: the lowest of
-// them adds the group's size, and each lane's slot is the old value plus its rank in the group.
+// How the rows are cut. Bins of 2^bin_shift rows: about 2,048 bins for a large graph (2,048 rows
+// per bin at scale 22), whose counts (3a) and cursors (3b) each fit in 32 KB of shared memory; a
+// small graph gets bins of about sqrt(R) rows, so that its few bins can be printed.
+constexpr int kMaxBinShift = 13;
+constexpr int kMaxBins = 4096;
+
+constexpr int64_t kMaxBinnedRows = int64_t{kMaxBins} << kMaxBinShift;
+
+struct BinLayout {
+    int bin_shift = 0;
+    int num_bins = 0;
+    bool fits() const { return num_bins <= kMaxBins && bin_shift <= kMaxBinShift; }
+    int rows_per_bin() const { return 1 << bin_shift; }
+};
+
+inline BinLayout bin_layout(int num_rows) {
+    int log_rows = 0;
+    while ((int64_t{1} << log_rows) < num_rows) ++log_rows;
+    BinLayout layout;
+    layout.bin_shift = std::min(kMaxBinShift, std::max(log_rows / 2, log_rows - 11));
+    layout.num_bins =
+        static_cast<int>((int64_t{num_rows} + layout.rows_per_bin() - 1) >> layout.bin_shift);
+    return layout;
+}
+
+inline std::string bin_limit_text() {
+    return "the binned build takes at most " + with_separators(kMaxBinnedRows) + " rows (" +
+           with_separators(kMaxBins) + " bins of " + with_separators(1 << kMaxBinShift) + ")";
+}
+
+// Where a warp's lanes hit the same counter, one lane claims for all, so that a hub costs one
+// atomic per warp instead of 32. The lanes in `active` that pass the same key share one atomicAdd
+// on `counter`: the lowest of them adds the group's size, and each lane's slot is the old value
+// plus its rank in the group. The threads of a block cooperate, so the bodies take the cuda
+// context of common/cooperative.cuh, which runs them in the emulator too.
 template <class Cuda>
 __host__ __device__ int warp_aggregated_claim(Cuda& cuda, int* counter, int key, unsigned active) {
     const int lane = cuda.threadIdx.x % kWarpSize;
@@ -37,11 +61,43 @@ __host__ __device__ int warp_aggregated_claim(Cuda& cuda, int* counter, int key,
     return first + popc_shim(group & ((1u << lane) - 1));
 }
 
+// Before 3a, one thread per bin: its cursor starts where its first row starts.
+__host__ __device__ inline void start_bin_cursor_thread(int b, int bin_shift,
+                                                        const int* row_offsets, int* bin_cursor) {
+    bin_cursor[b] = row_offsets[b << bin_shift];
+}
+
+__global__ void start_bin_cursor_kernel(int num_bins, int bin_shift, const int* row_offsets,
+                                        int* bin_cursor) {
+    const int b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b < num_bins) start_bin_cursor_thread(b, bin_shift, row_offsets, bin_cursor);
+}
+
+// 3a on the CPU, in the kernel's shape: each bin's cursor starts at its first row's offset, and
+// the edges, one at a time (the tiles one after another), each take their bin's next slot. The
+// bins lie in CSR order, bin b's slice starting at row_offsets[first row of b], which 115's count
+// and scan give; each bin then holds its edges in arrival order.
+inline HostCoo partition_into_bins_cpu(const HostCoo& edges, int bin_shift, int num_bins,
+                                       const std::vector<int>& row_offsets) {
+    std::vector<int> bin_cursor(num_bins);
+    for (int b = 0; b < num_bins; ++b) bin_cursor[b] = row_offsets[b << bin_shift];
+    HostCoo binned = edges;
+    for (size_t e = 0; e < edges.nnz(); ++e) {
+        const int slot = bin_cursor[edges.rows[e] >> bin_shift]++;
+        binned.rows[slot] = edges.rows[e];
+        binned.cols[slot] = edges.cols[e];
+        binned.values[slot] = edges.values[e];
+    }
+    return binned;
+}
+
 constexpr int kPartitionThreads = 256;
 constexpr int kEdgesPerThread = 16;
 constexpr int kTileEdges = kPartitionThreads * kEdgesPerThread;
 
-// 3a. Edge i of a thread is tile_start + i * blockDim + thread, so each load is coalesced.
+// 3a, one block per tile of edges: the block counts its tile's edges per bin in shared memory,
+// claims each bin's share of the tile with one global atomic per bin, and copies its edges there.
+// Edge i of a thread is tile_start + i * blockDim + thread, so each load is coalesced.
 // A thread issues the loads of all of its edges before it waits for any of them: each phase
 // first loads, then works, since waiting for one load at a time leaves the memory pipe idle.
 // Every lane stays in the claiming loop to its end: the ballot names the full warp, so a lane
@@ -49,11 +105,11 @@ constexpr int kTileEdges = kPartitionThreads * kEdgesPerThread;
 // reports such a lane). Shared memory: the tile's count per bin, then each bin's first slot for
 // this tile.
 template <class Cuda>
-__host__ __device__ void partition_into_bins_body(Cuda& cuda, int num_edges, const int* rows,
-                                                  const int* cols, const float* weights,
-                                                  int bin_shift, int num_bins, int* bin_cursor,
-                                                  int* binned_rows, int* binned_cols,
-                                                  float* binned_weights) {
+__host__ __device__ void partition_into_bins_block(Cuda& cuda, int num_edges, const int* rows,
+                                                   const int* cols, const float* weights,
+                                                   int bin_shift, int num_bins, int* bin_cursor,
+                                                   int* binned_rows, int* binned_cols,
+                                                   float* binned_weights) {
     int* tile_count = shared_array<int>(cuda, num_bins);
     int* tile_base = shared_array<int>(cuda, num_bins);
     const int thread = cuda.threadIdx.x;
@@ -105,28 +161,46 @@ __global__ void partition_into_bins_kernel(int num_edges, const int* rows, const
                                            int* bin_cursor, int* binned_rows, int* binned_cols,
                                            float* binned_weights) {
     DeviceCuda cuda;
-    partition_into_bins_body(cuda, num_edges, rows, cols, weights, bin_shift, num_bins,
-                             bin_cursor, binned_rows, binned_cols, binned_weights);
+    partition_into_bins_block(cuda, num_edges, rows, cols, weights, bin_shift, num_bins, bin_cursor,
+                              binned_rows, binned_cols, binned_weights);
+}
+
+// 3b on the CPU: the bins one after another, as the blocks are; within a bin every row's cursor
+// starts at its offset, and the bin's edges, in turn, each take their row's next slot.
+inline void place_within_bins_cpu(const HostCoo& binned, int bin_shift, HostCsr& csr) {
+    std::vector<int> cursor = csr.row_offsets;
+    for (int first_row = 0; first_row < csr.num_rows; first_row += 1 << bin_shift) {
+        const int end_row = std::min(first_row + (1 << bin_shift), csr.num_rows);
+        for (int k = csr.row_offsets[first_row]; k < csr.row_offsets[end_row]; ++k) {
+            const int slot = cursor[binned.rows[k]]++;
+            csr.col_idx[slot] = binned.cols[k];
+            csr.values[slot] = binned.values[k];
+        }
+    }
 }
 
 constexpr int kPlaceThreads = 512;
 constexpr int kPlaceEdgesPerTurn = 4;
 
-// 3b. Block b owns rows [b << bin_shift, (b + 1) << bin_shift); shared memory holds their cursors.
+// 3b, one block per bin: it loads its rows' offsets into shared memory as cursors and moves each
+// of the bin's edges to its slot. A bin's writes all fall in its own slice, a few hundred
+// kilobytes that L2 holds until whole sectors go out to DRAM.
+// Block b owns rows [b << bin_shift, (b + 1) << bin_shift); shared memory holds their cursors.
 // Each turn a thread loads four of the bin's edges, then places them. The loop steps by whole
 // blocks, so every lane of a warp makes the same number of turns.
 template <class Cuda>
-__host__ __device__ void place_within_bins_body(Cuda& cuda, int num_rows, int bin_shift,
-                                                const int* row_offsets, const int* binned_rows,
-                                                const int* binned_cols,
-                                                const float* binned_weights, int* col_idx,
-                                                float* values) {
+__host__ __device__ void place_within_bins_block(Cuda& cuda, int num_rows, int bin_shift,
+                                                 const int* row_offsets, const int* binned_rows,
+                                                 const int* binned_cols,
+                                                 const float* binned_weights, int* col_idx,
+                                                 float* values) {
     const int first_row = cuda.blockIdx.x << bin_shift;
     const int rows_in_bin =
         num_rows - first_row < (1 << bin_shift) ? num_rows - first_row : 1 << bin_shift;
     int* cursor = shared_array<int>(cuda, 1 << bin_shift);
     const int thread = cuda.threadIdx.x;
-    for (int r = thread; r < rows_in_bin; r += kPlaceThreads) cursor[r] = row_offsets[first_row + r];
+    for (int r = thread; r < rows_in_bin; r += kPlaceThreads)
+        cursor[r] = row_offsets[first_row + r];
     cuda.syncthreads();
     const int end = row_offsets[first_row + rows_in_bin];
     for (int start = row_offsets[first_row]; start < end;
@@ -157,57 +231,33 @@ __host__ __device__ void place_within_bins_body(Cuda& cuda, int num_rows, int bi
 
 __global__ void place_within_bins_kernel(int num_rows, int bin_shift, const int* row_offsets,
                                          const int* binned_rows, const int* binned_cols,
-                                         const float* binned_weights, int* col_idx,
-                                         float* values) {
+                                         const float* binned_weights, int* col_idx, float* values) {
     DeviceCuda cuda;
-    place_within_bins_body(cuda, num_rows, bin_shift, row_offsets, binned_rows, binned_cols,
-                           binned_weights, col_idx, values);
+    place_within_bins_block(cuda, num_rows, bin_shift, row_offsets, binned_rows, binned_cols,
+                            binned_weights, col_idx, values);
 }
 
-// Before 3a, one thread per bin: its cursor starts where its first row starts.
-__host__ __device__ inline void start_bin_cursor_thread(int b, int bin_shift,
-                                                        const int* row_offsets, int* bin_cursor) {
-    bin_cursor[b] = row_offsets[b << bin_shift];
-}
-
-__global__ void start_bin_cursors_kernel(int num_bins, int bin_shift, const int* row_offsets,
-                                         int* bin_cursor) {
-    const int b = blockIdx.x * blockDim.x + threadIdx.x;
-    if (b < num_bins) start_bin_cursor_thread(b, bin_shift, row_offsets, bin_cursor);
-}
-
-// How the rows are cut. Bins of 2^bin_shift rows: about 2,048 bins for a large graph, whose
-// counts (3a) and cursors (3b) each fit in 32 KB of shared memory; a small graph gets bins of
-// about sqrt(R) rows, so that its few bins can be printed.
-constexpr int kMaxBinShift = 13;
-constexpr int kMaxBins = 4096;
-
-constexpr int64_t kMaxBinnedRows = int64_t{kMaxBins} << kMaxBinShift;
-
-struct BinLayout {
-    int bin_shift = 0;
-    int num_bins = 0;
-    bool fits() const { return num_bins <= kMaxBins && bin_shift <= kMaxBinShift; }
-    int rows_per_bin() const { return 1 << bin_shift; }
+// What a binned build leaves: the edges staged by bin after 3a, and the CSR after 3b.
+struct BinnedCsr {
+    HostCoo binned;
+    HostCsr csr;
 };
 
-inline BinLayout bin_layout(int num_rows) {
-    int log_rows = 0;
-    while ((int64_t{1} << log_rows) < num_rows) ++log_rows;
-    BinLayout layout;
-    layout.bin_shift = std::min(kMaxBinShift, std::max(log_rows / 2, log_rows - 11));
-    layout.num_bins = static_cast<int>((int64_t{num_rows} + layout.rows_per_bin() - 1) >>
-                                       layout.bin_shift);
-    return layout;
+// The whole CPU baseline: 115's count and scan one edge at a time, then 3a and 3b. Every step
+// keeps arrival order, so its CSR is 115's baseline, slot by slot.
+inline BinnedCsr build_csr_binned_cpu(const HostCoo& edges, const BinLayout& layout) {
+    HostCsr csr{edges.num_rows, edges.num_cols,
+                scan_counts_cpu(count_key_cpu(edges.num_rows, edges.rows)),
+                std::vector<int>(edges.nnz()), std::vector<float>(edges.nnz())};
+    HostCoo binned =
+        partition_into_bins_cpu(edges, layout.bin_shift, layout.num_bins, csr.row_offsets);
+    place_within_bins_cpu(binned, layout.bin_shift, csr);
+    return {binned, csr};
 }
 
-inline std::string bin_limit_text() {
-    return "the binned build takes at most " + with_separators(kMaxBinnedRows) + " rows (" +
-           with_separators(kMaxBins) + " bins of " + with_separators(1 << kMaxBinShift) + ")";
-}
-
-// The build's arrays on the GPU: 115's count and scan fill grouping.grouped.row_offsets, the
-// bins stage the edges between 3a and 3b, and 3b fills grouping.grouped's col_idx and values.
+// The build's arrays where the kernels run: 115's count and scan fill grouping.grouped's
+// row_offsets, the bins stage the edges between 3a and 3b, and 3b fills grouping.grouped's
+// col_idx and values. The staging starts poisoned, as the CSR does.
 class BinnedBuild {
 public:
     BinnedBuild(const Here& here, int num_rows, int num_cols, size_t num_edges)
@@ -221,22 +271,20 @@ public:
         if (!layout.fits())
             throw std::invalid_argument(
                 row_limit_problem({kMaxBinnedRows, bin_limit_text()}, num_rows));
-    }
-
-    void count_and_scan(const DeviceCoo& edges) {
-        grouping.count(here, edges.rows.data(), edges.nnz());
-        grouping.scan();
+        binned_rows.fill_bytes(0xFF);
+        binned_cols.fill_bytes(0xFF);
+        binned_weights.fill_bytes(0xFF);
     }
 
     void partition(const DeviceCoo& edges) {
         const int num_edges = edges.nnz();
         if (num_edges == 0) return;
-        here.launch(layout.num_bins, start_bin_cursors_kernel, start_bin_cursor_thread,
+        here.launch(layout.num_bins, start_bin_cursor_kernel, start_bin_cursor_thread,
                     layout.bin_shift, grouping.grouped.row_offsets.data(), bin_cursor.data());
         const unsigned tiles = static_cast<unsigned>((num_edges + kTileEdges - 1) / kTileEdges);
         here.launch_blocks(
             {tiles, kPartitionThreads, SharedBytes().add<int>(2 * layout.num_bins).total()},
-            partition_into_bins_kernel, partition_into_bins_body<EmulatedCuda>, num_edges,
+            partition_into_bins_kernel, partition_into_bins_block<EmulatedCuda>, num_edges,
             edges.rows.data(), edges.cols.data(), edges.values.data(), layout.bin_shift,
             layout.num_bins, bin_cursor.data(), binned_rows.data(), binned_cols.data(),
             binned_weights.data());
@@ -244,17 +292,18 @@ public:
 
     void place() {
         if (binned_rows.size() == 0) return;
-        here.launch_blocks(
-            {static_cast<unsigned>(layout.num_bins), kPlaceThreads,
-             SharedBytes().add<int>(layout.rows_per_bin()).total()},
-            place_within_bins_kernel, place_within_bins_body<EmulatedCuda>,
-            grouping.grouped.num_rows, layout.bin_shift, grouping.grouped.row_offsets.data(),
-            binned_rows.data(), binned_cols.data(), binned_weights.data(),
-            grouping.grouped.col_idx.data(), grouping.grouped.values.data());
+        here.launch_blocks({static_cast<unsigned>(layout.num_bins), kPlaceThreads,
+                            SharedBytes().add<int>(layout.rows_per_bin()).total()},
+                           place_within_bins_kernel, place_within_bins_block<EmulatedCuda>,
+                           grouping.grouped.num_rows, layout.bin_shift,
+                           grouping.grouped.row_offsets.data(), binned_rows.data(),
+                           binned_cols.data(), binned_weights.data(),
+                           grouping.grouped.col_idx.data(), grouping.grouped.values.data());
     }
 
     void run(const DeviceCoo& edges) {
-        count_and_scan(edges);
+        grouping.count(here, edges.rows.data(), edges.nnz());
+        grouping.scan();
         partition(edges);
         place();
     }
@@ -266,113 +315,37 @@ public:
     DeviceArray<float> binned_weights;
 };
 
-// For a small input: the rows of each bin, and each bin's slice of the CSR (from the baseline).
-inline void show_bins(const HostCoo& edges, const HostCsr& baseline, const BinLayout& layout) {
-    std::printf("bins: %s, each of %s consecutive rows\n",
-                with_separators(layout.num_bins).c_str(),
-                with_separators(layout.rows_per_bin()).c_str());
-    if (printable(edges)) {
-        for (int b = 0; b < layout.num_bins; ++b) {
-            const int first = b << layout.bin_shift;
-            const int last = std::min(first + layout.rows_per_bin(), edges.num_rows) - 1;
-            std::printf("  bin %d: rows %d to %d, CSR slots [%d, %d)\n", b, first, last,
-                        baseline.row_offsets[first], baseline.row_offsets[last + 1]);
-        }
-        return;
-    }
-    size_t largest = 0;
-    for (int b = 0; b < layout.num_bins; ++b) {
-        const int first = b << layout.bin_shift;
-        const int last = std::min(first + layout.rows_per_bin(), edges.num_rows);
-        largest = std::max<size_t>(largest, baseline.row_offsets[last] - baseline.row_offsets[first]);
-    }
-    const double mean = layout.num_bins > 0 ? double(edges.nnz()) / layout.num_bins : 0;
-    std::printf("  edges per bin: %.0f on average, %s in the largest (%.1f x the average)\n",
-                mean, with_separators(largest).c_str(), mean > 0 ? largest / mean : 0.0);
+// The kernels' binned build, wherever they run: the staged bins and the CSR brought back.
+inline BinnedCsr build_csr_binned(const Here& here, const HostCoo& edges) {
+    const DeviceCoo d(here, edges);
+    BinnedBuild build(here, edges.num_rows, edges.num_cols, edges.nnz());
+    build.run(d);
+    return {coo_of(edges.num_rows, edges.num_cols, build.binned_rows.download(),
+                   build.binned_cols.download(), build.binned_weights.download()),
+            build.grouping.grouped.download()};
 }
 
-// The binned build against the baseline, wherever the kernels run; the staged bins shown for a
-// small input.
-inline void check_binned_build(const KernelProgram& p, const HostCoo& edges,
-                               const HostCsr& baseline, SelfCheck& check) {
-    const std::string where = p.here.name();
-    const std::string offsets_claim =
-        "the " + where + " binned build's row_offsets equal the baseline's";
-    const std::string rows_claim =
-        "every row of the " + where +
-        " binned build holds the baseline's multiset of (neighbour, weight)";
-    const DeviceCoo d(p.here, edges);
-    BinnedBuild build(p.here, edges.num_rows, edges.num_cols, edges.nnz());
-    build.count_and_scan(d);
-    build.partition(d);
-    if (printable(edges)) {
-        std::printf("after 3a, the edges grouped by bin (in whatever order the tiles claimed):\n");
-        print_array("rows", build.binned_rows.download(), 11);
-        print_array("col_idx", build.binned_cols.download(), 11);
-    }
-    build.place();
-    const HostCsr built = build.grouping.grouped.download();
-    if (printable(edges)) {
-        std::printf("after 3b, each bin's edges in their rows:\n");
-        print_array("row_offsets", built.row_offsets, 11);
-        print_array("col_idx", built.col_idx, 11);
-        print_array("weights", built.values, 11);
-    }
-    std::printf("\n");
-    check.claim(offsets_claim, built.row_offsets == baseline.row_offsets);
-    if (baseline.nnz() >= kAnnouncedSize)
-        announce("comparing every row with the baseline's, as multisets");
-    check.claim(rows_claim, same_row_multisets(built, baseline));
-}
+#if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
+#include "proof/123_csr_binned_construction_kernel.cuh"
 
-// At --scale: the binned build and its steps, beside 115's build and the sort-based build.
-inline void time_binned_build(const KernelProgram& p, const HostCoo& edges) {
-    const DeviceCoo d(p.here, edges);
-    BinnedBuild binned(p.here, edges.num_rows, edges.num_cols, edges.nnz());
-    DeviceGrouping grouping(p.here, edges.num_rows, edges.num_cols, edges.nnz());
-    SortBasedCsrBuild by_sort(edges.num_rows, edges.num_cols, edges.nnz());
-    const GroupingBytes bytes = grouping_bytes(edges.num_rows, edges.nnz());
-    TimingTable table(p, "123", p.options.skew,
-                      "bytes: what a build must move at least, 24 per edge and 20 per vertex "
-                      "(the staging of 3a, 24 more per edge, is not counted)");
-    binned.run(d);
-    table.time("binned_partition", "3a partition into bins", 24.0 * edges.nnz(),
-               [&] { binned.partition(d); });
-    table.time("binned_place", "3b place within bins", 20.0 * edges.nnz(),
-               [&] { binned.place(); });
-    const double binned_ms = table.time("binned_build", "binned build (1, 2, 3a, 3b)",
-                                        bytes.total(), [&] { binned.run(d); });
-    const double atomic_ms = table.time("count_scan_scatter", "count + scan + scatter (115)",
-                                        bytes.total(), [&] {
-                                            grouping.build(p.here, d.rows.data(), d.cols.data(),
-                                                           d.values.data(), d.nnz());
-                                        });
-    const double sort_ms = table.time("cub_sort_build", "sort-based build (CUB, coo2csr)",
-                                      bytes.total(), [&] { by_sort.run(d); });
-    table.ratio("binned / sort-based build", binned_ms / sort_ms, "the binned build is faster");
-    table.ratio("binned / 115's atomic build", binned_ms / atomic_ms,
-                "the binned build is faster");
-}
-
-#if __INCLUDE_LEVEL__ == 0  // main, unless a later lesson or a test includes this file
 int main(int argc, char** argv) {
-    const KernelProgram p = start_kernel_program(
-        argc, argv,
-        ProgramDescription("123 kernel: CSR from a raw edge list, binned, atomics in shared memory",
-                           {"make 123_csr_binned_construction_kernel",
-                            "build/123_csr_binned_construction_kernel",
-                            "build/123_csr_binned_construction_kernel --scale 22 --max-memory 24G"})
-            .with_book_input("the book's example: 6 vertices, 9 weighted edges")
-            .with_memory({300, 40, 900e6})
-            .with_row_limit(kMaxBinnedRows, bin_limit_text()));
+    const KernelProgram p = start_kernel_program(argc, argv, binned_construction_program());
     const HostCoo edges = chapter_input(p.options);
     const BinLayout layout = bin_layout(edges.num_rows);
-    const HostCsr baseline = csr_baseline(edges);
-    if (printable(edges)) show_baseline(baseline);
-    show_bins(edges, baseline, layout);
+    const BinnedCsr baseline = build_csr_binned_cpu(edges, layout);
+    show_bins(edges, baseline.csr, layout);
+    show_binned_build(
+        "the CPU baseline, build_csr_binned_cpu: 115's count and scan, then 3a and "
+        "3b one edge at a time (each bin and each row in arrival order):",
+        baseline);
+    const BinnedCsr built = build_csr_binned(p.here, edges);
+    show_binned_build(std::string("the ") + p.here.name() +
+                          " kernels: 3a, then 3b (each bin's edges in whatever order the tiles "
+                          "claimed):",
+                      built);
 
     SelfCheck check;
-    check_binned_build(p, edges, baseline, check);
+    check_binned_build(p, edges, layout, baseline, built, check);
     if (p.on_gpu() && p.options.scale > 0) time_binned_build(p, edges);
     if (!p.options.book_example()) check.end_with(result_line(edges));
     return check.finish();

@@ -55,6 +55,11 @@ inline void announce(const std::string& step) {
     std::fflush(stdout);
 }
 
+// announce(step) for a step over `size` items, when there are enough of them to take that long.
+inline void announce_large(size_t size, const std::string& step) {
+    if (size >= kAnnouncedSize) announce(step);
+}
+
 // Prints `text` as lines of at most kOutputColumns, breaking at spaces; continuation lines are
 // indented by `indent` spaces. A word longer than a line is printed whole.
 inline void print_wrapped(const std::string& text, size_t indent = 2) {

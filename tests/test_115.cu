@@ -1,9 +1,8 @@
-// Tests of 115: CSR built concurrently by count, scan, scatter, in emulation and on the GPU, and
-// the library routes it is compared with.
+// Tests of 115: CSR built concurrently by count, scan, scatter, in emulation and on the GPU, its
+// CPU baseline (the same steps one edge at a time), and the library routes it is compared with.
 #include <catch2/catch.hpp>
-#include <numeric>
-#include <utility>
 #include "../ch21_csr/115_csr_concurrent_construction_kernel.cu"
+#include "../ch21_csr/proof/115_csr_concurrent_construction_kernel.cuh"
 #include "edge_case_graphs.h"
 
 namespace {
@@ -14,18 +13,19 @@ Here emulated(uint64_t seed) {
     return Here::emulated(ThreadOrder::shuffled(seed));
 }
 
-Here in_input_order(size_t num_edges) {
-    std::vector<int> order(num_edges);
-    std::iota(order.begin(), order.end(), 0);
-    return Here::emulated(ThreadOrder::given(order));
-}
-
 // What every correct build must satisfy, whatever order its atomics resolved in.
 void require_correct_build(const GroupedEdges& built, const HostCoo& g) {
     const HostCsr baseline = csr_from_coo_by_stable_sort(g);
-    REQUIRE(built.counts == slice_lengths(baseline));
+    REQUIRE(built.counts == row_lengths(baseline));
     REQUIRE(built.grouped.row_offsets == baseline.row_offsets);
     REQUIRE(same_row_multisets(built.grouped, g));
+}
+
+HostCsr build_csr_by_library_sort(const HostCoo& edges) {
+    const DeviceCoo d(Here::gpu(), edges);
+    SortBasedCsrBuild build(edges.num_rows, edges.num_cols, edges.nnz());
+    build.run(d);
+    return build.csr.download();
 }
 
 void require_equal_to_baseline(const HostCsr& built, const HostCoo& g) {
@@ -40,7 +40,8 @@ TEST_CASE("115: the book's orders A and B give the book's two layouts", "[115]")
     const HostCoo edges = book_example_edges();
     const uint64_t seed = 3;
     CAPTURE(seed);
-    const GroupedEdges a = build_csr(emulated(seed), in_input_order(edges.nnz()), edges);
+    const GroupedEdges a =
+        build_csr(emulated(seed), Here::emulated(ThreadOrder::ascending()), edges);
     const GroupedEdges b =
         build_csr(emulated(seed + 1), Here::emulated(ThreadOrder::given(kBookOrderB)), edges);
     CHECK(a.counts == kBookDegree);
@@ -54,6 +55,24 @@ TEST_CASE("115: the book's orders A and B give the book's two layouts", "[115]")
     CHECK(same_row_multisets(b.grouped, edges));
     CHECK(slots_that_differ(a.grouped, b.grouped) == 6);
     CHECK(slots_that_differ(a.grouped, csr_from_coo_by_stable_sort(edges)) == 0);
+}
+
+TEST_CASE("115: the CPU baseline is the book's layout A, and a stable sort by source", "[115]") {
+    const GroupedEdges book = build_csr_cpu(book_example_edges());
+    CHECK(book.counts == kBookDegree);
+    CHECK(book.grouped.row_offsets == kBookRowOffsets);
+    CHECK(book.grouped.col_idx == kBookColIdx);
+    CHECK(book.grouped.values == kBookWeights);
+    CAPTURE(kSweepSeed);
+    for (int i = 0; i < kSweepGraphs; ++i) {
+        INFO("graph " << i);
+        const HostCoo g = edge_case_graph(i, kSweepSeed);
+        const GroupedEdges baseline = build_csr_cpu(g);
+        REQUIRE(baseline.counts == row_lengths(baseline.grouped));
+        require_equal_to_baseline(baseline.grouped, g);
+    }
+    const HostCoo star = make_star(100001, 0, 7);
+    require_equal_to_baseline(build_csr_cpu(star).grouped, star);
 }
 
 TEST_CASE("115: emulated builds in shuffled orders are right row by row", "[115]") {

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 #include "../ch21_csr/118_csc_construction_kernel.cu"
+#include "../ch21_csr/proof/118_csc_construction_kernel.cuh"
 #include "data_files.h"
 #include "edge_case_graphs.h"
 
@@ -35,13 +36,42 @@ GroupedEdges build_csc_in_orders(const HostCoo& g, const ThreadOrder& count_orde
 }
 
 bool csc_matches_baseline(const GroupedEdges& built, const HostCoo& g) {
-    const HostCsr expected = csc_cpu_baseline(g);
+    const HostCsr expected = build_csc_cpu(g).grouped;
     return built.counts == in_degrees_by_counting(g) &&
            built.grouped.row_offsets == expected.row_offsets &&
            same_row_multisets(built.grouped, expected);
 }
 
+HostCsr csc_by_cusparse(const HostCsr& csr) {
+    CusparseCsrToCsc library(csr);
+    library.run();
+    return library.csc.download();
+}
+
+void require_reversed_csr(const HostCoo& g) {
+    const GroupedEdges baseline = build_csc_cpu(g);
+    const HostCsr reversed = csr_from_coo_by_stable_sort(transposed(g));
+    REQUIRE(baseline.counts == in_degrees_by_counting(g));
+    REQUIRE(baseline.grouped.row_offsets == reversed.row_offsets);
+    REQUIRE(baseline.grouped.col_idx == reversed.col_idx);
+    REQUIRE(baseline.grouped.values == reversed.values);
+}
+
 }  // namespace
+
+TEST_CASE("118: the CPU baseline is the CSR of the reversed edges, slot by slot",
+          "[118][emulation]") {
+    INFO("seed " << kSeed118);
+    require_reversed_csr(book_example_edges());
+    for (int i = 0; i < kSweepGraphs; ++i) {
+        const HostCoo g = edge_case_graph(i, kSeed118);
+        CAPTURE(i, g.num_rows, g.nnz());
+        require_reversed_csr(g);
+    }
+    const HostCoo star = make_star(100001, 0, 5);
+    require_reversed_csr(star);
+    require_reversed_csr(transposed(star));
+}
 
 TEST_CASE("118: emulated CSC of the book's example", "[118][emulation]") {
     const HostCoo g = book_example_edges();
@@ -127,7 +157,7 @@ TEST_CASE("118: GPU CSC of the book's example", "[118][gpu]") {
     const GroupedEdges built = build_csc(Here::gpu(), Here::gpu(), book_example_edges());
     CHECK(built.counts == std::vector<int>{0, 1, 2, 2, 2, 2});
     CHECK(built.grouped.row_offsets == std::vector<int>{0, 0, 1, 3, 5, 7, 9});
-    CHECK(same_row_multisets(built.grouped, csc_cpu_baseline(book_example_edges())));
+    CHECK(same_row_multisets(built.grouped, build_csc_cpu(book_example_edges()).grouped));
 }
 
 TEST_CASE("118: GPU CSC on 200 random graphs, 0 vertices and the hubs", "[118][gpu]") {
@@ -151,16 +181,16 @@ TEST_CASE("118: cuSPARSE's CSR-to-CSC conversion agrees with the baseline", "[11
     INFO("seed " << kSeed118);
     const HostCoo book = book_example_edges();
     CHECK(same_row_multisets(csc_by_cusparse(csr_from_coo_by_stable_sort(book)),
-                             csc_cpu_baseline(book)));
+                             build_csc_cpu(book).grouped));
     for (int i = 0; i < 50; ++i) {
         const HostCoo g = edge_case_graph(i, kSeed118);
         CAPTURE(i, g.num_rows, g.nnz());
         REQUIRE(same_row_multisets(csc_by_cusparse(csr_from_coo_by_stable_sort(g)),
-                                   csc_cpu_baseline(g)));
+                                   build_csc_cpu(g).grouped));
     }
     const HostCoo star = make_star(100001, 0, 5);
     CHECK(same_row_multisets(csc_by_cusparse(csr_from_coo_by_stable_sort(star)),
-                             csc_cpu_baseline(star)));
+                             build_csc_cpu(star).grouped));
     const HostCoo into_hub = transposed(star);
     CHECK(same_row_multisets(csc_by_cusparse(csr_from_coo_by_stable_sort(into_hub)),
                              build_csc(Here::gpu(), Here::gpu(), into_hub).grouped));

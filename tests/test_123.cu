@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 #include "../ch21_csr/123_csr_binned_construction_kernel.cu"
+#include "../ch21_csr/proof/123_csr_binned_construction_kernel.cuh"
 #include "edge_case_graphs.h"
 #include "run_program.h"
 
@@ -14,10 +15,7 @@ constexpr uint64_t kSweepSeed = 123;
 constexpr int kGpuSweepGraphs = 300;
 
 HostCsr binned_csr(const HostCoo& edges, const Here& here = Here::gpu()) {
-    const DeviceCoo d(here, edges);
-    BinnedBuild build(here, edges.num_rows, edges.num_cols, edges.nnz());
-    build.run(d);
-    return build.grouping.grouped.download();
+    return build_csr_binned(here, edges).csr;
 }
 
 void require_correct_build(const HostCsr& built, const HostCoo& g) {
@@ -25,7 +23,50 @@ void require_correct_build(const HostCsr& built, const HostCoo& g) {
     REQUIRE(built.row_offsets == baseline.row_offsets);
     REQUIRE(same_row_multisets(built, g));
 }
+
+// The kernels' bins after 3a hold the baseline's edges, and their CSR is right.
+void require_binned_like_baseline(const HostCoo& g, const Here& here) {
+    const BinLayout layout = bin_layout(g.num_rows);
+    const BinnedCsr baseline = build_csr_binned_cpu(g, layout);
+    const BinnedCsr built = build_csr_binned(here, g);
+    REQUIRE(same_bin_multisets(built.binned, baseline.binned, layout, baseline.csr.row_offsets));
+    require_correct_build(built.csr, g);
+}
 }  // namespace
+
+TEST_CASE("123: the CPU baseline keeps arrival order: its CSR is a stable sort by source",
+          "[123]") {
+    CAPTURE(kSweepSeed);
+    const BinnedCsr book = build_csr_binned_cpu(book_example_edges(), bin_layout(6));
+    CHECK(book.binned.rows == std::vector<int>{0, 1, 0, 1, 2, 3, 2, 3, 4});
+    CHECK(book.csr.col_idx == kBookColIdx);
+    CHECK(book.csr.values == kBookWeights);
+    for (int i = 0; i < kSweepGraphs; ++i) {
+        INFO("graph " << i);
+        const HostCoo g = edge_case_graph(i, kSweepSeed);
+        const HostCsr baseline = build_csr_binned_cpu(g, bin_layout(g.num_rows)).csr;
+        const HostCsr sorted = csr_from_coo_by_stable_sort(g);
+        REQUIRE(baseline.row_offsets == sorted.row_offsets);
+        REQUIRE(baseline.col_idx == sorted.col_idx);
+        REQUIRE(baseline.values == sorted.values);
+    }
+}
+
+TEST_CASE("123: the staged bins are compared bin by bin", "[123]") {
+    const HostCoo g = make_uniform_random(200, 3000, 17);
+    const BinLayout layout = bin_layout(g.num_rows);
+    REQUIRE(layout.num_bins > 2);
+    const BinnedCsr baseline = build_csr_binned_cpu(g, layout);
+    HostCoo swapped = baseline.binned;  // the same edges, one moved into the next bin's slice
+    const int next_bin_start = baseline.csr.row_offsets[layout.rows_per_bin()];
+    REQUIRE(next_bin_start > 0);
+    REQUIRE(next_bin_start < static_cast<int>(g.nnz()));
+    std::swap(swapped.rows[0], swapped.rows[next_bin_start]);
+    std::swap(swapped.cols[0], swapped.cols[next_bin_start]);
+    std::swap(swapped.values[0], swapped.values[next_bin_start]);
+    CHECK(same_bin_multisets(baseline.binned, baseline.binned, layout, baseline.csr.row_offsets));
+    CHECK_FALSE(same_bin_multisets(swapped, baseline.binned, layout, baseline.csr.row_offsets));
+}
 
 TEST_CASE("123: every row falls in exactly one bin, and the bins fit in shared memory", "[123]") {
     for (int64_t rows : std::vector<int64_t>{0, 1, 2, 6, 1000, 65536, 1 << 22, (1 << 22) + 1,
@@ -64,6 +105,7 @@ TEST_CASE("123 on the GPU: the book's example", "[123][gpu]") {
     const HostCsr built = binned_csr(edges);
     CHECK(built.row_offsets == kBookRowOffsets);
     CHECK(same_row_multisets(built, edges));
+    require_binned_like_baseline(edges, Here::gpu());
 }
 
 TEST_CASE("123 on the GPU: the edge-case sweep (no vertices, no edges, loops, duplicates)",
@@ -72,7 +114,7 @@ TEST_CASE("123 on the GPU: the edge-case sweep (no vertices, no edges, loops, du
     for (int i = 0; i < kGpuSweepGraphs; ++i) {
         INFO("graph " << i);
         const HostCoo g = edge_case_graph(i, kSweepSeed);
-        require_correct_build(binned_csr(g), g);
+        require_binned_like_baseline(g, Here::gpu());
     }
 }
 
@@ -117,8 +159,8 @@ TEST_CASE("123 emulated: the book's example, the edge-case sweep, a hub, many bi
     for (int i = 0; i < 100; ++i) {
         INFO("graph " << i);
         const HostCoo g = edge_case_graph(i, kSweepSeed);
-        require_correct_build(
-            binned_csr(g, Here::emulated(ThreadOrder::shuffled(mix_seed(kSweepSeed, i)))), g);
+        require_binned_like_baseline(
+            g, Here::emulated(ThreadOrder::shuffled(mix_seed(kSweepSeed, i))));
     }
     const HostCoo star = make_star(5001, 77, 7);
     require_correct_build(binned_csr(star, Here::emulated(ThreadOrder::shuffled(2))), star);

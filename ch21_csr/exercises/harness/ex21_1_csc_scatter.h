@@ -1,13 +1,14 @@
 // Exercise 21.1's harness: the inputs, the launch and the checks around the scatter body that
 // ex21_1_csc_scatter.cu asks for. The count and the scan are 115's, keyed on the destination as
 // 118 keys them; only the scatter is the exercise's. Atomics decide the order of the sources
-// within a column and nothing else, so each column is compared with 118's CPU baseline (the CSR
-// of the reversed edges) as a multiset.
+// within a column and nothing else, so each column is compared with 118's CPU baseline (115's
+// steps one edge at a time, keyed on the destination) as a multiset.
 #pragma once
 #include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
+// 118's lesson: its CPU baseline, and 115's DeviceGrouping, which it keys on the destination
 #include "../../118_csc_construction_kernel.cu"
 #include "exercise_program.h"
 
@@ -40,12 +41,17 @@ inline HostCsr csc_by_exercise_scatter(const Here& here, const HostCoo& edges) {
     return csc.grouped.download();
 }
 
+// The grouping's row_offsets and col_idx are the CSC's col_offsets and row_idx.
 inline void show_scatter(const HostCsr& got, const HostCsr& expected) {
-    print_array("col_offsets", got.row_offsets, 20);
-    print_array("row_idx", got.col_idx, 20);
-    print_array("weights", got.values, 20);
-    print_array("baseline row_idx", expected.col_idx, 20);
-    print_array("baseline weights", expected.values, 20);
+    const std::vector<int>& col_offsets = got.row_offsets;
+    const std::vector<int>& row_idx = got.col_idx;
+    const std::vector<int>& row_idx_cpu = expected.col_idx;
+    const std::vector<float>& weights_cpu = expected.values;
+    print_array("col_offsets", col_offsets, 11);
+    print_array("row_idx", row_idx, 11);
+    print_array("weights", got.values, 11);
+    print_array("row_idx_cpu", row_idx_cpu, 11);
+    print_array("weights_cpu", weights_cpu, 11);
     std::printf(
         "  (the order within a column may differ from the baseline's; -1 marks a slot "
         "that no edge wrote)\n\n");
@@ -57,7 +63,7 @@ inline void check_csc_scatter(const KernelProgram& p, const ExerciseInput& input
     print_wrapped("--- " + input.name + ": " + counted(edges.num_rows, "vertex", "vertices") +
                   ", " + counted(edges.nnz(), "edge") + ", one scatter thread per edge ---");
     const HostCsr got = csc_by_exercise_scatter(p.here, edges);
-    const HostCsr expected = csc_cpu_baseline(edges);
+    const HostCsr expected = build_csc_cpu(edges).grouped;
     if (printable(edges)) show_scatter(got, expected);
     check.claim(input.name + ": every slot of row_idx was written (none is still -1)",
                 std::none_of(got.col_idx.begin(), got.col_idx.end(), [](int u) { return u < 0; }));

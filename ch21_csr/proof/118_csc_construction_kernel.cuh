@@ -1,0 +1,196 @@
+// What 118 prints, checks and times around its lesson (118_csc_construction_kernel.cu): the CSR
+// beside the CSC, the degrees, the claims about the CSC, and cuSPARSE's CSR-to-CSC conversion.
+#pragma once
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+#include "../../common/cusparse_support.cuh"
+#include "../../common/self_check.h"
+#include "../../common/timing_table.cuh"
+#include "../chapter_inputs.h"
+#include "115_csr_concurrent_construction_kernel.cuh"  // show_csr, time_grouping
+
+inline ProgramDescription csc_construction_program() {
+    return ProgramDescription(
+               "118 (21.3) kernel: CSC, every vertex's in-neighbours, by count, scan, scatter on "
+               "dst",
+               {"make 118_csc_construction_kernel && build/118_csc_construction_kernel",
+                "build/118_csc_construction_kernel --scale 20 --skew 0.7",
+                "build/118_csc_construction_kernel --matrix data/karate.mtx"})
+        .with_book_input("the book's example: 6 vertices, 9 weighted edges")
+        .with_memory({152, 48, 1000e6});
+}
+
+// Not a book number: the book prints no CSC, but its nine edges enter vertex 0 never, vertex 1
+// once (from 0) and each of the vertices 2 to 5 twice.
+const std::vector<int> kExampleInDegree = {0, 1, 2, 2, 2, 2};
+
+// A GPU interleaves each launch's threads its own way; the emulator gives the scatter a shuffle
+// of its own, the seed after the count's.
+inline Here scatter_place(const KernelProgram& p) {
+    return p.on_gpu() ? p.here : Here::emulated(ThreadOrder::shuffled(p.seed + 1));
+}
+
+// Every edge as a (source, destination, weight) triple, read back from a CSC: column v's slice
+// names the sources u of the edges u->v. Sorted, so that it can be compared with the triples
+// that sorted_entries reads from a CSR, where row u's slice names the destinations v.
+inline std::vector<Entry> edges_seen_from_csc(const HostCsr& csc) {
+    std::vector<Entry> e;
+    e.reserve(csc.nnz());
+    for (int v = 0; v < csc.num_rows; ++v)
+        for (int k = csc.row_offsets[v]; k < csc.row_offsets[v + 1]; ++k)
+            e.emplace_back(csc.col_idx[k], v, csc.values[k]);
+    std::sort(e.begin(), e.end());
+    return e;
+}
+
+inline std::string neighbour_list(const HostCsr& g, int v) {
+    std::string s;
+    for (int k = g.row_offsets[v]; k < g.row_offsets[v + 1]; ++k)
+        s += (s.empty() ? "" : " ") + std::to_string(g.col_idx[k]);
+    return s.empty() ? "-" : s;
+}
+
+// For a small input: the CSR, the CSC under its own names (the grouping's counts, row_offsets
+// and col_idx are the CSC's in_degree, col_offsets and row_idx), and each vertex's neighbours
+// both ways.
+inline void show_small_csc(const KernelProgram& p, const HostCsr& csr, const GroupedEdges& built) {
+    if (!printable(csr)) return;
+    show_csr("CSR, grouped by source (115's CPU baseline, build_csr_cpu):", csr);
+    const std::vector<int>& in_degree = built.counts;
+    const std::vector<int>& col_offsets = built.grouped.row_offsets;
+    const std::vector<int>& row_idx = built.grouped.col_idx;
+    std::printf("CSC, grouped by destination (%s count, scan, scatter keyed on dst):\n",
+                p.here.name());
+    print_array("in_degree", in_degree, 11);
+    print_array("col_offsets", col_offsets, 11);
+    print_array("row_idx", row_idx, 11);
+    print_array("weights", built.grouped.values, 11);
+    std::printf("\n");
+    if (!is_well_formed(built.grouped) || built.grouped.num_rows != csr.num_rows) return;
+    std::printf("vertex | out-degree  out-neighbours (CSR) | in-degree  in-neighbours (CSC)\n");
+    for (int v = 0; v < csr.num_rows; ++v)
+        std::printf("  %4d | %10d  %-20s | %9d  %s\n", v,
+                    csr.row_offsets[v + 1] - csr.row_offsets[v], neighbour_list(csr, v).c_str(),
+                    built.grouped.row_offsets[v + 1] - built.grouped.row_offsets[v],
+                    neighbour_list(built.grouped, v).c_str());
+    std::printf("\n");
+}
+
+// A matrix may have rows and no columns, or the reverse: each side is summarized on its own.
+inline void show_degree_side(const std::string& direction, const std::vector<int>& degree) {
+    if (degree.empty()) {
+        print_wrapped("no " + direction + "-degrees: the graph has no vertices on that side");
+        return;
+    }
+    const auto largest = std::max_element(degree.begin(), degree.end());
+    const size_t none = std::count(degree.begin(), degree.end(), 0);
+    print_wrapped("largest " + direction + "-degree " + with_separators(*largest) + " (vertex " +
+                  std::to_string(largest - degree.begin()) + "); " +
+                  counted(none, "vertex", "vertices") + " with " + direction + "-degree 0");
+}
+
+// Where the emulator ran the count and the scatter, the arrays of a small input, the degrees.
+inline void show_csr_and_csc(const KernelProgram& p, const HostCsr& csr,
+                             const GroupedEdges& built) {
+    if (!p.on_gpu())
+        std::printf(
+            "emulation: count threads shuffled with seed %llu, scatter threads with seed %llu\n\n",
+            static_cast<unsigned long long>(p.seed), static_cast<unsigned long long>(p.seed + 1));
+    show_small_csc(p, csr, built);
+    show_degree_side("out", row_lengths(csr));
+    show_degree_side("in", built.counts);
+    std::printf("\n");
+}
+
+// The kernels' CSC against the CPU baseline, the baseline against the CSR of the reversed edges
+// (an independent route: a stable sort), and the CSC read back against the CSR.
+inline void check_csc(const KernelProgram& p, const HostCoo& edges, const HostCsr& csr,
+                      const GroupedEdges& baseline, const GroupedEdges& built, SelfCheck& check) {
+    announce_large(edges.nnz(), "a stable sort of the reversed edges by source");
+    const HostCsr reversed = csr_from_coo_by_stable_sort(transposed(edges));
+    check.claim(
+        "the CPU baseline's CSC is the CSR of the reversed edges (a stable sort of them by "
+        "source), slot by slot",
+        baseline.grouped.row_offsets == reversed.row_offsets &&
+            baseline.grouped.col_idx == reversed.col_idx &&
+            baseline.grouped.values == reversed.values);
+    check.claim(
+        std::string("the ") + p.here.name() + " count step's in-degrees equal the CPU baseline's",
+        built.counts == baseline.counts);
+    check.claim("col_offsets equals the baseline's exactly",
+                built.grouped.row_offsets == baseline.grouped.row_offsets);
+    announce_large(edges.nnz(),
+                   "comparing every column with the baseline's, and every edge with the CSR's");
+    check.claim("every column holds the baseline's multiset of (source, weight)",
+                same_row_multisets(built.grouped, baseline.grouped));
+    check.claim(
+        "cross-check with the CSR: u is an in-neighbour of v as often as v is an "
+        "out-neighbour of u, with the same weights",
+        is_well_formed(built.grouped) && edges_seen_from_csc(built.grouped) == sorted_entries(csr));
+    if (p.options.book_example())
+        check.claim(
+            "the in-degrees are 0 1 2 2 2 2, as the book's edge list implies (it prints "
+            "no CSC)",
+            built.counts == kExampleInDegree);
+}
+
+// The library's route to a CSC, on a GPU only: cusparseCsr2cscEx2 (CUSPARSE_CSR2CSC_ALG1),
+// carrying the float weights along (CUSPARSE_ACTION_NUMERIC). It is the conversion that a
+// cuSPARSE user would call for in-neighbours; it starts from a CSR, already grouped by source,
+// where count, scan and scatter start from the raw edge list, so it has less to do. Its output
+// starts poisoned.
+struct CusparseCsrToCsc {
+    explicit CusparseCsrToCsc(const HostCsr& a)
+        : csr(Here::gpu(), a), csc(Here::gpu(), a.num_cols, a.num_rows, a.nnz()) {
+        size_t bytes = 0;
+        CUSPARSE_CHECK(cusparseCsr2cscEx2_bufferSize(
+            handle, csr.num_rows, csr.num_cols, csr.nnz(), csr.values.data(),
+            csr.row_offsets.data(), csr.col_idx.data(), csc.values.data(), csc.row_offsets.data(),
+            csc.col_idx.data(), CUDA_R_32F, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
+            CUSPARSE_CSR2CSC_ALG1, &bytes));
+        workspace = DeviceBuffer<unsigned char>(bytes);
+    }
+    void run() {
+        CUSPARSE_CHECK(cusparseCsr2cscEx2(
+            handle, csr.num_rows, csr.num_cols, csr.nnz(), csr.values.data(),
+            csr.row_offsets.data(), csr.col_idx.data(), csc.values.data(), csc.row_offsets.data(),
+            csc.col_idx.data(), CUDA_R_32F, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
+            CUSPARSE_CSR2CSC_ALG1, workspace.data()));
+    }
+
+    CusparseHandle handle;
+    DeviceCsr csr, csc;  // the CSC's rows are the graph's columns
+    DeviceBuffer<unsigned char> workspace;
+};
+
+// At --scale on a GPU: the three steps keyed on the destination, and cuSPARSE from the CSR.
+// cuSPARSE must read the CSR and write the CSC, each offsets, indices and values once.
+inline void time_csc_build(const KernelProgram& p, const HostCoo& edges,
+                           CusparseCsrToCsc& library) {
+    const DeviceCoo d(p.here, edges);
+    DeviceGrouping grouping(p.here, edges.num_cols, edges.num_rows, edges.nnz());
+    std::printf("\n");
+    TimingTable table(p, "118", p.options.skew,
+                      "bytes: what each step must move at least; a whole build, 24 per edge and "
+                      "20 per vertex");
+    const GroupingTimes build =
+        time_grouping(table, p.here, grouping, d.cols, d.rows, d.values, "destinations");
+    const double library_bytes = 2 * (4.0 * (edges.num_cols + 1) + 8.0 * edges.nnz());
+    const double library_ms = table.time("cusparse_csr2csc", "cuSPARSE csr2cscEx2, from the CSR",
+                                         library_bytes, [&] { library.run(); });
+    table.ratio("cuSPARSE / count + scan + scatter", library_ms / build.build_ms,
+                "cuSPARSE is faster");
+}
+
+inline void compare_with_cusparse(const KernelProgram& p, const HostCoo& edges, const HostCsr& csr,
+                                  const GroupedEdges& built, SelfCheck& check) {
+    const std::string claim =
+        "cuSPARSE's CSR-to-CSC conversion gives the same columns as multisets";
+    if (!p.on_gpu()) return check.skip(claim);
+    CusparseCsrToCsc library(csr);
+    library.run();
+    check.claim(claim, same_row_multisets(library.csc.download(), built.grouped));
+    if (p.options.scale > 0) time_csc_build(p, edges, library);
+}
