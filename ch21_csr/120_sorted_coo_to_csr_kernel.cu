@@ -362,7 +362,7 @@ inline void check_gaps_example(const KernelProgram& p, SelfCheck& check) {
         rows_with_repeated_offsets(gaps.csr.row_offsets) == kGapsEmptyRows);
     check.claim("the duplicate (4, 3) is kept: nnz stays 6 and row 4 holds both copies, 40 and 50",
                 gaps.converted() && gaps.csr.nnz() == 6 &&
-                    values_at(gaps.csr, 4, 3) == std::vector<float>{40, 50});
+                    weights_at(gaps.csr, 4, 3) == std::vector<float>{40, 50});
 }
 
 inline void check_refusals(const KernelProgram& p, SelfCheck& check) {
