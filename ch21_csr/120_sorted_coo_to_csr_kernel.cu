@@ -80,9 +80,8 @@ struct ValidationState {
 
 inline void launch_validation(const Here& here, const DeviceCoo& coo, ValidationState& state) {
     copy_where_kernels_run(here, state.first_bad.data(), state.start.data(), 1);
-    here.launch(coo.nnz(), validate_sorted_coo_kernel, validate_sorted_coo_thread,
-                coo.rows.data(), coo.cols.data(), coo.num_rows, coo.num_cols,
-                state.first_bad.data());
+    here.launch(coo.nnz(), validate_sorted_coo_kernel, validate_sorted_coo_thread, coo.rows.data(),
+                coo.cols.data(), coo.num_rows, coo.num_cols, state.first_bad.data());
 }
 
 // The smallest index of an entry that breaks the contract, or nnz.

@@ -46,7 +46,8 @@ inline int validate_chunk_cpu(const HostCooChunks& in) {
     int first_bad = chunk_bounds(input_chunk_lengths(in)).back(), chunk_start = 0;
     const int* earlier_last_row = nullptr;
     for (int i = 0; i < in.num_chunks(); ++i) {
-        const std::vector<int>&rows = in.rows[i], &cols = in.cols[i];
+        const std::vector<int>& rows = in.rows[i];
+        const std::vector<int>& cols = in.cols[i];
         for (int k = 0; k < static_cast<int>(rows.size()); ++k) {
             const int* previous_row = k > 0 ? &rows[k - 1] : earlier_last_row;
             const bool descends = previous_row != nullptr && *previous_row > rows[k];

@@ -38,7 +38,8 @@ struct HostCsrChunks {
 // The lengths of the chunks; a chunk whose three arrays disagree is a caller's bug.
 inline std::vector<int> input_chunk_lengths(const HostCooChunks& a) {
     if (a.cols.size() != a.rows.size() || a.weights.size() != a.rows.size())
-        throw std::invalid_argument("the chunk lists of rows, columns and weights differ in number");
+        throw std::invalid_argument(
+            "the chunk lists of rows, columns and weights differ in number");
     std::vector<int> lengths;
     for (int i = 0; i < a.num_chunks(); ++i) {
         if (a.cols[i].size() != a.rows[i].size() || a.weights[i].size() != a.rows[i].size())

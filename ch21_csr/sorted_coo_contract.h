@@ -41,9 +41,9 @@ inline ContractVerdict contract_verdict(const HostCoo& coo, int first_bad) {
     ContractVerdict verdict;
     verdict.first_bad = first_bad;
     if (static_cast<size_t>(first_bad) < coo.nnz())
-        verdict.refusal =
-            describe_bad_entry(first_bad, first_bad > 0 ? coo.rows[first_bad - 1] : 0,
-                               coo.rows[first_bad], coo.cols[first_bad], coo.num_rows, coo.num_cols);
+        verdict.refusal = describe_bad_entry(first_bad, first_bad > 0 ? coo.rows[first_bad - 1] : 0,
+                                             coo.rows[first_bad], coo.cols[first_bad], coo.num_rows,
+                                             coo.num_cols);
     return verdict;
 }
 
@@ -124,12 +124,14 @@ inline std::vector<float> weights_at(const HostCsr& csr, int row, int col) {
     return weights;
 }
 
-// The input's heading and, when it is small, its arrays. Chapter 21 calls an edge's value its
-// weight, and so do these printouts.
+// The input's heading and, when it is small, its arrays; a large input says that the conversion
+// that follows takes a while. Chapter 21 calls an edge's value its weight, and so do these
+// printouts.
 inline void show_sorted_coo(const std::string& name, const HostCoo& coo) {
     print_wrapped("--- " + name + ": " + counted(coo.num_rows, "row") + ", " +
                   counted(coo.num_cols, "column") + ", " + counted(coo.nnz(), "entry", "entries") +
                   ", sorted by row ---");
+    if (coo.nnz() >= kAnnouncedSize) announce("converting it, by the CPU baseline and the kernels");
     if (!printable(coo)) return;
     const std::vector<float>& weights = coo.values;
     print_array("rows", coo.rows, 11);
@@ -146,8 +148,7 @@ inline void print_csr_arrays(const HostCsr& csr) {
 
 // The claims that each example makes of its own CSR, beyond those that hold for any input: the
 // card's offsets; the empty rows and the duplicate of the other.
-inline void check_example_facts(const SortedCooInput& input, const HostCsr& csr,
-                                SelfCheck& check) {
+inline void check_example_facts(const SortedCooInput& input, const HostCsr& csr, SelfCheck& check) {
     if (input.example == SortedCooInput::card)
         check.claim("the card's example: row_offsets = [ 0 2 3 5 ], as on the card",
                     csr.row_offsets == kCardRowOffsets);

@@ -141,7 +141,8 @@ TEST_CASE("120: the card's example gives the card's offsets", "[120][emulation]"
 TEST_CASE("120: empty rows at the start, middle and end; duplicates; no entries; no rows",
           "[120][emulation]") {
     const ThreadOrder order = ThreadOrder::shuffled(7);
-    const CooToCsrResult gaps = sorted_coo_to_csr(Here::emulated(order), gaps_and_duplicate_example());
+    const CooToCsrResult gaps =
+        sorted_coo_to_csr(Here::emulated(order), gaps_and_duplicate_example());
     REQUIRE(gaps.converted());
     CHECK(gaps.csr.row_offsets == std::vector<int>{0, 0, 2, 2, 2, 5, 6, 6});
     const CooToCsrResult dup = sorted_coo_to_csr(Here::emulated(order), with_duplicates());
@@ -151,7 +152,8 @@ TEST_CASE("120: empty rows at the start, middle and end; duplicates; no entries;
     const CooToCsrResult empty = sorted_coo_to_csr(Here::emulated(order), no_entries());
     REQUIRE(empty.converted());
     CHECK(empty.csr.row_offsets == std::vector<int>{0, 0, 0, 0, 0});
-    const CooToCsrResult nothing = sorted_coo_to_csr(Here::emulated(order), make_uniform_random(0, 0, 1));
+    const CooToCsrResult nothing =
+        sorted_coo_to_csr(Here::emulated(order), make_uniform_random(0, 0, 1));
     REQUIRE(nothing.converted());
     CHECK(nothing.csr.row_offsets == std::vector<int>{0});
     for (const HostCoo& coo : small_inputs()) {
@@ -270,8 +272,7 @@ TEST_CASE("120: GPU validation names the first bad entry", "[120][gpu]") {
         const HostCoo raw = edge_case_graph(i, kSeed120);
         CAPTURE(i, raw.num_rows, raw.nnz());
         REQUIRE(first_bad_of(Here::gpu(), raw) == first_descent(raw));
-        REQUIRE(first_bad_of(Here::gpu(), sorted_by_row(raw)) ==
-                static_cast<int>(raw.nnz()));
+        REQUIRE(first_bad_of(Here::gpu(), sorted_by_row(raw)) == static_cast<int>(raw.nnz()));
         if (raw.nnz() == 0) continue;
         SplitMix64 rng(mix_seed(kSeed120, ~static_cast<uint64_t>(i)));
         HostCoo bad;
@@ -289,8 +290,7 @@ TEST_CASE("120: GPU refusals leave every output byte untouched", "[120][gpu]") {
     for (const RefusalCase& c : refusal_cases()) {
         CAPTURE(c.what);
         require_refused(sorted_coo_to_csr(Here::gpu(), c.coo), c.first_bad, c.message);
-        require_refused(sorted_coo_to_csr_rle_scan(Here::gpu(), c.coo), c.first_bad,
-                        c.message);
+        require_refused(sorted_coo_to_csr_rle_scan(Here::gpu(), c.coo), c.first_bad, c.message);
     }
 }
 

@@ -65,7 +65,8 @@ TEST_CASE("122: 1,200 random sorted inputs: exact CSR, each offset written once,
     }
     // No entries at all, and one hub row of 10^5 entries between 10^5 empty rows.
     const HostCoo empty = coo_of(5, 3, {}, {}, {});
-    require_exact(sorted_coo_to_csr_one_pass(Here::emulated(ThreadOrder::shuffled(1)), empty), empty);
+    require_exact(sorted_coo_to_csr_one_pass(Here::emulated(ThreadOrder::shuffled(1)), empty),
+                  empty);
     CHECK(row_change_cpu(empty) == std::vector<int>(6, 0));
     const HostCoo hub = sorted_by_row(make_star(100001, 50000, kSeed122));
     CHECK(row_change_cpu(hub) == csr_from_coo_by_stable_sort(hub).row_offsets);

@@ -12,8 +12,10 @@ inline ProgramDescription sorted_coo_to_csr_program() {
     return ProgramDescription(
                "119 (21.3) CPU baseline: row-sorted COO -> CSR, one lower-bound search per row "
                "boundary",
-               {"make 119_sorted_coo_to_csr_cpu_baseline", "build/119_sorted_coo_to_csr_cpu_baseline"})
-        .with_book_input("the card's example, one with empty rows and a duplicate, three bad inputs")
+               {"make 119_sorted_coo_to_csr_cpu_baseline",
+                "build/119_sorted_coo_to_csr_cpu_baseline"})
+        .with_book_input(
+            "the card's example, one with empty rows and a duplicate, three bad inputs")
         .without_inputs();
 }
 
@@ -59,7 +61,8 @@ inline void show_counting(const HostCoo& coo, const std::vector<int>& by_countin
 
 // The arrays, then each row's slice of them.
 inline void show_csr(const HostCsr& csr) {
-    std::printf("CSR (col_idx and weights are the input's cols and weights, copied as they are):\n");
+    std::printf(
+        "CSR (col_idx and weights are the input's cols and weights, copied as they are):\n");
     print_csr_arrays(csr);
     std::printf("row r owns the entries [row_offsets[r], row_offsets[r + 1]):\n");
     for (int r = 0; r < csr.num_rows; ++r) {
@@ -79,9 +82,9 @@ inline void show_csr(const HostCsr& csr) {
 // The claims that hold for any input that keeps the contract, then the example's own.
 inline void check_conversion(const SortedCooInput& input, const HostCsr& csr,
                              const std::vector<int>& by_counting, SelfCheck& check) {
-    check.claim(input.name +
-                    ": the search route and the count-and-scan route give the same row_offsets",
-                csr.row_offsets == by_counting);
+    check.claim(
+        input.name + ": the search route and the count-and-scan route give the same row_offsets",
+        csr.row_offsets == by_counting);
     check.claim(input.name + ": col_idx and weights are the input's cols and weights, unchanged",
                 csr.col_idx == input.coo.cols && csr.values == input.coo.values);
     check_example_facts(input, csr, check);

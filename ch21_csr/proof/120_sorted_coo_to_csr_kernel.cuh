@@ -10,6 +10,7 @@
 #include <vector>
 #include "../../common/cub_scratch.cuh"
 #include "../../common/timing_table.cuh"
+// 119's lesson: its count and scan, which the baseline's offsets are held to
 #include "../119_sorted_coo_to_csr_cpu_baseline.cpp"
 #include "sorted_coo_proof.cuh"
 
@@ -104,11 +105,11 @@ inline CooToCsrResult sorted_coo_to_csr_rle_scan(const Here& here, const HostCoo
 // The threads of both kernels, and, for a small input, what each boundary thread wrote.
 inline void show_conversion(const HostCoo& coo, const CooToCsrResult& result) {
     const size_t boundaries = static_cast<size_t>(coo.num_rows) + 1;
-    print_wrapped("validation: " + counted(coo.nnz(), "thread") + ", one per entry; smallest bad " +
-                  "index " + with_separators(result.verdict.first_bad) + " (" +
-                  (result.converted() ? "= nnz: no entry breaks the contract"
-                                      : result.verdict.refusal) +
-                  ")");
+    print_wrapped(
+        "validation: " + counted(coo.nnz(), "thread") + ", one per entry; smallest bad " +
+        "index " + with_separators(result.verdict.first_bad) + " (" +
+        (result.converted() ? "= nnz: no entry breaks the contract" : result.verdict.refusal) +
+        ")");
     print_wrapped("row boundaries: " + counted(boundaries, "thread") + " (" +
                   counted(blocks_for(boundaries), "block") + " of " +
                   std::to_string(kThreadsPerBlock) + "), thread r writes the lower bound of r");
@@ -128,9 +129,9 @@ inline void show_conversion(const HostCoo& coo, const CooToCsrResult& result) {
 // The claims that hold for any input: the kernels against the CPU baselines, the baselines'
 // offsets against 119's count and scan, which does not depend on the order of the entries; then
 // the example's own claims.
-inline void check_conversion(const KernelProgram& p, const SortedCooInput& input,
-                             int first_bad_cpu, const std::vector<int>& row_offsets_cpu,
-                             const CooToCsrResult& result, SelfCheck& check) {
+inline void check_conversion(const KernelProgram& p, const SortedCooInput& input, int first_bad_cpu,
+                             const std::vector<int>& row_offsets_cpu, const CooToCsrResult& result,
+                             SelfCheck& check) {
     const HostCoo& coo = input.coo;
     const std::string& name = input.name;
     const std::string where = p.here.name();

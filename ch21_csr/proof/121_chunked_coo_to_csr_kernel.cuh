@@ -49,8 +49,8 @@ struct ChunkedInput {
 inline ChunkedInput chunked_input(std::string name, HostCoo sorted, std::vector<int> in_lengths,
                                   std::vector<int> out_lengths, ChunkedInput::Shown shown) {
     HostCooChunks chunks = split_into_chunks(sorted, in_lengths);
-    return {std::move(name),        std::move(sorted), std::move(in_lengths),
-            std::move(out_lengths), shown,             std::move(chunks)};
+    return {std::move(name), std::move(sorted), std::move(in_lengths), std::move(out_lengths),
+            shown,           std::move(chunks)};
 }
 
 // The example and the card's, or the chapter's input (--scale or --matrix) sorted by row and cut
@@ -109,9 +109,9 @@ inline void show_layout(const ChunkedInput& input) {
         rows_across_cuts += cut > 0 && static_cast<size_t>(cut) < input.sorted.nnz() &&
                             input.sorted.rows[cut - 1] == input.sorted.rows[cut];
     print_wrapped("output cuts on an input cut: " + std::to_string(shared_cuts) + " of " +
-                  std::to_string(out_cuts.size()) + "; input cuts inside a row: " +
-                  std::to_string(rows_across_cuts) + " of " + std::to_string(in_cuts.size()) +
-                  "; copies: " +
+                  std::to_string(out_cuts.size()) +
+                  "; input cuts inside a row: " + std::to_string(rows_across_cuts) + " of " +
+                  std::to_string(in_cuts.size()) + "; copies: " +
                   std::to_string(chunk_copies(input.in_lengths, input.out_lengths).size()));
     std::printf("\n");
     if (input.sorted.nnz() >= kAnnouncedSize) announce("validating and converting the chunks");
@@ -120,8 +120,9 @@ inline void show_layout(const ChunkedInput& input) {
 inline void show_chunked_input(const ChunkedInput& input) {
     if (input.shown == ChunkedInput::layout) return show_layout(input);
     if (input.shown == ChunkedInput::card) {
-        std::printf("\nthe reference card's example, rows cut as [ 0 | 0 1 2 | 2 ], output in %s:\n",
-                    counted(input.out_lengths.size(), "chunk").c_str());
+        std::printf(
+            "\nthe reference card's example, rows cut as [ 0 | 0 1 2 | 2 ], output in %s:\n",
+            counted(input.out_lengths.size(), "chunk").c_str());
         return;
     }
     show_input_chunks(input.chunks);
@@ -227,11 +228,13 @@ inline void check_chunked_conversion(const ChunkedInput& input, int first_bad_cp
     const std::string& name = input.name;
     const int nnz = static_cast<int>(input.sorted.nnz());
     const HostCsr joined = joined_csr(got.csr);
-    check.claim(name + ": accepted by the check: its smallest bad index is nnz, as the CPU "
-                       "baseline's",
+    check.claim(name +
+                    ": accepted by the check: its smallest bad index is nnz, as the CPU "
+                    "baseline's",
                 got.verdict.holds() && got.verdict.first_bad == nnz && first_bad_cpu == nnz);
-    check.claim(name + ": row_offsets equal the CPU baseline's exactly, and 120's one-piece "
-                       "baseline's on the glued rows",
+    check.claim(name +
+                    ": row_offsets equal the CPU baseline's exactly, and 120's one-piece "
+                    "baseline's on the glued rows",
                 got.csr.row_offsets == row_offsets_cpu &&
                     row_offsets_cpu == row_boundary_cpu(input.sorted));
     check.claim(name +
@@ -296,8 +299,8 @@ inline void compare_with_cusparse(const KernelProgram& p, const ChunkedInput& in
     const std::string claim = "cuSPARSE's coo2csr on the glued rows gives the same row_offsets";
     if (!p.on_gpu()) return check.skip(claim);
     if (input.sorted.nnz() == 0) return check.skip(claim, "no entries");
-    check.claim(claim, offsets_by_cusparse(p.here, input.sorted) ==
-                           chunked_row_offsets_cpu(input.chunks));
+    check.claim(claim,
+                offsets_by_cusparse(p.here, input.sorted) == chunked_row_offsets_cpu(input.chunks));
     if (p.options.scale > 0) time_chunked_routes(p, input);
 }
 

@@ -20,9 +20,10 @@ inline ProgramDescription one_pass_program() {
 
 // For a small input: which thread wrote which offsets, read off the row ids as the threads do.
 inline void show_writers(const HostCoo& coo) {
-    std::printf("%s, one per %d entries: the thread of entry k writes the offsets of the rows "
-                "that start at k\n",
-                counted(row_change_threads(coo.nnz()), "thread").c_str(), kEntriesPerThread);
+    std::printf(
+        "%s, one per %d entries: the thread of entry k writes the offsets of the rows "
+        "that start at k\n",
+        counted(row_change_threads(coo.nnz()), "thread").c_str(), kEntriesPerThread);
     if (!printable(coo)) return;
     for (size_t k = 0; k < coo.nnz(); ++k) {
         const int left = k == 0 ? -1 : coo.rows[k - 1], row = coo.rows[k];
