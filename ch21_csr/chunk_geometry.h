@@ -1,45 +1,50 @@
 // The geometry of chunked storage, for 121: a COO whose three arrays are each cut into chunks,
-// a CSR whose columns and values are cut into chunks of other lengths, and the arithmetic that
-// relates a global entry index to a chunk and a position in it. Host code only: the kernels
-// that work over chunks are 121's lesson. Any chunk may be empty.
+// a CSR whose columns and weights are cut into chunks of other lengths, the arithmetic that
+// relates a global entry index to a chunk and a position in it, the words of a refused chunked
+// entry, and the same chunks where the kernels run. The kernels that work over chunks are 121's
+// lesson. Any chunk may be empty.
 #pragma once
 #include <algorithm>
 #include <climits>
 #include <stdexcept>
 #include <string>
 #include <vector>
+#include "../common/binary_search.h"
+#include "../common/here.cuh"
 #include "../common/random.h"
 #include "../common/sparse_host.h"
+#include "sorted_coo_contract.h"
 
-// Row-sorted COO in chunks: chunk i is (rows[i], cols[i], values[i]), three separate arrays of
+// Row-sorted COO in chunks: chunk i is (rows[i], cols[i], weights[i]), three separate arrays of
 // one length. Read one after another, the chunks are the logical entry array; the position of an
 // entry in that array is its global index.
 struct HostCooChunks {
     int num_rows = 0;
     int num_cols = 0;
     std::vector<std::vector<int>> rows, cols;
-    std::vector<std::vector<float>> values;
+    std::vector<std::vector<float>> weights;
     int num_chunks() const { return static_cast<int>(rows.size()); }
 };
 
-// CSR with one row_offsets array (global indices) and chunked columns and values.
+// CSR with one row_offsets array (global indices) and chunked columns and weights.
 struct HostCsrChunks {
     int num_rows = 0;
     int num_cols = 0;
     std::vector<int> row_offsets;
     std::vector<std::vector<int>> col_idx;
-    std::vector<std::vector<float>> values;
+    std::vector<std::vector<float>> weights;
 };
 
 // The lengths of the chunks; a chunk whose three arrays disagree is a caller's bug.
 inline std::vector<int> input_chunk_lengths(const HostCooChunks& a) {
-    if (a.cols.size() != a.rows.size() || a.values.size() != a.rows.size())
-        throw std::invalid_argument("the chunk lists of rows, columns and values differ in number");
+    if (a.cols.size() != a.rows.size() || a.weights.size() != a.rows.size())
+        throw std::invalid_argument(
+            "the chunk lists of rows, columns and weights differ in number");
     std::vector<int> lengths;
     for (int i = 0; i < a.num_chunks(); ++i) {
-        if (a.cols[i].size() != a.rows[i].size() || a.values[i].size() != a.rows[i].size())
+        if (a.cols[i].size() != a.rows[i].size() || a.weights[i].size() != a.rows[i].size())
             throw std::invalid_argument("chunk " + std::to_string(i) +
-                                        " has rows, columns and values of different lengths");
+                                        " has rows, columns and weights of different lengths");
         lengths.push_back(static_cast<int>(a.rows[i].size()));
     }
     return lengths;
@@ -77,7 +82,7 @@ inline HostCooChunks split_into_chunks(const HostCoo& a, const std::vector<int>&
     for (size_t i = 0; i < lengths.size(); ++i) {
         c.rows.emplace_back(a.rows.begin() + bounds[i], a.rows.begin() + bounds[i + 1]);
         c.cols.emplace_back(a.cols.begin() + bounds[i], a.cols.begin() + bounds[i + 1]);
-        c.values.emplace_back(a.values.begin() + bounds[i], a.values.begin() + bounds[i + 1]);
+        c.weights.emplace_back(a.values.begin() + bounds[i], a.values.begin() + bounds[i + 1]);
     }
     return c;
 }
@@ -90,7 +95,7 @@ inline HostCoo joined_coo(const HostCooChunks& c) {
     for (int i = 0; i < c.num_chunks(); ++i) {
         a.rows.insert(a.rows.end(), c.rows[i].begin(), c.rows[i].end());
         a.cols.insert(a.cols.end(), c.cols[i].begin(), c.cols[i].end());
-        a.values.insert(a.values.end(), c.values[i].begin(), c.values[i].end());
+        a.values.insert(a.values.end(), c.weights[i].begin(), c.weights[i].end());
     }
     return a;
 }
@@ -102,12 +107,12 @@ inline HostCsr joined_csr(const HostCsrChunks& c) {
     a.row_offsets = c.row_offsets;
     for (size_t j = 0; j < c.col_idx.size(); ++j) {
         a.col_idx.insert(a.col_idx.end(), c.col_idx[j].begin(), c.col_idx[j].end());
-        a.values.insert(a.values.end(), c.values[j].begin(), c.values[j].end());
+        a.values.insert(a.values.end(), c.weights[j].begin(), c.weights[j].end());
     }
     return a;
 }
 
-// One copy of columns and values: the overlap of input chunk in_chunk with output chunk
+// One copy of columns and weights: the overlap of input chunk in_chunk with output chunk
 // out_chunk, `count` entries starting at global index global_start.
 struct ChunkCopy {
     int in_chunk, in_position;
@@ -147,8 +152,10 @@ struct ChunkPosition {
 
 inline ChunkPosition locate_chunk_entry(const std::vector<int>& lengths, int g) {
     const std::vector<int> bounds = chunk_bounds(lengths);
-    const auto first_start_after = std::upper_bound(bounds.begin(), bounds.end() - 1, g);
-    const int chunk = static_cast<int>(first_start_after - bounds.begin()) - 1;
+    // The first chunk that starts above g: among the starts, the lower bound of g + 1.
+    const int first_start_after =
+        lower_bound_index(bounds.data(), static_cast<int>(lengths.size()), g + 1);
+    const int chunk = first_start_after - 1;
     return {chunk, g - bounds[chunk]};
 }
 
@@ -167,8 +174,9 @@ inline std::vector<int> interior_cuts(const std::vector<int>& lengths) {
 inline std::vector<int> row_share_by_chunk(const HostCooChunks& in, int row) {
     std::vector<int> share;
     for (const auto& rows : in.rows) {
-        const auto run = std::equal_range(rows.begin(), rows.end(), row);
-        share.push_back(static_cast<int>(run.second - run.first));
+        const int n = static_cast<int>(rows.size());
+        share.push_back(lower_bound_index(rows.data(), n, row + 1) -
+                        lower_bound_index(rows.data(), n, row));
     }
     return share;
 }
@@ -206,3 +214,94 @@ inline ChunkLayout chunked_program_layout(int nnz) {
     layout.output = random_chunk_lengths(nnz, 5, rng);
     return layout;
 }
+
+// The verdict on a chunked input whose first bad global index is `first_bad` (nnz when there is
+// none), in the contract's words, with the chunk and the position of the entry, and the chunk of
+// the entry before it when that is another one.
+inline ContractVerdict chunk_contract_verdict(const HostCooChunks& in, int first_bad) {
+    const std::vector<int> lengths = input_chunk_lengths(in);
+    ContractVerdict verdict;
+    verdict.first_bad = first_bad;
+    if (first_bad >= chunk_bounds(lengths).back()) return verdict;
+    const ChunkPosition at = locate_chunk_entry(lengths, first_bad);
+    const std::string place = " (input chunk " + std::to_string(at.chunk) + ", position " +
+                              std::to_string(at.position) + ")";
+    int previous_row = 0;
+    std::string previous_place;
+    if (first_bad > 0) {
+        const ChunkPosition before = locate_chunk_entry(lengths, first_bad - 1);
+        previous_row = in.rows[before.chunk][before.position];
+        if (before.chunk != at.chunk)
+            previous_place = ", the last row of input chunk " + std::to_string(before.chunk);
+    }
+    verdict.refusal = describe_bad_entry(first_bad, previous_row, in.rows[at.chunk][at.position],
+                                         in.cols[at.chunk][at.position], in.num_rows, in.num_cols,
+                                         place, previous_place);
+    return verdict;
+}
+
+// One chunk of sorted row ids, as the offsets kernel sees it. The kernel gets an array of these
+// where the kernels run, so one launch covers any number of chunks.
+struct RowChunk {
+    const int* rows;
+    int length;
+};
+
+// Chunked COO where the kernels run: one allocation per chunk and per array, and the chunks'
+// row descriptors for the offsets kernel.
+struct DeviceCooChunks {
+    DeviceCooChunks(const Here& here, const HostCooChunks& h)
+        : num_rows(h.num_rows),
+          num_cols(h.num_cols),
+          lengths(input_chunk_lengths(h)),
+          bounds(chunk_bounds(lengths)) {
+        for (int i = 0; i < h.num_chunks(); ++i) {
+            rows.emplace_back(here, h.rows[i]);
+            cols.emplace_back(here, h.cols[i]);
+            weights.emplace_back(here, h.weights[i]);
+        }
+        std::vector<RowChunk> descriptors;
+        for (int i = 0; i < h.num_chunks(); ++i)
+            descriptors.push_back({rows[i].data(), lengths[i]});
+        row_chunks = DeviceArray<RowChunk>(here, descriptors);
+    }
+    int nnz() const { return bounds.back(); }
+    int num_chunks() const { return static_cast<int>(lengths.size()); }
+
+    int num_rows, num_cols;
+    std::vector<int> lengths, bounds;
+    std::vector<DeviceArray<int>> rows, cols;
+    std::vector<DeviceArray<float>> weights;
+    DeviceArray<RowChunk> row_chunks;
+};
+
+// The chunked CSR output: one offsets array, and columns and weights in chunks of the caller's
+// lengths, every byte 0xFF (as DeviceCsr's output) until the conversion writes it.
+struct DeviceCsrChunks {
+    DeviceCsrChunks(const Here& here, int rows, int cols, const std::vector<int>& lengths)
+        : num_rows(rows), num_cols(cols), row_offsets(here, static_cast<size_t>(rows) + 1) {
+        row_offsets.fill_bytes(0xFF);
+        for (int n : lengths) {
+            col_idx.emplace_back(here, static_cast<size_t>(n));
+            weights.emplace_back(here, static_cast<size_t>(n));
+            col_idx.back().fill_bytes(0xFF);
+            weights.back().fill_bytes(0xFF);
+        }
+    }
+    HostCsrChunks download() const {
+        HostCsrChunks c;
+        c.num_rows = num_rows;
+        c.num_cols = num_cols;
+        c.row_offsets = row_offsets.download();
+        for (size_t j = 0; j < col_idx.size(); ++j) {
+            c.col_idx.push_back(col_idx[j].download());
+            c.weights.push_back(weights[j].download());
+        }
+        return c;
+    }
+
+    int num_rows, num_cols;
+    DeviceArray<int> row_offsets;
+    std::vector<DeviceArray<int>> col_idx;
+    std::vector<DeviceArray<float>> weights;
+};

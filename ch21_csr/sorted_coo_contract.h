@@ -1,16 +1,30 @@
-// What 119 and 120 share about row-sorted COO: the contract's words of refusal, the example
-// inputs (the card's, one with empty rows and a duplicate, and inputs that break the contract),
-// and the small questions that their printouts ask of a conversion.
+// What 119 to 122 share about row-sorted COO: the contract and the one wording in which an entry
+// that breaks it is refused, the example inputs (the card's, one with empty rows and a duplicate,
+// and inputs that break the contract), the arrays as the chapter prints them, and the small
+// questions that their printouts ask of a conversion.
 #pragma once
+#include <cstdio>
 #include <string>
 #include <vector>
+#include "../common/self_check.h"
 #include "../common/sparse_host.h"
 
+// What a check of the contract found: the first entry that breaks it (nnz when none does) and,
+// for a refusal, the reason.
+struct ContractVerdict {
+    int first_bad = 0;
+    std::string refusal;  // empty when every entry keeps the contract
+    bool holds() const { return refusal.empty(); }
+};
+
 // The account of a refused entry k, from the values that the check looked at (previous_row is
-// not read for entry 0), in the order the reasons are checked.
+// not read for entry 0), in the order the reasons are checked. Where the entries are stored in
+// pieces, `place` says where entry k lies, and `previous_place` where the entry before it lies
+// when that is another piece; both are empty for an input in one piece.
 inline std::string describe_bad_entry(int k, int previous_row, int row, int col, int num_rows,
-                                      int num_cols) {
-    const std::string entry = "entry " + std::to_string(k) + ": ";
+                                      int num_cols, const std::string& place = "",
+                                      const std::string& previous_place = "") {
+    const std::string entry = "entry " + std::to_string(k) + place + ": ";
     if (row < 0 || row >= num_rows)
         return entry + "row " + std::to_string(row) + " is not in [0, " + std::to_string(num_rows) +
                ")";
@@ -18,28 +32,56 @@ inline std::string describe_bad_entry(int k, int previous_row, int row, int col,
         return entry + "column " + std::to_string(col) + " is not in [0, " +
                std::to_string(num_cols) + ")";
     return entry + "row " + std::to_string(row) + " comes after row " +
-           std::to_string(previous_row) + " (rows must be non-decreasing)";
+           std::to_string(previous_row) + previous_place + " (rows must be non-decreasing)";
+}
+
+// The verdict on an input whose first bad entry is `first_bad` (nnz when there is none), worded
+// from the input itself.
+inline ContractVerdict contract_verdict(const HostCoo& coo, int first_bad) {
+    ContractVerdict verdict;
+    verdict.first_bad = first_bad;
+    if (static_cast<size_t>(first_bad) < coo.nnz())
+        verdict.refusal = describe_bad_entry(first_bad, first_bad > 0 ? coo.rows[first_bad - 1] : 0,
+                                             coo.rows[first_bad], coo.cols[first_bad], coo.num_rows,
+                                             coo.num_cols);
+    return verdict;
 }
 
 // The card's example: rows 0 0 1 2 2. The card gives only the rows and the offsets; the columns
-// and values are the suite's own.
+// and weights are the suite's own.
 inline HostCoo card_example() {
-    return coo_of(3, 3, {0, 0, 1, 2, 2}, {0, 2, 1, 0, 2}, {1, 2, 3, 4, 5});
+    const std::vector<float> weights = {1, 2, 3, 4, 5};
+    return coo_of(3, 3, {0, 0, 1, 2, 2}, {0, 2, 1, 0, 2}, weights);
 }
 const std::vector<int> kCardRowOffsets = {0, 2, 3, 5};
 
 // Empty rows at the start (0), in the middle (2 and 3) and at the end (6), and the coordinate
-// (4, 3) stored twice with different values.
+// (4, 3) stored twice with different weights.
 inline HostCoo gaps_and_duplicate_example() {
     return coo_of(7, 5, {1, 1, 4, 4, 4, 5}, {0, 3, 1, 3, 3, 2}, {10, 20, 30, 40, 50, 60});
 }
 const std::vector<int> kGapsEmptyRows = {0, 2, 3, 6};
 
+// An input to convert, named as the claims about it name it. The examples that 119, 120 and 122
+// convert when they are given no input make claims of their own (check_example_facts).
+struct SortedCooInput {
+    enum Example { card, gaps, none };
+    std::string name;
+    HostCoo coo;
+    Example example = none;
+};
+
+inline std::vector<SortedCooInput> sorted_coo_examples() {
+    return {{"the card's example", card_example(), SortedCooInput::card},
+            {"empty rows 0, 2, 3, 6 and a duplicate (4, 3)", gaps_and_duplicate_example(),
+             SortedCooInput::gaps}};
+}
+
 // Inputs that break the contract, each refused at a known first entry.
 struct RefusalDemo {
     std::string what;
     HostCoo coo;
-    size_t first_bad;
+    int first_bad;
 };
 
 inline std::vector<RefusalDemo> refusal_demos() {
@@ -74,10 +116,48 @@ inline std::vector<int> rows_with_repeated_offsets(const std::vector<int>& row_o
     return rows;
 }
 
-// The values that row `row` holds at column `col`, in CSR order.
-inline std::vector<float> values_at(const HostCsr& csr, int row, int col) {
-    std::vector<float> found;
+// The weights that row `row` holds at column `col`, in CSR order.
+inline std::vector<float> weights_at(const HostCsr& csr, int row, int col) {
+    std::vector<float> weights;
     for (int k = csr.row_offsets[row]; k < csr.row_offsets[row + 1]; ++k)
-        if (csr.col_idx[k] == col) found.push_back(csr.values[k]);
-    return found;
+        if (csr.col_idx[k] == col) weights.push_back(csr.values[k]);
+    return weights;
+}
+
+// The input's heading and, when it is small, its arrays; a large input says that the conversion
+// that follows takes a while. Chapter 21 calls an edge's value its weight, and so do these
+// printouts.
+inline void show_sorted_coo(const std::string& name, const HostCoo& coo) {
+    print_wrapped("--- " + name + ": " + counted(coo.num_rows, "row") + ", " +
+                  counted(coo.num_cols, "column") + ", " + counted(coo.nnz(), "entry", "entries") +
+                  ", sorted by row ---");
+    if (coo.nnz() >= kAnnouncedSize) announce("converting it, by the CPU baseline and the kernels");
+    if (!printable(coo)) return;
+    const std::vector<float>& weights = coo.values;
+    print_array("rows", coo.rows, 11);
+    print_array("cols", coo.cols, 11);
+    print_array("weights", weights, 11);
+}
+
+inline void print_csr_arrays(const HostCsr& csr) {
+    const std::vector<float>& weights = csr.values;
+    print_array("row_offsets", csr.row_offsets, 11);
+    print_array("col_idx", csr.col_idx, 11);
+    print_array("weights", weights, 11);
+}
+
+// The claims that each example makes of its own CSR, beyond those that hold for any input: the
+// card's offsets; the empty rows and the duplicate of the other.
+inline void check_example_facts(const SortedCooInput& input, const HostCsr& csr, SelfCheck& check) {
+    if (input.example == SortedCooInput::card)
+        check.claim("the card's example: row_offsets = [ 0 2 3 5 ], as on the card",
+                    csr.row_offsets == kCardRowOffsets);
+    if (input.example != SortedCooInput::gaps) return;
+    check.claim(
+        "the rows with no entries (0 at the start, 2 and 3 in the middle, 6 at the end) are "
+        "exactly the rows whose offsets repeat",
+        rows_without_entries(input.coo) == kGapsEmptyRows &&
+            rows_with_repeated_offsets(csr.row_offsets) == kGapsEmptyRows);
+    check.claim("the duplicate (4, 3) is kept: nnz stays 6 and row 4 holds both copies, 40 and 50",
+                csr.nnz() == 6 && weights_at(csr, 4, 3) == std::vector<float>{40, 50});
 }

@@ -4,6 +4,11 @@
 // condition.
 #pragma once
 
+#ifndef __CUDACC__  // a CPU program (.cpp) calls the same search as plain host code
+#define __host__
+#define __device__
+#endif
+
 // The first index in [lo, hi) at which before(index) is false, for a `before` that is true on a
 // prefix of the range and false on the rest; hi when it is true throughout. About log2(hi - lo)
 // calls of `before`, and no thread's search depends on another's.

@@ -8,7 +8,7 @@
 struct RefusalCase {
     std::string what;
     HostCoo coo;
-    size_t first_bad;
+    int first_bad;
     std::string message;
 };
 

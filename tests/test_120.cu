@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 #include "../ch21_csr/120_sorted_coo_to_csr_kernel.cu"
+#include "../ch21_csr/proof/120_sorted_coo_to_csr_kernel.cuh"
 #include "data_files.h"
 #include "edge_case_graphs.h"
 #include "sorted_coo_refusals.h"
@@ -21,6 +22,11 @@ Here emulated(uint64_t seed) {
     return Here::emulated(ThreadOrder::shuffled(seed));
 }
 
+// The validation kernel's smallest bad index for a host input, uploaded where `here` runs.
+int first_bad_of(const Here& here, const HostCoo& coo) {
+    return validate_sorted_coo(here, DeviceCoo(here, coo));
+}
+
 bool equals_exactly(const HostCsr& got, const HostCsr& expected) {
     return got.num_rows == expected.num_rows && got.num_cols == expected.num_cols &&
            got.row_offsets == expected.row_offsets && got.col_idx == expected.col_idx &&
@@ -30,16 +36,16 @@ bool equals_exactly(const HostCsr& got, const HostCsr& expected) {
 // A conversion of a row-sorted input that keeps the contract, against the stable-sort CSR of
 // `original`, the same entries in any order.
 void require_converted_exactly(const CooToCsrResult& result, const HostCoo& original) {
-    INFO(result.refusal);
+    INFO(result.verdict.refusal);
     REQUIRE(result.converted());
-    REQUIRE(result.first_bad == static_cast<int>(original.nnz()));
+    REQUIRE(result.verdict.first_bad == static_cast<int>(original.nnz()));
     REQUIRE(equals_exactly(result.csr, csr_from_coo_by_stable_sort(original)));
 }
 
 void require_refused(const CooToCsrResult& result, int first_bad, const std::string& message) {
     REQUIRE_FALSE(result.converted());
-    REQUIRE(result.first_bad == first_bad);
-    REQUIRE(result.refusal == message);
+    REQUIRE(result.verdict.first_bad == first_bad);
+    REQUIRE(result.verdict.refusal == message);
     REQUIRE(still_poisoned(result.csr));
 }
 
@@ -122,35 +128,39 @@ TEST_CASE("120: the card's example gives the card's offsets", "[120][emulation]"
     const HostCoo card = card_example();
     for (uint64_t seed : {1u, 2u, 3u, 120u}) {
         CAPTURE(seed);
-        const CooToCsrResult result = coo_to_csr(emulated(seed), card);
+        const CooToCsrResult result = sorted_coo_to_csr(emulated(seed), card);
         REQUIRE(result.converted());
         CHECK(result.csr.row_offsets == std::vector<int>{0, 2, 3, 5});
         CHECK(result.csr.col_idx == card.cols);
         CHECK(result.csr.values == card.values);
-        CHECK(sorted_coo_to_csr_cpu(card).row_offsets == std::vector<int>{0, 2, 3, 5});
+        CHECK(row_boundary_cpu(card) == std::vector<int>{0, 2, 3, 5});
+        CHECK(validate_sorted_coo_cpu(card) == 5);
     }
 }
 
 TEST_CASE("120: empty rows at the start, middle and end; duplicates; no entries; no rows",
           "[120][emulation]") {
     const ThreadOrder order = ThreadOrder::shuffled(7);
-    const CooToCsrResult gaps = coo_to_csr(Here::emulated(order), gaps_and_duplicate_example());
+    const CooToCsrResult gaps =
+        sorted_coo_to_csr(Here::emulated(order), gaps_and_duplicate_example());
     REQUIRE(gaps.converted());
     CHECK(gaps.csr.row_offsets == std::vector<int>{0, 0, 2, 2, 2, 5, 6, 6});
-    const CooToCsrResult dup = coo_to_csr(Here::emulated(order), with_duplicates());
+    const CooToCsrResult dup = sorted_coo_to_csr(Here::emulated(order), with_duplicates());
     REQUIRE(dup.converted());
     CHECK(dup.csr.row_offsets == std::vector<int>{0, 3, 5});
     CHECK(dup.csr.values == std::vector<float>{7, 7, 8, 3, 4});
-    const CooToCsrResult empty = coo_to_csr(Here::emulated(order), no_entries());
+    const CooToCsrResult empty = sorted_coo_to_csr(Here::emulated(order), no_entries());
     REQUIRE(empty.converted());
     CHECK(empty.csr.row_offsets == std::vector<int>{0, 0, 0, 0, 0});
-    const CooToCsrResult nothing = coo_to_csr(Here::emulated(order), make_uniform_random(0, 0, 1));
+    const CooToCsrResult nothing =
+        sorted_coo_to_csr(Here::emulated(order), make_uniform_random(0, 0, 1));
     REQUIRE(nothing.converted());
     CHECK(nothing.csr.row_offsets == std::vector<int>{0});
     for (const HostCoo& coo : small_inputs()) {
         CAPTURE(coo.num_rows, coo.nnz());
-        require_converted_exactly(coo_to_csr(Here::emulated(order), coo), coo);
-        CHECK(equals_exactly(sorted_coo_to_csr_cpu(coo), csr_from_coo_by_stable_sort(coo)));
+        require_converted_exactly(sorted_coo_to_csr(Here::emulated(order), coo), coo);
+        CHECK(row_boundary_cpu(coo) == csr_from_coo_by_stable_sort(coo).row_offsets);
+        CHECK(validate_sorted_coo_cpu(coo) == static_cast<int>(coo.nnz()));
     }
 }
 
@@ -160,16 +170,17 @@ TEST_CASE(
     "[120][emulation]") {
     for (const RefusalCase& c : refusal_cases()) {
         CAPTURE(c.what);
+        CHECK(validate_sorted_coo_cpu(c.coo) == c.first_bad);
         for (uint64_t seed : {1u, 2u, 3u}) {
             CAPTURE(seed);
-            CHECK(validate_sorted_coo(emulated(seed), c.coo) == static_cast<int>(c.first_bad));
-            require_refused(coo_to_csr(emulated(seed), c.coo), static_cast<int>(c.first_bad),
-                            c.message);
+            CHECK(first_bad_of(emulated(seed), c.coo) == c.first_bad);
+            require_refused(sorted_coo_to_csr(emulated(seed), c.coo), c.first_bad, c.message);
         }
     }
     for (const RefusalDemo& demo : refusal_demos()) {
         CAPTURE(demo.what);
-        CHECK(validate_sorted_coo(emulated(5), demo.coo) == static_cast<int>(demo.first_bad));
+        CHECK(validate_sorted_coo_cpu(demo.coo) == demo.first_bad);
+        CHECK(first_bad_of(emulated(5), demo.coo) == demo.first_bad);
     }
 }
 
@@ -186,7 +197,7 @@ TEST_CASE("120: the poison check notices a single written byte", "[120][emulatio
 }
 
 TEST_CASE("120: the library routes refuse to run without a GPU", "[120][emulation]") {
-    CHECK_THROWS_AS(coo_to_csr_rle_scan(emulated(1), card_example()), std::logic_error);
+    CHECK_THROWS_AS(sorted_coo_to_csr_rle_scan(emulated(1), card_example()), std::logic_error);
     CHECK_THROWS_AS(offsets_by_cusparse(emulated(1), card_example()), std::logic_error);
 }
 
@@ -196,11 +207,11 @@ TEST_CASE("120: the real matrices, row-sorted, give the stable-sort CSR exactly"
         CAPTURE(name);
         const HostCoo raw = read_data_file(name);
         const HostCoo coo = sorted_by_row(raw);
-        require_converted_exactly(coo_to_csr(emulated(kSeed120), coo), raw);
-        CHECK(equals_exactly(sorted_coo_to_csr_cpu(coo), csr_from_coo_by_stable_sort(raw)));
+        require_converted_exactly(sorted_coo_to_csr(emulated(kSeed120), coo), raw);
+        CHECK(row_boundary_cpu(coo) == csr_from_coo_by_stable_sort(raw).row_offsets);
         // In the file's own order the entries are refused wherever the rows first go down.
         const int descent = first_descent(raw);
-        CHECK(validate_sorted_coo(emulated(kSeed120), raw) == descent);
+        CHECK(first_bad_of(emulated(kSeed120), raw) == descent);
     }
 }
 
@@ -213,17 +224,22 @@ TEST_CASE(
         const HostCoo raw = edge_case_graph(i, kSeed120);
         CAPTURE(i, raw.num_rows, raw.nnz());
         const ThreadOrder order = ThreadOrder::shuffled(mix_seed(kSeed120, i));
-        require_converted_exactly(coo_to_csr(Here::emulated(order), sorted_by_row(raw)), raw);
-        REQUIRE(validate_sorted_coo(Here::emulated(order), raw) == first_descent(raw));
+        const HostCoo sorted = sorted_by_row(raw);
+        require_converted_exactly(sorted_coo_to_csr(Here::emulated(order), sorted), raw);
+        REQUIRE(row_boundary_cpu(sorted) == csr_from_coo_by_stable_sort(raw).row_offsets);
+        REQUIRE(validate_sorted_coo_cpu(sorted) == static_cast<int>(raw.nnz()));
+        REQUIRE(validate_sorted_coo_cpu(raw) == first_descent(raw));
+        REQUIRE(first_bad_of(Here::emulated(order), raw) == first_descent(raw));
         if (raw.nnz() == 0) continue;
         SplitMix64 rng(mix_seed(kSeed120, ~static_cast<uint64_t>(i)));
         HostCoo bad;
-        const int k = break_one_entry(sorted_by_row(raw), rng, bad);
+        const int k = break_one_entry(sorted, rng, bad);
         CAPTURE(k);
-        const CooToCsrResult result = coo_to_csr(Here::emulated(order), bad);
+        REQUIRE(validate_sorted_coo_cpu(bad) == k);
+        const CooToCsrResult result = sorted_coo_to_csr(Here::emulated(order), bad);
         REQUIRE_FALSE(result.converted());
-        REQUIRE(result.first_bad == k);
-        REQUIRE(result.refusal.rfind("entry " + std::to_string(k) + ": ", 0) == 0);
+        REQUIRE(result.verdict.first_bad == k);
+        REQUIRE(result.verdict.refusal.rfind("entry " + std::to_string(k) + ": ", 0) == 0);
         REQUIRE(still_poisoned(result.csr));
     }
 }
@@ -231,11 +247,11 @@ TEST_CASE(
 TEST_CASE("120: a hub with 10^5 entries in one row, and 10^5 rows of one entry",
           "[120][emulation][hub]") {
     const HostCoo star = make_star(100001, 0, 120);
-    const CooToCsrResult hub = coo_to_csr(emulated(1), sorted_by_row(star));
+    const CooToCsrResult hub = sorted_coo_to_csr(emulated(1), sorted_by_row(star));
     require_converted_exactly(hub, star);
     CHECK(hub.csr.row_offsets[1] == 100000);
     const HostCoo into_hub = transposed(star);
-    const CooToCsrResult spread = coo_to_csr(emulated(2), sorted_by_row(into_hub));
+    const CooToCsrResult spread = sorted_coo_to_csr(emulated(2), sorted_by_row(into_hub));
     require_converted_exactly(spread, into_hub);
     CHECK(spread.csr.row_offsets[1] == 0);  // the hub's own row is empty
 }
@@ -243,40 +259,38 @@ TEST_CASE("120: a hub with 10^5 entries in one row, and 10^5 rows of one entry",
 TEST_CASE("120: GPU validation names the first bad entry", "[120][gpu]") {
     for (const RefusalCase& c : refusal_cases()) {
         CAPTURE(c.what);
-        CHECK(validate_sorted_coo(Here::gpu(), c.coo) == static_cast<int>(c.first_bad));
+        CHECK(first_bad_of(Here::gpu(), c.coo) == c.first_bad);
     }
     for (const RefusalDemo& demo : refusal_demos()) {
         CAPTURE(demo.what);
-        CHECK(validate_sorted_coo(Here::gpu(), demo.coo) == static_cast<int>(demo.first_bad));
+        CHECK(first_bad_of(Here::gpu(), demo.coo) == demo.first_bad);
     }
     for (const HostCoo& coo : small_inputs())
-        CHECK(validate_sorted_coo(Here::gpu(), coo) == static_cast<int>(coo.nnz()));
+        CHECK(first_bad_of(Here::gpu(), coo) == static_cast<int>(coo.nnz()));
     INFO("seed " << kSeed120);
     for (int i = 0; i < kGpuSweepGraphs; ++i) {
         const HostCoo raw = edge_case_graph(i, kSeed120);
         CAPTURE(i, raw.num_rows, raw.nnz());
-        REQUIRE(validate_sorted_coo(Here::gpu(), raw) == first_descent(raw));
-        REQUIRE(validate_sorted_coo(Here::gpu(), sorted_by_row(raw)) ==
-                static_cast<int>(raw.nnz()));
+        REQUIRE(first_bad_of(Here::gpu(), raw) == first_descent(raw));
+        REQUIRE(first_bad_of(Here::gpu(), sorted_by_row(raw)) == static_cast<int>(raw.nnz()));
         if (raw.nnz() == 0) continue;
         SplitMix64 rng(mix_seed(kSeed120, ~static_cast<uint64_t>(i)));
         HostCoo bad;
         const int k = break_one_entry(sorted_by_row(raw), rng, bad);
-        REQUIRE(validate_sorted_coo(Here::gpu(), bad) == k);
+        REQUIRE(first_bad_of(Here::gpu(), bad) == k);
     }
     // Bad entries all over a large input: the smallest index must win the race of atomicMins.
     HostCoo star = sorted_by_row(make_star(100001, 0, 120));
     for (size_t k = 70000; k < star.nnz(); k += 3) star.cols[k] = -1;
     star.rows[54321] = star.num_rows;
-    CHECK(validate_sorted_coo(Here::gpu(), star) == 54321);
+    CHECK(first_bad_of(Here::gpu(), star) == 54321);
 }
 
 TEST_CASE("120: GPU refusals leave every output byte untouched", "[120][gpu]") {
     for (const RefusalCase& c : refusal_cases()) {
         CAPTURE(c.what);
-        require_refused(coo_to_csr(Here::gpu(), c.coo), static_cast<int>(c.first_bad), c.message);
-        require_refused(coo_to_csr_rle_scan(Here::gpu(), c.coo), static_cast<int>(c.first_bad),
-                        c.message);
+        require_refused(sorted_coo_to_csr(Here::gpu(), c.coo), c.first_bad, c.message);
+        require_refused(sorted_coo_to_csr_rle_scan(Here::gpu(), c.coo), c.first_bad, c.message);
     }
 }
 
@@ -285,13 +299,13 @@ TEST_CASE(
     "and the hubs",
     "[120][gpu]") {
     for_every_gpu_input([](const HostCoo& sorted, const HostCoo& original) {
-        require_converted_exactly(coo_to_csr(Here::gpu(), sorted), original);
+        require_converted_exactly(sorted_coo_to_csr(Here::gpu(), sorted), original);
     });
 }
 
 TEST_CASE("120: GPU RLE + scan route on the same inputs", "[120][gpu]") {
     for_every_gpu_input([](const HostCoo& sorted, const HostCoo& original) {
-        require_converted_exactly(coo_to_csr_rle_scan(Here::gpu(), sorted), original);
+        require_converted_exactly(sorted_coo_to_csr_rle_scan(Here::gpu(), sorted), original);
     });
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 #include "../ch21_csr/121_chunked_coo_to_csr_kernel.cu"
+#include "../ch21_csr/proof/121_chunked_coo_to_csr_kernel.cuh"
 #include "data_files.h"
 #include "edge_case_graphs.h"
 
@@ -80,7 +81,7 @@ bool converts_like_one_piece(const ChunkedConversion& got, const HostCoo& sorted
                              const std::vector<int>& out_lengths) {
     const HostCsr expected = csr_from_coo_by_stable_sort(sorted);
     const HostCsr joined = joined_csr(got.csr);
-    return got.verdict.accepted() && got.verdict.first_bad == static_cast<int>(sorted.nnz()) &&
+    return got.verdict.holds() && got.verdict.first_bad == static_cast<int>(sorted.nnz()) &&
            got.csr.row_offsets == expected.row_offsets &&
            output_chunk_lengths(got.csr) == out_lengths && joined.col_idx == expected.col_idx &&
            joined.values == expected.values && same_row_multisets(joined, sorted);
@@ -106,9 +107,9 @@ HostCooChunks chunks_of_rows(int num_rows, int num_cols, std::vector<std::vector
     c.num_rows = num_rows;
     c.num_cols = num_cols;
     for (size_t i = 0; i < rows.size(); ++i) {
-        std::vector<float> values(rows[i].size());
-        for (size_t k = 0; k < values.size(); ++k) values[k] = static_cast<float>(10 * i + k + 1);
-        c.values.push_back(values);
+        std::vector<float> weights(rows[i].size());
+        for (size_t k = 0; k < weights.size(); ++k) weights[k] = static_cast<float>(10 * i + k + 1);
+        c.weights.push_back(weights);
     }
     c.rows = std::move(rows);
     c.cols = std::move(cols);
@@ -221,7 +222,7 @@ HostCoo spoiled(const HostCoo& sorted, SplitMix64& rng) {
 
 const std::vector<int> kExampleOffsets = {0, 0, 2, 2, 7, 8, 8, 10, 10};
 const std::vector<std::vector<int>> kExampleOutputCols = {{0, 3, 2, 4}, {2, 1}, {0, 4, 1, 3}};
-const std::vector<std::vector<float>> kExampleOutputValues = {{1, 2, 3, 4}, {5, 6}, {7, 8, 9, 10}};
+const std::vector<std::vector<float>> kExampleOutputWeights = {{1, 2, 3, 4}, {5, 6}, {7, 8, 9, 10}};
 
 }  // namespace
 
@@ -230,14 +231,14 @@ TEST_CASE("121: the small example, emulated in several thread orders", "[121][em
     for (uint64_t seed : {1u, 2u, 3u, 121u}) {
         CAPTURE(seed);
         const ChunkedConversion got = emulated(in, kExampleOutputLengths, seed);
-        CHECK(got.verdict.accepted());
+        CHECK(got.verdict.holds());
         CHECK(got.verdict.first_bad == 10);
         CHECK(got.csr.row_offsets == kExampleOffsets);
         CHECK(got.csr.col_idx == kExampleOutputCols);
-        CHECK(got.csr.values == kExampleOutputValues);
+        CHECK(got.csr.weights == kExampleOutputWeights);
         CHECK(converts_like_one_piece(got, chunked_example_coo(), kExampleOutputLengths));
     }
-    CHECK(chunked_coo_to_csr_cpu_baseline(in).row_offsets == kExampleOffsets);
+    CHECK(chunked_row_offsets_cpu(in) == kExampleOffsets);
     CHECK(row_share_by_chunk(in, kExampleSpanningRow) == std::vector<int>{1, 2, 0, 2, 0});
     CHECK(row_share_by_chunk(in, 0) == std::vector<int>{0, 0, 0, 0, 0});
 }
@@ -282,8 +283,8 @@ TEST_CASE("121: emulated chunked conversion equals the one-piece CSR on 2,400 ra
             REQUIRE(copies_tile_the_entries(in_lengths, out_lengths));
             REQUIRE(converts_like_one_piece(emulated(in, out_lengths, mix_seed(kSeed121, ~i)), g,
                                             out_lengths));
-            REQUIRE(chunked_coo_to_csr_cpu_baseline(in).row_offsets ==
-                    csr_from_coo_by_stable_sort(g).row_offsets);
+            REQUIRE(chunked_row_offsets_cpu(in) == csr_from_coo_by_stable_sort(g).row_offsets);
+            REQUIRE(validate_chunk_cpu(in) == nnz);
             ++chunkings;
         }
     }
@@ -343,7 +344,7 @@ TEST_CASE("121: empty chunks only, no entries, no rows, no chunks", "[121][emula
 
     const HostCoo no_rows = make_uniform_random(0, 0, 1);
     const ChunkedConversion zero = emulated(split_into_chunks(no_rows, {0, 0}), {0});
-    CHECK(zero.verdict.accepted());
+    CHECK(zero.verdict.holds());
     CHECK(zero.csr.row_offsets == std::vector<int>{0});
     CHECK(converts_like_one_piece(zero, no_rows, {0}));
 }
@@ -353,11 +354,12 @@ TEST_CASE("121: every bad input is refused at its first global index, outputs un
     for (const BadCase& bad : bad_cases()) {
         INFO(bad.what);
         CHECK(first_bad_by_walking(joined_coo(bad.in)) == bad.first_bad);
-        CHECK(validate_sorted_coo(Here::emulated(ThreadOrder::shuffled(4)), joined_coo(bad.in)) ==
-              bad.first_bad);
+        const Here here = Here::emulated(ThreadOrder::shuffled(4));
+        CHECK(validate_sorted_coo(here, DeviceCoo(here, joined_coo(bad.in))) == bad.first_bad);
+        CHECK(validate_chunk_cpu(bad.in) == bad.first_bad);
         for (uint64_t seed : {1u, 2u, 3u}) {
             const ChunkedConversion got = emulated(bad.in, bad.out_lengths, seed);
-            CHECK_FALSE(got.verdict.accepted());
+            CHECK_FALSE(got.verdict.holds());
             CHECK(got.verdict.first_bad == bad.first_bad);
             CHECK(got.verdict.refusal == bad.refusal);
             CHECK(untouched_since_poisoned(got.csr));
@@ -380,11 +382,12 @@ TEST_CASE("121: 1,000 spoiled random inputs are refused where a plain walk first
         const std::vector<int> out_lengths = random_test_lengths(nnz, rng);
         CAPTURE(i, in_lengths, out_lengths);
         const int expected = first_bad_by_walking(bad);
+        REQUIRE(validate_chunk_cpu(split_into_chunks(bad, in_lengths)) == expected);
         const ChunkedConversion got =
             emulated(split_into_chunks(bad, in_lengths), out_lengths, mix_seed(kSeed121, i));
         REQUIRE(got.verdict.first_bad == expected);
-        REQUIRE(got.verdict.accepted() == (expected == nnz));
-        if (!got.verdict.accepted()) {
+        REQUIRE(got.verdict.holds() == (expected == nnz));
+        if (!got.verdict.holds()) {
             REQUIRE(untouched_since_poisoned(got.csr));
             ++refused;
         }
@@ -430,7 +433,7 @@ TEST_CASE("121: GPU conversion of the small example", "[121][gpu]") {
     const ChunkedConversion got = on_gpu(in, kExampleOutputLengths);
     CHECK(got.csr.row_offsets == kExampleOffsets);
     CHECK(got.csr.col_idx == kExampleOutputCols);
-    CHECK(got.csr.values == kExampleOutputValues);
+    CHECK(got.csr.weights == kExampleOutputWeights);
     CHECK(converts_like_one_piece(got, chunked_example_coo(), kExampleOutputLengths));
 }
 
@@ -479,6 +482,6 @@ TEST_CASE("121: the GPU refuses every bad input as the emulation does, outputs u
         CAPTURE(i, in_lengths, out_lengths);
         const ChunkedConversion got = on_gpu(split_into_chunks(bad, in_lengths), out_lengths);
         REQUIRE(got.verdict.first_bad == first_bad_by_walking(bad));
-        if (!got.verdict.accepted()) REQUIRE(untouched_since_poisoned(got.csr));
+        if (!got.verdict.holds()) REQUIRE(untouched_since_poisoned(got.csr));
     }
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 #include "../ch21_csr/122_sorted_coo_to_csr_one_pass_kernel.cu"
+#include "../ch21_csr/proof/122_sorted_coo_to_csr_one_pass_kernel.cuh"
 #include "data_files.h"
 #include "edge_case_graphs.h"
 
@@ -13,7 +14,7 @@ namespace {
 constexpr uint64_t kSeed122 = 122122;
 
 void require_exact(const CooToCsrResult& result, const HostCoo& original) {
-    INFO(result.refusal);
+    INFO(result.verdict.refusal);
     REQUIRE(result.converted());
     const HostCsr expected = csr_from_coo_by_stable_sort(original);
     REQUIRE(result.csr.row_offsets == expected.row_offsets);
@@ -40,10 +41,10 @@ TEST_CASE("122: the card's example and the one with gaps, in several orders", "[
     for (uint64_t seed : {1u, 2u, 122u}) {
         CAPTURE(seed);
         const Here here = Here::emulated(ThreadOrder::shuffled(seed));
-        const CooToCsrResult card = coo_to_csr_one_pass(here, card_example());
+        const CooToCsrResult card = sorted_coo_to_csr_one_pass(here, card_example());
         CHECK(card.csr.row_offsets == kCardRowOffsets);
         require_exact(card, card_example());
-        const CooToCsrResult gaps = coo_to_csr_one_pass(here, gaps_and_duplicate_example());
+        const CooToCsrResult gaps = sorted_coo_to_csr_one_pass(here, gaps_and_duplicate_example());
         CHECK(rows_with_repeated_offsets(gaps.csr.row_offsets) == kGapsEmptyRows);
         require_exact(gaps, gaps_and_duplicate_example());
     }
@@ -56,23 +57,27 @@ TEST_CASE("122: 1,200 random sorted inputs: exact CSR, each offset written once,
         const HostCoo sorted = sorted_by_row(edge_case_graph(i, kSeed122));
         CAPTURE(i, sorted.num_rows, sorted.nnz());
         const Here here = Here::emulated(ThreadOrder::shuffled(mix_seed(kSeed122, i)));
-        const CooToCsrResult result = coo_to_csr_one_pass(here, sorted);
+        const CooToCsrResult result = sorted_coo_to_csr_one_pass(here, sorted);
         require_exact(result, sorted);
-        REQUIRE(result.csr.row_offsets == coo_to_csr(here, sorted).csr.row_offsets);
+        REQUIRE(row_change_cpu(sorted) == result.csr.row_offsets);
+        REQUIRE(result.csr.row_offsets == sorted_coo_to_csr(here, sorted).csr.row_offsets);
         REQUIRE(each_offset_written_once(sorted));
     }
     // No entries at all, and one hub row of 10^5 entries between 10^5 empty rows.
     const HostCoo empty = coo_of(5, 3, {}, {}, {});
-    require_exact(coo_to_csr_one_pass(Here::emulated(ThreadOrder::shuffled(1)), empty), empty);
+    require_exact(sorted_coo_to_csr_one_pass(Here::emulated(ThreadOrder::shuffled(1)), empty),
+                  empty);
+    CHECK(row_change_cpu(empty) == std::vector<int>(6, 0));
     const HostCoo hub = sorted_by_row(make_star(100001, 50000, kSeed122));
-    require_exact(coo_to_csr_one_pass(Here::emulated(ThreadOrder::shuffled(2)), hub), hub);
+    CHECK(row_change_cpu(hub) == csr_from_coo_by_stable_sort(hub).row_offsets);
+    require_exact(sorted_coo_to_csr_one_pass(Here::emulated(ThreadOrder::shuffled(2)), hub), hub);
 }
 
 TEST_CASE("122: the data files, sorted by row", "[122][emulation][data]") {
     for (const std::string& name : readable_data_files()) {
         CAPTURE(name);
         const HostCoo sorted = sorted_by_row(read_data_file(name));
-        require_exact(coo_to_csr_one_pass(Here::emulated(ThreadOrder::shuffled(3)), sorted),
+        require_exact(sorted_coo_to_csr_one_pass(Here::emulated(ThreadOrder::shuffled(3)), sorted),
                       sorted);
     }
 }
@@ -82,9 +87,9 @@ TEST_CASE("122: an input that breaks the contract is refused before anything is 
     for (const RefusalDemo& demo : refusal_demos()) {
         CAPTURE(demo.what);
         const CooToCsrResult result =
-            coo_to_csr_one_pass(Here::emulated(ThreadOrder::shuffled(4)), demo.coo);
+            sorted_coo_to_csr_one_pass(Here::emulated(ThreadOrder::shuffled(4)), demo.coo);
         CHECK_FALSE(result.converted());
-        CHECK(static_cast<size_t>(result.first_bad) == demo.first_bad);
+        CHECK(result.verdict.first_bad == demo.first_bad);
         CHECK(still_poisoned(result.csr));
     }
 }
@@ -94,16 +99,16 @@ TEST_CASE("122: on the GPU, 200 random inputs, the hub, and cuSPARSE agrees", "[
     for (int i = 0; i < 200; ++i) {
         const HostCoo sorted = sorted_by_row(edge_case_graph(i, kSeed122));
         CAPTURE(i, sorted.num_rows, sorted.nnz());
-        const CooToCsrResult result = coo_to_csr_one_pass(Here::gpu(), sorted);
+        const CooToCsrResult result = sorted_coo_to_csr_one_pass(Here::gpu(), sorted);
         require_exact(result, sorted);
         if (sorted.nnz() > 0)
             REQUIRE(offsets_by_cusparse(Here::gpu(), sorted) == result.csr.row_offsets);
     }
     const HostCoo hub = sorted_by_row(make_star(100001, 50000, kSeed122));
-    require_exact(coo_to_csr_one_pass(Here::gpu(), hub), hub);
+    require_exact(sorted_coo_to_csr_one_pass(Here::gpu(), hub), hub);
     for (const RefusalDemo& demo : refusal_demos()) {
-        const CooToCsrResult result = coo_to_csr_one_pass(Here::gpu(), demo.coo);
-        CHECK(static_cast<size_t>(result.first_bad) == demo.first_bad);
+        const CooToCsrResult result = sorted_coo_to_csr_one_pass(Here::gpu(), demo.coo);
+        CHECK(result.verdict.first_bad == demo.first_bad);
         CHECK(still_poisoned(result.csr));
     }
 }
