@@ -150,8 +150,8 @@ __host__ __device__ inline void merge_path_tile_start_thread(int t, const int* r
                                                              int num_rows, int nnz,
                                                              int* tile_rows_before) {
     const long long diagonal = static_cast<long long>(t) * kMergeTile, path = num_rows + nnz;
-    tile_rows_before[t] = merge_path_rows_before(static_cast<int>(diagonal < path ? diagonal : path),
-                                                 row_offsets, num_rows, nnz);
+    tile_rows_before[t] = merge_path_rows_before(
+        static_cast<int>(diagonal < path ? diagonal : path), row_offsets, num_rows, nnz);
 }
 
 __global__ void merge_path_tile_start_kernel(int num_threads, const int* row_offsets, int num_rows,
@@ -250,9 +250,8 @@ __host__ __device__ void merge_path_block(Cuda& cuda, const int* tile_rows_befor
 }
 
 __global__ void __launch_bounds__(kMergeThreads)
-    merge_path_block_kernel(const int* tile_rows_before, const int* row_offsets,
-                            const int* col_idx, const float* values, const float* x, float* y,
-                            int num_rows, int nnz) {
+    merge_path_block_kernel(const int* tile_rows_before, const int* row_offsets, const int* col_idx,
+                            const float* values, const float* x, float* y, int num_rows, int nnz) {
     DeviceCuda cuda;
     merge_path_block(cuda, tile_rows_before, row_offsets, col_idx, values, x, y, num_rows, nnz);
 }
@@ -311,8 +310,9 @@ int main(int argc, char** argv) {
     check_merge_path(p, in, steps, y_cpu, y, y_blocks, check);
     time_merge_path(p, in.csr);
     if (!p.options.book_example())
-        check.end_with(spmv_result_line(in.coo, merge_path_spmv(p.here, in.csr, ones(in.csr.num_cols),
-                                                                zeros(in.csr.num_rows))));
+        check.end_with(spmv_result_line(
+            in.coo,
+            merge_path_spmv(p.here, in.csr, ones(in.csr.num_cols), zeros(in.csr.num_rows))));
     return check.finish();
 }
 #endif

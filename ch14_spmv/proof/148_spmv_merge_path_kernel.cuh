@@ -124,9 +124,8 @@ inline void time_merge_path(const KernelProgram& p, const HostCsr& a) {
                       "bytes: the CSR arrays, x once, y read and written once");
     MergePathTiles tiles(here, a);
     const double per_thread_ms =
-        table.time("csr_merge_path_per_thread", "CSR, merge path, per thread (148)", bytes, [&] {
-            launch_spmv_merge_path(here, d, carries, dx.data(), dy.data());
-        });
+        table.time("csr_merge_path_per_thread", "CSR, merge path, per thread (148)", bytes,
+                   [&] { launch_spmv_merge_path(here, d, carries, dx.data(), dy.data()); });
     const double merge_ms =
         table.time("csr_merge_path", "CSR, merge path, staged by blocks (148)", bytes,
                    [&] { launch_spmv_merge_path_blocks(here, d, tiles, dx.data(), dy.data()); });
