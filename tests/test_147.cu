@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 #include "../ch14_spmv/147_conjugate_gradient_kernel.cu"
+#include "../ch14_spmv/proof/147_conjugate_gradient_kernel.cuh"
 #include "data_files.h"
 
 using Catch::Matchers::StartsWith;
@@ -54,8 +55,8 @@ struct Prepared {
 Prepared prepare(const HostCoo& coo) {
     const HostCsr a = csr_from_coo_by_stable_sort(coo);
     Prepared p{make_cg_system(a, !has_constant_diagonal(a)), {}, {}};
-    p.reference = cg_reference_double(p.system.matrix, p.system.b, kReferenceTolerance,
-                                      cg_iteration_cap(p.system));
+    p.reference = conjugate_gradient_cpu(p.system.matrix, p.system.b, kReferenceTolerance,
+                                         cg_iteration_cap(p.system));
     p.condition = ritz_condition_estimate(p.reference.alphas, p.reference.betas);
     return p;
 }
@@ -112,7 +113,7 @@ TEST_CASE("147: the Ritz estimate of kappa on known spectra", "[147]") {
     const HostCsr d = csr_from_coo_by_stable_sort(diagonal);
     const CgSystem s = make_cg_system(d, false);
     const ReferenceSolve solve =
-        cg_reference_double(d, s.b, kReferenceTolerance, cg_iteration_cap(s));
+        conjugate_gradient_cpu(d, s.b, kReferenceTolerance, cg_iteration_cap(s));
     REQUIRE(solve.converged);
     const ConditionEstimate e = ritz_condition_estimate(solve.alphas, solve.betas);
     CHECK(e.lambda_min == Approx(1.0).epsilon(0.01));
