@@ -274,8 +274,8 @@ inline CgOutcome run_conjugate_gradient(CgState& s, double b_norm, double tolera
 }
 
 // The float CG of a system, on the GPU or emulated.
-inline CgOutcome cg_solve(const Here& here, const CgSystem& s, bool time_spmv = false) {
-    CgState state(here, s.matrix, s.b, time_spmv);
+inline CgOutcome cg_solve(const Here& here, const CgSystem& s) {
+    CgState state(here, s.matrix, s.b);
     return run_conjugate_gradient(state, rhs_norm(s), kCgTolerance, cg_iteration_cap(s));
 }
 
