@@ -11,8 +11,7 @@
 #define SPMV_MERGE_PATH_KERNEL_148
 #include <vector>
 #include "../common/binary_search.h"
-// 143's lesson: the CSR arrays where the kernels run, and the thread-per-row kernel that 148 is
-// checked and timed against.
+// 143's lesson: the thread-per-row kernel, which 148 is checked and timed against.
 #include "143_spmv_csr_kernel.cu"
 
 // Merge-path steps per thread: enough that the search at its start is a small part of its work;

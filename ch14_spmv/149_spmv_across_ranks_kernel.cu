@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 #include "../common/binary_search.h"
-// 147's lesson: CG's vector kernels, its scalars and its dot product in double.
+// 147's lesson: CG's vector kernels and their scalars, and through it 143's CSR kernel.
 #include "147_conjugate_gradient_kernel.cu"
 // 148's lesson: the block-staged merge path, whose time follows rows + nonzeros.
 #include "148_spmv_merge_path_kernel.cu"
