@@ -1,12 +1,13 @@
-// 147's host side: the systems that its conjugate gradient solves, and the CPU reference that it
-// is judged by.
+// 147's host side: the systems that its conjugate gradient solves, and what its solutions are
+// judged by.
 //   the Poisson matrix   the 5-point Laplacian on a grid, its exact condition number, and the
 //                        grid that --scale S gives
 //   an SPD file          the cheap checks that a file must pass before CG may take it
 //   the system           Jacobi scaling where the diagonal varies, and b = A x_true for a known
 //                        x_true, so that the error of a solution is known
-//   the reference        CG in double on the same float matrix and b, and the condition number
-//                        estimated from its coefficients (the Ritz values)
+//   the reference        what 147's CPU baseline (CG in double on the same float matrix and b)
+//                        returns, and the condition number estimated from its coefficients (the
+//                        Ritz values)
 //   the judgement        a float solution's residual recomputed in double, its error, and its
 //                        distance from the reference, each beside the bound that it must meet
 #pragma once
@@ -308,9 +309,8 @@ inline CgInput cg_input(const ProgramOptions& options) {
 
 // ---------------------------------------------------------------------------- the reference
 
-// CG in double on the same float matrix and float b. Its alphas and betas are kept: they are the
-// Lanczos coefficients of A, from which its extreme eigenvalues, and so its condition number,
-// can be estimated.
+// What 147's CPU baseline, CG in double on the same float matrix and float b, returns. Its alphas
+// and betas are the Lanczos coefficients of A.
 struct ReferenceSolve {
     std::vector<double> y;
     int iterations = 0;
@@ -319,47 +319,6 @@ struct ReferenceSolve {
     double breakdown_value = 0;
     std::vector<double> alphas, betas;
 };
-
-inline ReferenceSolve cg_reference_double(const HostCsr& a, const std::vector<float>& b,
-                                          double tolerance, int max_iterations) {
-    const int n = a.num_rows;
-    ReferenceSolve out;
-    out.y.assign(n, 0.0);
-    std::vector<double> r(b.begin(), b.end()), p = r, q(n);
-    auto dot = [n](const std::vector<double>& u, const std::vector<double>& v) {
-        double sum = 0;
-#pragma omp parallel for reduction(+ : sum) schedule(static) if (worth_threads(n))
-        for (int i = 0; i < n; ++i) sum += u[i] * v[i];
-        return sum;
-    };
-    const double b_norm = std::sqrt(dot(r, r));
-    double rr = b_norm * b_norm;
-    while (std::sqrt(rr) > tolerance * b_norm && out.iterations < max_iterations) {
-        q = multiply_in_double(a, p);
-        const double pq = dot(p, q);
-        if (!(pq > 0)) {
-            out.breakdown = true;
-            out.breakdown_value = pq;
-            return out;
-        }
-        const double alpha = rr / pq;
-#pragma omp parallel for schedule(static) if (worth_threads(n))
-        for (int i = 0; i < n; ++i) {
-            out.y[i] += alpha * p[i];
-            r[i] -= alpha * q[i];
-        }
-        const double rr_next = dot(r, r);
-        const double beta = rr_next / rr;
-#pragma omp parallel for schedule(static) if (worth_threads(n))
-        for (int i = 0; i < n; ++i) p[i] = r[i] + beta * p[i];
-        rr = rr_next;
-        out.alphas.push_back(alpha);
-        out.betas.push_back(beta);
-        ++out.iterations;
-    }
-    out.converged = std::sqrt(rr) <= tolerance * b_norm;
-    return out;
-}
 
 // CG's coefficients build the Lanczos tridiagonal T: diagonal 1/alpha_0, then 1/alpha_j +
 // beta_(j-1)/alpha_(j-1); off-diagonal sqrt(beta_j)/alpha_j. T's extreme eigenvalues (Ritz
@@ -413,9 +372,8 @@ inline ConditionEstimate ritz_condition_estimate(const std::vector<double>& alph
     return e;
 }
 
-// The double solve and the condition number from its coefficients, unless the system is too
-// large; where the system is scaled, also the unscaled matrix's, to show what scaling gains. A
-// matrix that is not positive definite shows here first, and is refused (exit 2).
+// The CPU baseline's solve and the condition number from its coefficients, unless the system is
+// too large; where the system is scaled, also the unscaled matrix's, to show what scaling gains.
 struct Reference {
     bool available = false;
     ReferenceSolve solve;
@@ -424,25 +382,6 @@ struct Reference {
     ConditionEstimate unscaled_condition;
     int unscaled_iterations = 0;
 };
-
-inline Reference solve_reference(const CgInput& in, const HostCsr& a, const CgSystem& s) {
-    Reference ref;
-    if (a.num_rows > kMaxReferenceRows) return ref;
-    if (a.num_rows >= kAnnouncedUnknowns) announce("solving in double on the CPU, the reference");
-    ref.available = true;
-    ref.solve = cg_reference_double(s.matrix, s.b, kReferenceTolerance, cg_iteration_cap(s));
-    if (ref.solve.breakdown)
-        refuse_not_positive_definite(in.source, ref.solve.breakdown_value, ref.solve.iterations);
-    ref.condition = ritz_condition_estimate(ref.solve.alphas, ref.solve.betas);
-    if (!s.scaled) return ref;
-    const CgSystem unscaled = make_cg_system(a, false);
-    const ReferenceSolve raw =
-        cg_reference_double(unscaled.matrix, unscaled.b, kReferenceTolerance, cg_iteration_cap(s));
-    ref.unscaled_available = !raw.breakdown;
-    ref.unscaled_condition = ritz_condition_estimate(raw.alphas, raw.betas);
-    ref.unscaled_iterations = raw.iterations;
-    return ref;
-}
 
 // ---------------------------------------------------------------------------- the judgement
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
+#include "../common/binary_search.h"
 #include "../common/sparse_host.h"
 
 // first_row[k] .. first_row[k + 1] - 1 are rank k's rows; first_row[0] = 0, first_row[P] = R.
@@ -30,10 +31,11 @@ struct PaddedLayout {
         for (int k = 0; k < split.ranks(); ++k) piece = std::max(piece, split.rows(k));
     }
     size_t length() const { return static_cast<size_t>(piece) * split.ranks(); }
+    // The last rank whose first row is at or before `row`, the one just before the first rank
+    // that starts after it (a rank without rows starts where the next one does).
     int rank_of(int row) const {
-        return static_cast<int>(
-                   std::upper_bound(split.first_row.begin(), split.first_row.end(), row) -
-                   split.first_row.begin()) -
+        return lower_bound_index(split.first_row.data(), static_cast<int>(split.first_row.size()),
+                                 row + 1) -
                1;
     }
     size_t position(int row) const {

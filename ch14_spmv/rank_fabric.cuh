@@ -84,6 +84,16 @@ public:
         if (kind_ == Kind::gpu_per_rank) CUDA_CHECK(cudaSetDevice(rank));
     }
 
+    // work(k) for every rank k in turn, with rank k's GPU current; rank 0's again afterwards.
+    template <class Work>
+    void each_rank(Work work) const {
+        for (int k = 0; k < ranks_; ++k) {
+            on(k);
+            work(k);
+        }
+        on(0);
+    }
+
     // Rank k's piece (piece floats) into every rank's whole (ranks * piece floats) at k * piece.
     // A piece may already lie in its own rank's whole, at its place.
     void all_gather(const std::vector<const float*>& pieces, const std::vector<float*>& wholes,

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 #include "../ch14_spmv/147_conjugate_gradient_kernel.cu"
+#include "../ch14_spmv/proof/147_conjugate_gradient_kernel.cuh"
 #include "data_files.h"
 
 using Catch::Matchers::StartsWith;
@@ -54,8 +55,8 @@ struct Prepared {
 Prepared prepare(const HostCoo& coo) {
     const HostCsr a = csr_from_coo_by_stable_sort(coo);
     Prepared p{make_cg_system(a, !has_constant_diagonal(a)), {}, {}};
-    p.reference = cg_reference_double(p.system.matrix, p.system.b, kReferenceTolerance,
-                                      cg_iteration_cap(p.system));
+    p.reference = conjugate_gradient_cpu(p.system.matrix, p.system.b, kReferenceTolerance,
+                                         cg_iteration_cap(p.system));
     p.condition = ritz_condition_estimate(p.reference.alphas, p.reference.betas);
     return p;
 }
@@ -112,7 +113,7 @@ TEST_CASE("147: the Ritz estimate of kappa on known spectra", "[147]") {
     const HostCsr d = csr_from_coo_by_stable_sort(diagonal);
     const CgSystem s = make_cg_system(d, false);
     const ReferenceSolve solve =
-        cg_reference_double(d, s.b, kReferenceTolerance, cg_iteration_cap(s));
+        conjugate_gradient_cpu(d, s.b, kReferenceTolerance, cg_iteration_cap(s));
     REQUIRE(solve.converged);
     const ConditionEstimate e = ritz_condition_estimate(solve.alphas, solve.betas);
     CHECK(e.lambda_min == Approx(1.0).epsilon(0.01));
@@ -248,7 +249,9 @@ TEST_CASE("147: GPU CG converges on the Poisson matrix, lund_a and 1138_bus", "[
 
 TEST_CASE("147: the GPU solve counts and times its SpMV calls", "[147][gpu]") {
     const Prepared p = prepare(poisson_5_point(32, 32));
-    const CgOutcome out = cg_solve(Here::gpu(), p.system, true);
+    CgState timed(Here::gpu(), p.system.matrix, p.system.b, true);
+    const CgOutcome out =
+        run_conjugate_gradient(timed, rhs_norm(p.system), kCgTolerance, cg_iteration_cap(p.system));
     CHECK(out.spmv_calls == out.iterations + static_cast<int>(out.checks.size()));
     CHECK(out.spmv_ms > 0);
     CHECK(cudaGetLastError() == cudaSuccess);

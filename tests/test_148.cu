@@ -1,11 +1,13 @@
 // Tests of 148: CSR SpMV by merge path. The split is checked as a property (every step once,
 // equal steps per thread); y against the double reference of chapter_inputs.h, computed from
 // the COO, without either kernel's idea, for several step counts, so that rows split across
-// many threads, and threads that close many rows, both occur.
+// many threads, and threads that close many rows, both occur; the CPU baseline's walk against
+// 143's row loop, which adds each row's products in the same order.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 #include "../ch14_spmv/148_spmv_merge_path_kernel.cu"
+#include "../ch14_spmv/proof/148_spmv_merge_path_kernel.cuh"
 #include "data_files.h"
 #include "edge_case_graphs.h"
 #include "spmv_test_inputs.h"
@@ -13,20 +15,6 @@
 namespace {
 
 constexpr uint64_t kSeed148 = 148148;
-
-// The shares cover the path: every row closed once, every nonzero multiplied once, and each
-// share (but the last) exactly `steps` long.
-bool split_is_exact(const HostCsr& a, int steps) {
-    const std::vector<ThreadShare> shares = merge_path_shares(a, steps);
-    long rows = 0, nonzeros = 0;
-    for (size_t t = 0; t < shares.size(); ++t) {
-        rows += shares[t].rows_closed;
-        nonzeros += shares[t].nonzeros;
-        if (t + 1 < shares.size() && shares[t].rows_closed + shares[t].nonzeros != steps)
-            return false;
-    }
-    return rows == a.num_rows && nonzeros == static_cast<long>(a.nnz());
-}
 
 }  // namespace
 
@@ -54,7 +42,7 @@ TEST_CASE("148: 1,200 random matrices, several step counts, and the hub",
         const auto [csr, x, y0, reference] = spmv_case(input);
         for (int steps : {1, 3, 16}) {
             CAPTURE(steps);
-            REQUIRE(split_is_exact(csr, steps));
+            REQUIRE(shares_cover_the_path(csr, steps));
             const Here here = Here::emulated(ThreadOrder::shuffled(mix_seed(kSeed148, g)));
             REQUIRE(spmv_matches(merge_path_spmv(here, csr, x, y0, steps), reference));
         }
@@ -62,9 +50,23 @@ TEST_CASE("148: 1,200 random matrices, several step counts, and the hub",
     // One row of 10^5 entries, split over thousands of threads, each leaving a carry.
     const HostCoo star = make_star(100001, 7, kSeed148);
     const auto [csr, x, y0, reference] = spmv_case(star);
-    CHECK(split_is_exact(csr, 16));
+    CHECK(shares_cover_the_path(csr, 16));
     CHECK(spmv_matches(merge_path_spmv(Here::emulated(ThreadOrder::shuffled(5)), csr, x, y0),
                        reference));
+}
+
+TEST_CASE("148: the CPU baseline's walk adds each row as 143's row loop does, bit for bit",
+          "[148][random]") {
+    INFO("seed " << kSeed148);
+    for (int g = 0; g < kSweepGraphs; ++g) {
+        const auto [csr, x, y0, reference] = spmv_case(edge_case_graph(g, kSeed148));
+        CAPTURE(g, csr.num_rows, csr.nnz());
+        std::vector<float> walked = y0, row_loop = y0;
+        merge_path_cpu(csr, x, walked);
+        spmv_csr_cpu(csr, x, row_loop);
+        REQUIRE(walked == row_loop);
+        REQUIRE(spmv_matches(walked, reference));
+    }
 }
 
 TEST_CASE("148: the data files", "[148][emulation][data]") {

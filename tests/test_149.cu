@@ -3,14 +3,16 @@
 // share of the entries to within the longest row (a row is never cut), on random matrices,
 // R-MAT's skews and hand-made extremes. Whatever the split and the number of ranks, A^3 x across
 // the ranks equals the one-rank products bit for bit (each row is summed by the same body in the
-// same order from the same x), 148's merge path across the ranks matches the double reference,
-// and CG across the ranks follows the one-rank CG, whose dot products differ only in the order
-// of their terms. In emulation everywhere; [gpu] on the machine's GPUs (one rank per GPU with
-// NCCL where there are enough of them, one rank on one GPU included).
+// same order from the same x), and so does the CPU baseline's A x in emulation; 148's merge path
+// across the ranks matches the double reference, and CG across the ranks follows the one-rank CG,
+// whose dot products differ only in the order of their terms. In emulation everywhere; [gpu] on the
+// machine's GPUs (one rank per GPU with NCCL where there are enough of them, one rank on one GPU
+// included).
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <vector>
 #include "../ch14_spmv/149_spmv_across_ranks_kernel.cu"
+#include "../ch14_spmv/proof/149_spmv_across_ranks_kernel.cuh"
 #include "edge_case_graphs.h"
 
 namespace {
@@ -39,6 +41,19 @@ void require_power_matches(const Here& here, const HostCsr& a, int ranks) {
     require_power_matches(RankFabric(here, ranks), a);
 }
 
+// In emulation each rank's block is summed by spmv_csr_thread on the host, which adds a row's
+// products as 143's row loop does: the CPU baseline's A x is the same, bit for bit.
+void require_cpu_baseline_matches(const HostCsr& a, int ranks, uint64_t seed) {
+    const RankFabric fabric(Here::emulated(ThreadOrder::shuffled(seed)), ranks);
+    const std::vector<float> x0 = lesson_x(a.num_cols);
+    for (const RowSplit& split :
+         {split_by_rows(a.num_rows, ranks), split_by_nonzeros(a.row_offsets, ranks)}) {
+        const PaddedLayout layout(split);
+        REQUIRE(spmv_across_ranks_cpu(a, layout, x0) ==
+                power_across_ranks(fabric, a, layout, x0, 1));
+    }
+}
+
 // 148's kernel on each rank's block, one product, against the double reference.
 void require_merge_path_matches(const RankFabric& fabric, const HostCoo& coo) {
     const HostCsr a = csr_from_coo_by_stable_sort(coo);
@@ -51,15 +66,16 @@ void require_merge_path_matches(const RankFabric& fabric, const HostCoo& coo) {
             reference));
 }
 
-std::vector<float> cg_solution(const RankFabric& fabric, const CgSystem& s, int iterations) {
-    CgRanks cg(fabric, s.matrix,
-               PaddedLayout(split_by_nonzeros(s.matrix.row_offsets, fabric.ranks())), s.b);
-    cg.run(iterations, rhs_norm(s));
-    return cg.solution();
+std::vector<float> cg_x_after(const RankFabric& fabric, const CgSystem& s, int iterations) {
+    CgRanks cg =
+        make_cg_ranks(fabric, s.matrix,
+                      PaddedLayout(split_by_nonzeros(s.matrix.row_offsets, fabric.ranks())), s.b);
+    cg_across_ranks(fabric, cg, iterations, rhs_norm(s));
+    return cg_solution(fabric, cg);
 }
 
 std::vector<float> cg_across(const Here& here, int ranks, const CgSystem& s, int iterations) {
-    return cg_solution(RankFabric(here, ranks), s, iterations);
+    return cg_x_after(RankFabric(here, ranks), s, iterations);
 }
 
 // The same bound as 149's own claim: within 1e-5 of the largest entry of one rank's x. Only the
@@ -75,7 +91,7 @@ void require_follows_one_rank(const std::vector<float>& one, const std::vector<f
 
 }  // namespace
 
-TEST_CASE("149: A^3 x across 1 to 5 ranks equals one rank's, on the edge-case sweep and R-MAT",
+TEST_CASE("149: A^3 x across 1 to 5 ranks equals one rank's, A x the CPU baseline's",
           "[149][emulation][random]") {
     INFO("seed " << kSeed149);
     for (int g = 0; g < 200; ++g) {
@@ -83,6 +99,7 @@ TEST_CASE("149: A^3 x across 1 to 5 ranks equals one rank's, on the edge-case sw
         CAPTURE(g, a.num_rows, a.nnz());
         require_power_matches(Here::emulated(ThreadOrder::shuffled(mix_seed(kSeed149, g))), a,
                               1 + g % 5);
+        require_cpu_baseline_matches(a, 1 + g % 5, mix_seed(kSeed149, g));
     }
     for (double skew : {0.25, 0.8}) {
         const HostCsr a = csr_from_coo_by_stable_sort(make_rmat(11, 16, skew, kSeed149));
@@ -140,8 +157,8 @@ TEST_CASE("149: one rank per GPU through NCCL, as many ranks as there are GPUs",
     require_merge_path_matches(fabric, coo);
     const CgSystem s = make_cg_system(csr_from_coo_by_stable_sort(poisson_5_point(12, 12)), false);
     const std::vector<float> one =
-        cg_solution(RankFabric(Here::gpu(), 1, RankFabric::Placement::one_place), s, 30);
-    require_follows_one_rank(one, cg_solution(fabric, s, 30));
+        cg_x_after(RankFabric(Here::gpu(), 1, RankFabric::Placement::one_place), s, 30);
+    require_follows_one_rank(one, cg_x_after(fabric, s, 30));
 #else
     WARN("built without NCCL (no nccl.h was found): the ranks cannot have a GPU each");
 #endif

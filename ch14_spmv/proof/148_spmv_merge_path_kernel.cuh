@@ -1,0 +1,147 @@
+// What 148 prints, checks and times around its lesson (148_spmv_merge_path_kernel.cu): each
+// thread's share of the path, the claims about the split and about y, and the timings against
+// 143's kernel and cuSPARSE's two CSR algorithms.
+#pragma once
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <tuple>
+#include <vector>
+#include "../../common/cusparse_support.cuh"
+#include "../../common/device_formats.cuh"
+#include "../../common/self_check.h"
+#include "../../common/timing_table.cuh"
+#include "../chapter_inputs.h"
+
+inline ProgramDescription merge_path_program() {
+    return ProgramDescription(
+               "148 (14.5) kernel: SpMV by merge path, equal work per thread",
+               {"make 148_spmv_merge_path_kernel && build/148_spmv_merge_path_kernel",
+                "build/148_spmv_merge_path_kernel --scale 22 --rmat 0.57,0.19,0.19 --max-memory 8G"})
+        .with_book_input("the 4 x 4 matrix of Fig. 14.1")
+        .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
+        .with_memory({48, 100, 900e6});
+}
+
+// Each thread's share, as the rows and nonzeros that its steps touch: equal steps, whatever the
+// row lengths. Computed with the same search that the kernel runs.
+struct ThreadShare {
+    int first_row, rows_closed, nonzeros;
+};
+
+inline std::vector<ThreadShare> merge_path_shares(const HostCsr& a, int steps) {
+    std::vector<ThreadShare> shares;
+    const int nnz = a.nnz(), path = a.num_rows + nnz;
+    for (int begin = 0; begin < path; begin += steps) {
+        const int end = std::min(begin + steps, path);
+        const int i0 = merge_path_rows_before(begin, a.row_offsets.data(), a.num_rows, nnz);
+        const int i1 = merge_path_rows_before(end, a.row_offsets.data(), a.num_rows, nnz);
+        shares.push_back({i0, i1 - i0, (end - i1) - (begin - i0)});
+    }
+    return shares;
+}
+
+// The shares cover the path: every row closed once, every nonzero multiplied once, and each
+// share but the last exactly `steps` long.
+inline bool shares_cover_the_path(const HostCsr& a, int steps) {
+    const std::vector<ThreadShare> shares = merge_path_shares(a, steps);
+    long rows = 0, nonzeros = 0;
+    for (size_t t = 0; t < shares.size(); ++t) {
+        rows += shares[t].rows_closed;
+        nonzeros += shares[t].nonzeros;
+        if (t + 1 < shares.size() && shares[t].rows_closed + shares[t].nonzeros != steps)
+            return false;
+    }
+    return rows == a.num_rows && nonzeros == static_cast<long>(a.nnz());
+}
+
+inline void show_split(const HostCsr& a, int steps) {
+    const std::vector<ThreadShare> shares = merge_path_shares(a, steps);
+    print_wrapped("merge path of " + counted(a.num_rows, "row end") + " and " +
+                  counted(a.nnz(), "nonzero") + ": " + counted(shares.size(), "thread") + " of " +
+                  std::to_string(steps) + " steps each (the last may have fewer)");
+    size_t most = 0;
+    for (const ThreadShare& s : shares) most = std::max(most, static_cast<size_t>(s.nonzeros));
+    print_wrapped("the longest row has " + counted(max_row_length(a), "nonzero") +
+                  "; 143 gives it to one thread. Here no thread multiplies more than " +
+                  counted(most, "nonzero") + ".");
+    if (shares.size() <= 12)
+        for (size_t t = 0; t < shares.size(); ++t)
+            std::printf("  thread %zu: starts in row %d, closes %s, multiplies %s\n", t,
+                        shares[t].first_row, counted(shares[t].rows_closed, "row").c_str(),
+                        counted(shares[t].nonzeros, "nonzero").c_str());
+    std::printf("\n");
+}
+
+// The split's fairness, then y: both kernels' and the CPU baseline's, each held to the double
+// reference's float32 bound (the carries add a long row's pieces in another order than the row
+// loop does), and 143's thread-per-row y beside them.
+inline void check_merge_path(const KernelProgram& p, const SpmvLessonInput& in, int steps,
+                             const std::vector<float>& y_cpu, const std::vector<float>& y,
+                             const std::vector<float>& y_blocks, SelfCheck& check) {
+    const HostCsr& a = in.csr;
+    check.claim("every thread but the last takes exactly " + std::to_string(steps) +
+                    " steps, and together they close every row once and multiply every nonzero "
+                    "once",
+                shares_cover_the_path(a, steps));
+    const SpmvReference reference = spmv_reference(in.coo, in.x, in.y0);
+    if (printable(a)) {
+        print_array("y", y, 8);
+        print_array("y_blocks", y_blocks, 8);
+        print_array("y_cpu", y_cpu, 8);
+    }
+    std::printf("\n");
+    check.claim("the CPU baseline's y is within float32 rounding of the double reference",
+                spmv_matches(y_cpu, reference));
+    check.claim(std::string("the ") + p.here.name() +
+                    " merge-path kernel's y matches the CPU baseline's: both within float32 "
+                    "rounding of the double reference",
+                spmv_matches(y, reference) && spmv_matches(y_cpu, reference));
+    check.claim("it equals 143's thread-per-row y within the same bound",
+                spmv_matches(csr_spmv(p.here, a, in.x, in.y0), reference));
+    check.claim("y from the " + std::string(p.here.name()) + " block-staged merge path (" +
+                    counted(merge_path_tiles(a.num_rows, a.nnz()), "tile") + " of " +
+                    std::to_string(kMergeTile) +
+                    " steps) matches the reference within the same bound",
+                spmv_matches(y_blocks, reference));
+}
+
+// At --scale on a GPU: both walks against 143's kernel and cuSPARSE's two CSR algorithms
+// (cusparseSpMV with CUSPARSE_SPMV_CSR_ALG1, then with ALG2), all on the same arrays. cuSPARSE is
+// the fair bar: the same format, the same float arithmetic, NVIDIA's tuned kernels. The bytes are
+// the least that any of them moves: the CSR arrays, x once, y read and written once.
+inline void time_merge_path(const KernelProgram& p, const HostCsr& a) {
+    if (!p.on_gpu() || p.options.scale == 0 ||
+        !cusparse_refusal(a.num_rows, a.num_cols, a.nnz()).empty())
+        return;
+    const Here& here = p.here;
+    DeviceCsr d(here, a);
+    MergePathCarries carries(here, a, kStepsPerThread);
+    DeviceArray<float> dx(here, lesson_x(a.num_cols)), dy(here, lesson_y0(a.num_rows));
+    const double bytes =
+        8.0 * a.nnz() + 4.0 * (a.num_rows + 1) + 4.0 * a.num_cols + 8.0 * a.num_rows;
+    TimingTable table(p, "148", p.options.skew,
+                      "bytes: the CSR arrays, x once, y read and written once");
+    MergePathTiles tiles(here, a);
+    const double per_thread_ms =
+        table.time("csr_merge_path_per_thread", "CSR, merge path, per thread (148)", bytes,
+                   [&] { launch_spmv_merge_path(here, d, carries, dx.data(), dy.data()); });
+    const double merge_ms =
+        table.time("csr_merge_path", "CSR, merge path, staged by blocks (148)", bytes,
+                   [&] { launch_spmv_merge_path_blocks(here, d, tiles, dx.data(), dy.data()); });
+    const double row_ms = table.time("csr_thread_per_row", "CSR, thread per row (143)", bytes,
+                                     [&] { launch_spmv_csr(here, d, dx.data(), dy.data()); });
+    table.ratio("staged by blocks / per thread", merge_ms / per_thread_ms,
+                "staging by blocks is faster");
+    table.ratio("merge path / thread per row", merge_ms / row_ms, "the merge path is faster");
+    for (const auto& [key, label, algorithm] :
+         {std::tuple{"cusparse_csr_alg1", "cuSPARSE CSR SpMV, ALG1", CUSPARSE_SPMV_CSR_ALG1},
+          std::tuple{"cusparse_csr_alg2", "cuSPARSE CSR SpMV, ALG2", CUSPARSE_SPMV_CSR_ALG2}}) {
+        CusparseSpmv library(a.num_rows, a.num_cols, a.nnz(), d.row_offsets.data(),
+                             d.col_idx.data(), d.values.data(), dx.data(), dy.data(), algorithm);
+        const double library_ms = table.time(key, label, bytes, [&] { library.run(); });
+        table.ratio(std::string("merge path / ") + label, merge_ms / library_ms,
+                    "the merge path is faster");
+    }
+    std::printf("\n");
+}
