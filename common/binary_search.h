@@ -4,6 +4,13 @@
 // condition.
 #pragma once
 
+// A CPU-only program (146's lookups) compiles the searches as plain C++, where the CUDA
+// qualifiers mean nothing.
+#ifndef __CUDACC__
+#define __host__
+#define __device__
+#endif
+
 // The first index in [lo, hi) at which before(index) is false, for a `before` that is true on a
 // prefix of the range and false on the rest; hi when it is true throughout. About log2(hi - lo)
 // calls of `before`, and no thread's search depends on another's.
