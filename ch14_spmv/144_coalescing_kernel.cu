@@ -172,7 +172,8 @@ int main(int argc, char** argv) {
     time_reads_and_kernels(p, coo, in.csr, ell, model);
     if (!p.options.book_example())
         check.end_with(spmv_result_line(
-            in.coo, csr_spmv(p.here, in.csr, ones(in.csr.num_cols), zeros(in.csr.num_rows))));
+            in.coo,
+            csr_warp_per_row_spmv(p.here, in.csr, ones(in.csr.num_cols), zeros(in.csr.num_rows))));
     return check.finish();
 }
 #endif

@@ -85,8 +85,8 @@ inline void check_groups(const KernelProgram& p, const HostCsr& csr,
         book_groups);
 }
 
-// The claims about y, the kernel's against the CPU baseline's, both held to the double
-// reference's float32 bound (the atomics add a row's products in any order); then the groups.
+// The claims about y, the baseline's and the kernel's against it (the atomics add a row's
+// products in any order, so both are held to the double reference's bound); then the groups.
 inline void check_spmv_coo(const KernelProgram& p, const SpmvLessonInput& in,
                            const std::vector<std::vector<int>>& groups,
                            const std::vector<float>& y_cpu, const std::vector<float>& y,
@@ -99,10 +99,8 @@ inline void check_spmv_coo(const KernelProgram& p, const SpmvLessonInput& in,
     }
     check.claim("the CPU baseline's y is within float32 rounding of the double reference",
                 spmv_matches(y_cpu, reference));
-    check.claim(std::string("the ") + p.here.name() +
-                    " kernel's y matches the CPU baseline's: both within float32 rounding of "
-                    "the double reference",
-                spmv_matches(y, reference) && spmv_matches(y_cpu, reference));
+    claim_kernel_matches_baseline(check, std::string("the ") + p.here.name() + " kernel", y, y_cpu,
+                                  reference);
     check_groups(p, in.csr, groups, check);
 }
 
