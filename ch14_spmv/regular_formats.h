@@ -7,8 +7,9 @@
 //   JDS  rows sorted by length, longest first, and stored one "jagged diagonal" after another:
 //        diagonal d holds the d-th entry of every row that has one, again consecutive across
 //        threads, and with no padding at all.
-// Host code only, with the byte count of each format. The kernels are in the lessons that teach
-// them: ELL's in 144, HYB's and JDS's in 145.
+// Host code only, with the byte count of each format. The kernels and their CPU baselines are in
+// the lessons that teach them: ELL's in 144, HYB's and JDS's in 145; device copies of the formats
+// are in device_regular_formats.cuh.
 #pragma once
 #include <algorithm>
 #include <cstddef>

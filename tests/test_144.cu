@@ -328,8 +328,8 @@ TEST_CASE("144: on Fig. 14.1 each request touches one sector; ELL's 48 bytes spa
     CHECK(m.ell_rows.requests == 3);
     for (const AccessStats* s : {&m.csr_rows, &m.coo_entries, &m.csr_warps, &m.ell_rows})
         CHECK(s->sectors == s->requests);
-    // value: 8 floats, 32 bytes, one sector; ell_values: 12 slots, 48 bytes, two sectors, the
-    // second reached only in step 2 (slot 9).
+    // CSR's values: 8 floats, 32 bytes, one sector; ELL's values: 12 slots, 48 bytes, two sectors,
+    // the second reached only in step 2 (slot 9).
     CHECK(array_extent(csr.nnz()) == "32 bytes, 1 sector");
     CHECK(array_extent(ell_from_csr(csr).num_slots()) == "48 bytes, 2 sectors");
     // 1138_bus is large enough that a strided request touches more than one sector.

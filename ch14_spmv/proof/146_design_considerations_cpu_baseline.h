@@ -56,14 +56,14 @@ inline void show_space(const Formats& f, const std::vector<Entry>& input_entries
                     static_cast<double>(bytes) / csr_bytes(csr), with_separators(padding).c_str(),
                     arrays);
     };
-    space_row("COO", 12 * nnz, 0, "row, col, value: 3 x nnz");
-    space_row("CSR", csr_bytes(csr), 0, "row_offsets: rows + 1; col_idx, value: nnz");
+    space_row("COO", 12 * nnz, 0, "rows, cols, values: 3 x nnz");
+    space_row("CSR", csr_bytes(csr), 0, "row_offsets: rows + 1; col_idx, values: nnz");
     space_row("ELL", ell_formula, static_cast<size_t>(csr.num_rows) * longest - nnz,
-              f.ell_built ? "nnz_per_row: rows; col_idx, value: rows x width"
+              f.ell_built ? "nnz_per_row: rows; col_idx, values: rows x width"
                           : "computed, not built: its padding passes 8x CSR");
     space_row("HYB", hyb_bytes(f.hyb), f.hyb.ell.num_slots() - (nnz - f.hyb.coo.nnz()),
               "ELL part: rows x its width; COO part");
-    space_row("JDS", jds_bytes(f.jds), 0, "row_perm: rows; diag_ptrs; col_idx, value: nnz");
+    space_row("JDS", jds_bytes(f.jds), 0, "row_perm: rows; diag_ptrs; col_idx, values: nnz");
     std::printf("\n");
 
     const std::vector<int> lengths = row_lengths(csr);
