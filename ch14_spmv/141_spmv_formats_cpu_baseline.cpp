@@ -6,6 +6,7 @@
 // counted, which says when dropping the zeros pays for the indices that COO and CSR add.
 //
 // Build and run:  make 141_spmv_formats_cpu_baseline && build/141_spmv_formats_cpu_baseline
+
 // 142's baseline: spmv_coo_cpu, the loop over the nonzeros
 #include "142_spmv_coo_kernel.cu"
 // 143's baseline: spmv_csr_cpu, the loop over the rows and each row's slice
