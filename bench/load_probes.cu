@@ -12,7 +12,9 @@
 #include <optional>
 #include <string>
 #include <vector>
+// 144's lesson: its mappings' kernels, ELL where the kernels run, and its access model
 #include "../ch14_spmv/144_coalescing_kernel.cu"
+#include "../ch14_spmv/proof/144_coalescing_kernel.cuh"
 
 enum class Loaded { bounds, values, col_idx, x_gather };
 
@@ -253,8 +255,7 @@ int main(int argc, char** argv) {
             .with_memory({60, 300, 900e6}));
     const HostCoo coo = spmv_input(p.options);
     const HostCsr a = csr_for_lesson(coo);
-    std::optional<HostEll> ell;
-    if (ell_is_practical(a)) ell = ell_from_csr(a);
+    const std::optional<HostEll> ell = ell_if_practical(a);
     print_model(a, ell);
     SelfCheck check;
     Probes(p, a, ell).run_all(check);

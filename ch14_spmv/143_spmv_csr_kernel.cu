@@ -7,10 +7,8 @@
 // Build and run:  make 143_spmv_csr_kernel && build/143_spmv_csr_kernel
 //                 build/143_spmv_csr_kernel --scale 22 --max-memory 8G
 //                 build/143_spmv_csr_kernel --matrix data/1138_bus.mtx
-#ifndef SPMV_CSR_KERNEL_143  // 144, 145, 147, 148 and 149 take this lesson's kernel
+#ifndef SPMV_CSR_KERNEL_143  // 141 and 146 take its baseline; 144, 145, 147, 148, 149 its kernel
 #define SPMV_CSR_KERNEL_143
-#include "../common/device_formats.cuh"
-#include "../common/kernel_program.cuh"
 #include "chapter_inputs.h"
 
 // The CPU baseline, in the kernel's shape: the same row loop, one row after another.
@@ -22,6 +20,10 @@ inline void spmv_csr_cpu(const HostCsr& a, const std::vector<float>& x, std::vec
         y[row] += sum;
     }
 }
+
+#ifdef __CUDACC__  // the kernel; 141 and 146, compiled as plain C++, take the baseline alone
+#include "../common/device_formats.cuh"
+#include "../common/kernel_program.cuh"
 
 // One thread's work: its row's slice, summed privately, added into its own y entry.
 __host__ __device__ inline void spmv_csr_thread(int row, const int* row_offsets, const int* col_idx,
@@ -73,4 +75,5 @@ int main(int argc, char** argv) {
     return check.finish();
 }
 #endif
+#endif  // __CUDACC__
 #endif  // SPMV_CSR_KERNEL_143

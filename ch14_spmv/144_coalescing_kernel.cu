@@ -1,58 +1,34 @@
-// 14.3, kernel: why CSR's thread-per-row reads are strided and COO's contiguous, and two fixes.
-// In step i, CSR thread t reads entry rowPtrs[t] + i: a warp's reads lie a row apart and touch
-// many 32-byte sectors; COO thread t reads entry t. One warp per row (lanes read a row's
-// consecutive entries, then add by shuffles) and ELL stored column-major (step i of consecutive
-// rows is consecutive slots, paid for by padding) make each step contiguous. A model counts the
-// sectors (make ncu-sectors measures them, array by array, with bench/load_probes.cu's probe
-// kernels); --scale adds a stride benchmark and timings.
+// 144 (14.3) kernel: why CSR's thread-per-row reads are strided and COO's contiguous; two fixes.
+// In step i, CSR thread t reads entry row_offsets[t] + i: a warp's reads lie a row apart and touch
+// many 32-byte sectors; COO thread t reads entry t. ELL stored column-major (step i of consecutive
+// rows is consecutive slots, paid for by padding) and one warp per row (lanes read a row's
+// consecutive entries, then add by shuffles) make each step contiguous. A model counts the sectors,
+// make ncu-sectors measures them (bench/load_probes.cu), and --scale adds a stride benchmark.
 // Build and run:  make 144_coalescing_kernel && build/144_coalescing_kernel
 //                 build/144_coalescing_kernel --scale 20 --skew 0.8
 //                 build/144_coalescing_kernel --scale 20 --skew 0.3
 //                 make ncu-sectors
-#include <cstdio>
-#include <cstring>
-#include <memory>
-#include <optional>
-#include <string>
-#include <type_traits>
-#include <vector>
-#include "access_table.h"
+#ifndef COALESCING_KERNEL_144  // 145 and bench/load_probes.cu take its kernels, 146 ELL's baseline
+#define COALESCING_KERNEL_144
 #include "regular_formats.h"
-// The chapter's COO and CSR kernels come from their lessons (an included lesson leaves its
-// main out: see the end of this file).
+// 142's lesson: the COO kernel and its baseline, the contiguous reads that the fixes aim for
 #include "142_spmv_coo_kernel.cu"
+// 143's lesson: the CSR kernel and its baseline, the strided reads that the fixes remove
 #include "143_spmv_csr_kernel.cu"
 
-// CSR, one warp per row: lane l of warp w reads entries l, l + 32, ... of row w, so in each step
-// the warp reads 32 consecutive entries. Lane partial sums are added by shuffles (16, 8, 4, 2, 1
-// lanes down), after which lane 0 holds the row's sum and alone writes y[row]: no atomics. The
-// lanes cooperate, so the body takes the cuda context of common/cooperative.cuh, whose shuffle is
-// __shfl_down_sync on the GPU and a meeting of the warp's fibers in emulation. Blocks hold whole
-// warps, so a warp past the last row leaves whole and every shuffle sees all 32 lanes.
-template <class Cuda>
-__host__ __device__ void spmv_csr_warp_per_row_body(Cuda& cuda, int num_rows,
-                                                    const int* row_offsets, const int* col_idx,
-                                                    const float* values, const float* x,
-                                                    float* y) {
-    const size_t thread = static_cast<size_t>(cuda.blockIdx.x) * cuda.blockDim.x + cuda.threadIdx.x;
-    const size_t row = thread / kWarpSize;
-    const int lane = cuda.threadIdx.x % kWarpSize;
-    if (row >= static_cast<size_t>(num_rows)) return;
-    float sum = 0.0f;
-    for (int k = row_offsets[row] + lane; k < row_offsets[row + 1]; k += kWarpSize)
-        sum += values[k] * x[col_idx[k]];
-    for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
-        sum += cuda.shfl_down_sync(kFullWarp, sum, offset);
-    if (lane == 0) y[row] += sum;
+// ELL's CPU baseline, in the kernel's shape: row by row, each row's slots in step order.
+inline void spmv_ell_cpu(const HostEll& a, const std::vector<float>& x, std::vector<float>& y) {
+    for (int row = 0; row < a.num_rows; ++row) {
+        float sum = 0.0f;
+        for (int i = 0; i < a.nnz_per_row[row]; ++i)
+            sum += a.values[a.slot(row, i)] * x[a.col_idx[a.slot(row, i)]];
+        y[row] += sum;
+    }
 }
 
-__global__ void spmv_csr_warp_per_row_kernel(int num_rows, const int* row_offsets,
-                                             const int* col_idx, const float* values,
-                                             const float* x, float* y) {
-    DeviceCuda cuda;
-    spmv_csr_warp_per_row_body(cuda, num_rows, row_offsets, col_idx, values, x, y);
-}
-static_assert(kThreadsPerBlock % kWarpSize == 0, "blocks must hold whole warps");
+#ifdef __CUDACC__  // the kernels; 146, compiled as plain C++, takes ELL's baseline alone
+#include "../common/kernel_program.cuh"
+#include "device_regular_formats.cuh"
 
 // ELL, one thread per row. Slot (row, i) lives at i * num_rows + row, so in step i the threads of
 // a warp, rows r .. r + 31, read 32 consecutive slots. The row is this thread's alone: a private
@@ -75,6 +51,51 @@ __global__ void spmv_ell_kernel(int num_threads, int num_rows, const int* nnz_pe
     if (row < num_threads) spmv_ell_thread(row, num_rows, nnz_per_row, col_idx, values, x, y);
 }
 
+// The warp-per-row CPU baseline, in the kernel's shape: each row's 32 lane sums (lane l takes
+// entries l, l + 32, ... of the row), then added as the shuffles add them, 16 lanes down, then
+// 8, 4, 2 and 1, until lane 0 holds the row's sum.
+inline void spmv_csr_warp_per_row_cpu(const HostCsr& a, const std::vector<float>& x,
+                                      std::vector<float>& y) {
+    for (int row = 0; row < a.num_rows; ++row) {
+        float lane_sum[kWarpSize] = {};
+        for (int k = a.row_offsets[row]; k < a.row_offsets[row + 1]; ++k)
+            lane_sum[(k - a.row_offsets[row]) % kWarpSize] += a.values[k] * x[a.col_idx[k]];
+        for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
+            for (int lane = 0; lane < offset; ++lane) lane_sum[lane] += lane_sum[lane + offset];
+        y[row] += lane_sum[0];
+    }
+}
+
+// CSR, one warp per row: lane l of warp w reads entries l, l + 32, ... of row w, so in each step
+// the warp reads 32 consecutive entries. Lane partial sums are added by shuffles (16, 8, 4, 2, 1
+// lanes down), after which lane 0 holds the row's sum and alone writes y[row]: no atomics. The
+// lanes cooperate, so the body takes the cuda context of common/cooperative.cuh, whose shuffle is
+// __shfl_down_sync on the GPU and a meeting of the warp's fibers in emulation. Blocks hold whole
+// warps, so a warp past the last row leaves whole and every shuffle sees all 32 lanes.
+template <class Cuda>
+__host__ __device__ void spmv_csr_warp_per_row_lane(Cuda& cuda, int num_rows,
+                                                    const int* row_offsets, const int* col_idx,
+                                                    const float* values, const float* x, float* y) {
+    const size_t thread = static_cast<size_t>(cuda.blockIdx.x) * cuda.blockDim.x + cuda.threadIdx.x;
+    const size_t row = thread / kWarpSize;
+    const int lane = cuda.threadIdx.x % kWarpSize;
+    if (row >= static_cast<size_t>(num_rows)) return;
+    float sum = 0.0f;
+    for (int k = row_offsets[row] + lane; k < row_offsets[row + 1]; k += kWarpSize)
+        sum += values[k] * x[col_idx[k]];
+    for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
+        sum += cuda.shfl_down_sync(kFullWarp, sum, offset);
+    if (lane == 0) y[row] += sum;
+}
+
+__global__ void spmv_csr_warp_per_row_kernel(int num_rows, const int* row_offsets,
+                                             const int* col_idx, const float* values,
+                                             const float* x, float* y) {
+    DeviceCuda cuda;
+    spmv_csr_warp_per_row_lane(cuda, num_rows, row_offsets, col_idx, values, x, y);
+}
+static_assert(kThreadsPerBlock % kWarpSize == 0, "blocks must hold whole warps");
+
 // The stride benchmark: thread t reads element t * stride, taken modulo the array's length and
 // shifted by the number of wraps, so that pass p reads p, p + stride, p + 2 * stride, ... and
 // the passes together read every element once, whatever the stride (a power of two).
@@ -92,18 +113,6 @@ __global__ void strided_read_kernel(const float* data, int stride, int log2_leng
     if (v != 0.0f) *sink = v;
 }
 
-// ELL where the kernels run: each row's entry count, and the slots column-major.
-struct DeviceEll {
-    DeviceEll(const Here& here, const HostEll& e)
-        : num_rows(e.num_rows),
-          nnz_per_row(here, e.nnz_per_row),
-          col_idx(here, e.col_idx),
-          values(here, e.values) {}
-    int num_rows;
-    DeviceArray<int> nnz_per_row, col_idx;
-    DeviceArray<float> values;
-};
-
 // y += A * x, one thread per row, wherever the kernels run.
 inline void launch_spmv_ell(const Here& here, DeviceEll& a, const float* x, float* y) {
     here.launch(a.num_rows, spmv_ell_kernel, spmv_ell_thread, a.num_rows, a.nnz_per_row.data(),
@@ -119,12 +128,11 @@ inline std::vector<float> ell_spmv(const Here& here, const HostEll& a, const std
 }
 
 // y += A * x, one warp per row, wherever the kernels run.
-inline void launch_spmv_csr_warp_per_row(const Here& here, DeviceCsr& a, const float* x,
-                                         float* y) {
+inline void launch_spmv_csr_warp_per_row(const Here& here, DeviceCsr& a, const float* x, float* y) {
     const size_t threads = static_cast<size_t>(a.num_rows) * kWarpSize;
     here.launch_blocks({blocks_for(threads), kThreadsPerBlock, 0}, spmv_csr_warp_per_row_kernel,
-                       spmv_csr_warp_per_row_body<EmulatedCuda>, a.num_rows,
-                       a.row_offsets.data(), a.col_idx.data(), a.values.data(), x, y);
+                       spmv_csr_warp_per_row_lane<EmulatedCuda>, a.num_rows, a.row_offsets.data(),
+                       a.col_idx.data(), a.values.data(), x, y);
 }
 
 inline std::vector<float> csr_warp_per_row_spmv(const Here& here, const HostCsr& a,
@@ -136,360 +144,38 @@ inline std::vector<float> csr_warp_per_row_spmv(const Here& here, const HostCsr&
     return dy.download();
 }
 
-// ELL, where its padding is affordable (regular_formats.h: at most 8 times the CSR's bytes).
-inline std::optional<HostEll> ell_if_practical(const HostCsr& a) {
-    if (!ell_is_practical(a)) return std::nullopt;
-    return ell_from_csr(a);
-}
+#if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
+#include "proof/144_coalescing_kernel.cuh"
 
-inline std::string ell_not_built(const HostCsr& a) {
-    return "ELL is not built: its padding would take " + readable_ratio(ell_to_csr_bytes(a)) +
-           " the CSR's bytes";
-}
-
-// The notes' COO, the entries in row order, read off the CSR (the same order as a stable sort).
-inline HostCoo row_sorted_coo(const HostCsr& a) {
-    HostCoo c;
-    c.num_rows = a.num_rows;
-    c.num_cols = a.num_cols;
-    c.rows.reserve(a.nnz());
-    for (int r = 0; r < a.num_rows; ++r)
-        c.rows.insert(c.rows.end(), a.row_offsets[r + 1] - a.row_offsets[r], r);
-    c.cols = a.col_idx;
-    c.values = a.values;
-    return c;
-}
-
-// The stride benchmark's reads as a mapping of the access model: one step, one element each.
-class StridedRead {
-public:
-    StridedRead(int stride, int log2_length) : stride_(stride), log2_length_(log2_length) {}
-    size_t num_threads() const { return size_t{1} << log2_length_; }
-    int length(size_t) const { return 1; }
-    long long element(size_t t, int) const {
-        return static_cast<long long>(strided_index(t, stride_, log2_length_));
-    }
-
-private:
-    int stride_, log2_length_;
-};
-
-// The four mappings' warp requests, summed by the model of access_table.h. ELL's needs only
-// the row lengths, so it is modelled whether ELL is built or not.
-struct RequestModel {
-    int longest_row = 0;
-    AccessStats csr_rows, coo_entries, csr_warps, ell_rows;
-};
-
-inline RequestModel model_requests(const HostCsr& a) {
-    if (a.nnz() >= kAnnouncedSize) announce("modelling the warp requests of four mappings");
-    RequestModel m;
-    m.longest_row = max_row_length(a);
-    m.csr_rows = access_stats(CsrThreadPerRow(a.row_offsets));
-    m.coo_entries = access_stats(CooThreadPerEntry(a.nnz()));
-    m.csr_warps = access_stats(CsrWarpPerRow(a.row_offsets));
-    m.ell_rows = access_stats(EllThreadPerRow(row_lengths(a)));
-    return m;
-}
-
-// The notes' tables, computed: which entry each thread reads in each step.
-inline void show_reads_by_step(const HostCsr& a) {
-    print_array("rowPtrs", a.row_offsets, 7);
-    print_array("value", a.values, 7);
-    std::printf("CSR, one thread per row: thread t reads value[rowPtrs[t] + i] in step i\n");
-    print_access_table(access_table(CsrThreadPerRow(a.row_offsets)), "value");
-    std::printf("COO, one thread per nonzero: thread t reads value[t]\n");
-    print_access_table(access_table(CooThreadPerEntry(a.nnz())), "value");
-    print_wrapped(
-        "In one step the CSR threads read entries a row apart (strided), and the threads of "
-        "shorter rows sit idle while the longest row finishes; the COO threads read neighbouring "
-        "entries (contiguous).");
-    std::printf("\n");
-}
-
-inline void print_model_row(const char* mapping, const AccessStats& s) {
-    std::printf("  %-23s %12s %13s %11.2f %12.2f %9.1f%% %9.1f%%\n", mapping,
-                with_separators(s.requests).c_str(), with_separators(s.sectors).c_str(),
-                s.sectors_per_request(), s.fetched_per_used(), 100 * s.contiguous_fraction(),
-                100 * s.lanes_busy());
-}
-
-// Bytes and 32-byte sectors of an array of 4-byte elements: "48 bytes, 2 sectors".
-inline std::string array_extent(size_t elements) {
-    const size_t bytes = elements * kElementBytes;
-    return counted(bytes, "byte") + ", " +
-           counted((bytes + kSectorBytes - 1) / kSectorBytes, "sector");
-}
-
-// On a small matrix every request may touch a single sector; then each sector count is a request
-// count, and what tells the mappings apart is how many requests they need and their contiguity.
-inline void explain_small_model(const HostCsr& a, const RequestModel& m) {
-    const size_t ell_slots = static_cast<size_t>(a.num_rows) * m.longest_row;
-    std::string text = "value holds " + counted(a.nnz(), "float") + " (" + array_extent(a.nnz()) +
-                       "); ELL's ell_values has " + counted(ell_slots, "slot") + " (" +
-                       array_extent(ell_slots) + ").";
-    const AccessStats* all[] = {&m.csr_rows, &m.coo_entries, &m.csr_warps, &m.ell_rows};
-    bool one_sector_each = true;
-    for (const AccessStats* s : all) one_sector_each = one_sector_each && s->sectors == s->requests;
-    if (one_sector_each)
-        text +=
-            " Every request here touches a single sector, so each mapping's sector count is "
-            "its request count (" +
-            std::to_string(m.csr_rows.sectors) + ", " + std::to_string(m.coo_entries.sectors) +
-            ", " + std::to_string(m.csr_warps.sectors) + " and " +
-            std::to_string(m.ell_rows.sectors) +
-            "): here the mappings differ in how many requests they need and in whether each "
-            "request is contiguous. On a larger matrix the sectors per request differ too: "
-            "try --scale 16.";
-    print_wrapped(text);
-}
-
-inline void show_request_model(const HostCsr& a, const RequestModel& m) {
-    std::printf(
-        "per warp request, the model of access_table.h (4-byte values, 32-byte sectors):\n");
-    std::printf("  %-23s %12s %13s %11s %12s %10s %10s\n", "mapping", "requests", "sectors",
-                "sectors/req", "fetched/used", "contiguous", "lanes busy");
-    print_model_row("CSR, thread per row", m.csr_rows);
-    print_model_row("COO, thread per nonzero", m.coo_entries);
-    print_model_row("CSR, warp per row", m.csr_warps);
-    print_model_row("ELL, thread per row", m.ell_rows);
-    if (!ell_is_practical(a))
-        std::printf("  (ELL's row is modelled from the row lengths: ELL itself is not built)\n");
-    if (printable(a)) explain_small_model(a, m);
-    std::printf("\n");
-}
-
-inline void check_request_model(const KernelProgram& p, const HostCsr& a, const RequestModel& m,
-                                SelfCheck& check) {
-    if (p.options.book_example()) {
-        check.claim(
-            "the CSR table is the notes' table (t0->value[0] t1->value[2] t2->value[5] "
-            "t3->value[7], then 1 3 6 done, then done 4 done done)",
-            access_table(CsrThreadPerRow(a.row_offsets)).reads == kNotesCsrAccessTable);
-        check.claim("the COO table is the notes' (thread t reads value[t], in one step)",
-                    access_table(CooThreadPerEntry(a.nnz())).reads == kNotesCooAccessTable);
-    }
-    if (a.nnz() >= kAnnouncedSize) announce("checking that each mapping reads every entry once");
-    const std::vector<char> every_entry(a.nnz(), 1);
-    check.claim(
-        "CSR thread per row, COO thread per nonzero and CSR warp per row each read every entry "
-        "exactly once",
-        reads_each_entry_once(CsrThreadPerRow(a.row_offsets), every_entry) &&
-            reads_each_entry_once(CooThreadPerEntry(a.nnz()), every_entry) &&
-            reads_each_entry_once(CsrWarpPerRow(a.row_offsets), every_entry));
-    const size_t longest = static_cast<size_t>(m.longest_row);
-    check.claim("thread per row takes as many steps as the longest row (" +
-                    with_separators(longest) + "), warp per row a 32nd of that, rounded up",
-                m.csr_rows.max_work == longest &&
-                    m.csr_warps.max_work == (longest + kWarpSize - 1) / kWarpSize);
-    check.claim("every COO, warp-per-row and ELL request is contiguous in the model",
-                m.coo_entries.contiguous_fraction() == 1.0 &&
-                    m.csr_warps.contiguous_fraction() == 1.0 &&
-                    m.ell_rows.contiguous_fraction() == 1.0);
-    std::printf("\n");
-}
-
-// The fixes' tables on a small matrix, then ELL's padding, or why ELL is not built.
-inline void show_fixes(const HostCsr& a, const std::optional<HostEll>& ell) {
-    if (printable(a)) {
-        std::printf(
-            "CSR, one warp per row: lane l of warp w (thread 32w + l) reads entries l, "
-            "l + 32, ... of row w\n");
-        print_access_table(access_table(CsrWarpPerRow(a.row_offsets)), "value");
-    }
-    if (ell && printable(a)) {
-        print_wrapped(
-            "ELL, column-major: slot (row, i) at i * num_rows + row; thread t reads "
-            "ell_values[i * num_rows + t] in step i");
-        print_array("nnz_per_row", ell->nnz_per_row, 11);
-        print_array("ell_values", ell->values, 11);
-        print_access_table(access_table(EllThreadPerRow(ell->nnz_per_row)), "ell_values");
-    }
-    if (ell) {
-        const size_t slots = ell->num_slots(), padding = slots - a.nnz();
-        print_wrapped("ELL: every row padded to " + counted(ell->width, "slot") + ", " +
-                      counted(slots, "slot") + " for " + counted(a.nnz(), "entry", "entries") +
-                      " (" + fixed_text(slots ? 100.0 * padding / slots : 0.0, 1) + "% padding), " +
-                      readable_ratio(ell_to_csr_bytes(a)) + " the CSR's bytes");
-    } else {
-        const int longest = max_row_length(a);
-        print_wrapped(
-            "ELL: the longest row has " + counted(longest, "entry", "entries") +
-            ", so ELL would pad all " + counted(a.num_rows, "row") + " to " +
-            counted(longest, "slot") + ": " +
-            readable_bytes(static_cast<double>(ell_bytes(a.num_rows, longest))) + ", " +
-            readable_ratio(ell_to_csr_bytes(a)) + " the CSR's " +
-            readable_bytes(static_cast<double>(csr_bytes(a))) + ". Past " +
-            fixed_text(kEllPaddingLimit, 0) +
-            " times this program does not build it (and never trims rows to make it fit); 145's "
-            "HYB keeps ELL narrow and puts the long rows' extra entries in COO.");
-    }
-    std::printf("\n");
-}
-
-// cuSPARSE's CSR SpMV, the bar that the kernels are timed against, checked like them. It skips
-// where the library refuses the matrix (more entries than places, from duplicates).
-inline void check_cusparse_spmv(const KernelProgram& p, const HostCsr& a,
-                                const std::vector<float>& x, const std::vector<float>& y0,
-                                const SpmvReference& reference, SelfCheck& check) {
-    const std::string claim = "y from cuSPARSE's CSR SpMV matches the CPU reference";
-    if (!p.on_gpu()) return check.skip(claim);
-    DeviceCsr d(p.here, a);
-    DeviceArray<float> dx(p.here, x), dy(p.here, y0);
-    cusparse_spmv_checked(check, claim, a.num_rows, a.num_cols, a.nnz(), d.row_offsets.data(),
-                          d.col_idx.data(), d.values.data(), dx.data(), dy.data(),
-                          [&] { return spmv_matches(dy.download(), reference); });
-}
-
-// Each mapping's y against the reference, then cuSPARSE's.
-inline void check_fixes(const KernelProgram& p, const HostCoo& input, const HostCoo& coo,
-                        const HostCsr& a, const std::optional<HostEll>& ell, SelfCheck& check) {
-    const std::vector<float> x = lesson_x(a.num_cols), y0 = lesson_y0(a.num_rows);
-    if (a.nnz() >= kAnnouncedSize) announce("multiplying by each mapping's kernel");
-    const SpmvReference reference = spmv_reference(input, x, y0);
-    const std::string from = std::string(" (") + p.here.name() + ") matches the CPU reference";
-    check.claim("y from CSR, thread per row" + from,
-                spmv_matches(csr_spmv(p.here, a, x, y0), reference));
-    check.claim("y from COO, thread per nonzero" + from,
-                spmv_matches(coo_spmv(p.here, coo, x, y0), reference));
-    check.claim("y from CSR, warp per row" + from,
-                spmv_matches(csr_warp_per_row_spmv(p.here, a, x, y0), reference));
-    const std::string ell_claim = "y from ELL, thread per row" + from;
-    if (ell)
-        check.claim(ell_claim, spmv_matches(ell_spmv(p.here, *ell, x, y0), reference));
-    else
-        check.skip(ell_claim, ell_not_built(a));
-    check_cusparse_spmv(p, a, x, y0, reference, check);
-}
-
-// 2^28 floats, 1 GiB: 18 times the 60 MB L2 of an H200, so every pass comes from DRAM.
-constexpr int kStridedLog2Length = 28;
-const std::vector<int> kStrides = {1, 2, 4, 8, 16, 32};
-
-// Measured: the same reads at strides 1 to 32, beside the sectors that the model predicts.
-inline void time_strided_reads(TimingTable& table) {
-    print_wrapped(
-        "  strided reads: thread t reads element t * stride of a 1 GiB float array, wrapping "
-        "around so that every element is read once; bytes: 4 per thread, the bytes asked for",
-        4);
-    DeviceBuffer<float> data(size_t{1} << kStridedLog2Length), sink(1);
-    data.fill_bytes(0);
-    std::vector<double> ms, sectors;
-    for (int stride : kStrides) {
-        // The model needs one pass of the pattern, not the whole gigabyte.
-        sectors.push_back(access_stats(StridedRead(stride, 16)).sectors_per_request());
-        ms.push_back(
-            table.time("strided_read_" + std::to_string(stride),
-                       "stride " + std::to_string(stride) + ", model " +
-                           fixed_text(sectors.back(), 0) + " sectors per request",
-                       static_cast<double>(data.bytes()), [&] {
-                           strided_read_kernel<<<blocks_for(data.size()), kThreadsPerBlock>>>(
-                               data.data(), stride, kStridedLog2Length, sink.data());
-                           CUDA_CHECK_LAUNCH();
-                       }));
-    }
-    print_wrapped(
-        "  A warp asks for 128 bytes at every stride; at stride s its 32 reads span 4s sectors "
-        "and touch min(4s, 32) of them, so from stride 8 on each 32-byte sector brings one "
-        "useful float.",
-        4);
-    print_wrapped("  measured, not a self-check: stride 2 runs at " + fixed_text(ms[0] / ms[1], 2) +
-                      " and stride 32 at " + fixed_text(ms[0] / ms.back(), 2) +
-                      " of stride 1's speed, where the model's sectors per request say 1/" +
-                      fixed_text(sectors[1] / sectors[0], 0) + " and 1/" +
-                      fixed_text(sectors.back() / sectors[0], 0),
-                  4);
-}
-
-// Measured: the four mappings and cuSPARSE on the same arrays. Every kernel is given the same
-// bytes, those that any SpMV must move at least once (the CSR arrays, x, and y read and written),
-// so GB/s ranks them as time does. Repeated runs keep adding into y: the same work each run.
-inline void time_spmv_kernels(const KernelProgram& p, TimingTable& table, const HostCoo& coo,
-                              const HostCsr& a, const std::optional<HostEll>& ell,
-                              const RequestModel& m) {
-    DeviceCsr d_csr(p.here, a);
-    DeviceCoo d_coo(p.here, coo);
-    std::unique_ptr<DeviceEll> d_ell = ell ? std::make_unique<DeviceEll>(p.here, *ell) : nullptr;
-    DeviceArray<float> dx(p.here, lesson_x(a.num_cols)), dy(p.here, lesson_y0(a.num_rows));
-    float *x = dx.data(), *y = dy.data();
-    const double bytes = static_cast<double>(csr_bytes(a)) + 4.0 * a.num_cols + 8.0 * a.num_rows;
-    print_wrapped("  SpMV: bytes for every kernel: the CSR arrays, x, and y read and written", 4);
-    const double thread_ms = table.time("csr_thread_per_row", "CSR, thread per row", bytes,
-                                        [&] { launch_spmv_csr(p.here, d_csr, x, y); });
-    table.time("coo_thread_per_nonzero", "COO, thread per nonzero", bytes,
-               [&] { launch_spmv_coo(p.here, d_coo, x, y); });
-    const double warp_ms = table.time("csr_warp_per_row", "CSR, warp per row", bytes,
-                                      [&] { launch_spmv_csr_warp_per_row(p.here, d_csr, x, y); });
-    const double ell_ms = d_ell ? table.time("ell_thread_per_row", "ELL, thread per row", bytes,
-                                             [&] { launch_spmv_ell(p.here, *d_ell, x, y); })
-                                : 0.0;
-    if (!d_ell) print_wrapped("  (" + ell_not_built(a) + ")", 4);
-    // At --scale 1 to 3 the R-MAT matrix can hold more entries than places, which cuSPARSE
-    // refuses; it is then not timed.
-    if (cusparse_refusal(a.num_rows, a.num_cols, a.nnz()).empty()) {
-        CusparseSpmv library(a.num_rows, a.num_cols, a.nnz(), d_csr.row_offsets.data(),
-                             d_csr.col_idx.data(), d_csr.values.data(), x, y);
-        const double library_ms =
-            table.time("cusparse_csr", "cuSPARSE CSR SpMV", bytes, [&] { library.run(); });
-        table.ratio("cuSPARSE / warp per row", library_ms / warp_ms, "cuSPARSE is faster");
-        if (d_ell) table.ratio("cuSPARSE / ELL", library_ms / ell_ms, "cuSPARSE is faster");
-    }
-    table.ratio("warp per row / thread per row", warp_ms / thread_ms, "warp per row is faster");
-    if (d_ell) table.ratio("ELL / thread per row", ell_ms / thread_ms, "ELL is faster");
-    const double mean = a.num_rows ? static_cast<double>(a.nnz()) / a.num_rows : 0.0;
-    print_wrapped("  the longest row has " + counted(m.longest_row, "entry", "entries") +
-                      ", the mean row " + fixed_text(mean, 2) + "; the model: ELL touches " +
-                      with_separators(m.ell_rows.sectors) + " sectors to thread per row's " +
-                      with_separators(m.csr_rows.sectors),
-                  4);
-}
-
-// The stride benchmark and the kernels' timings, in one table.
-inline void measure(const KernelProgram& p, const HostCoo& coo, const HostCsr& a,
-                    const std::optional<HostEll>& ell, const RequestModel& m) {
-    std::printf("\n(3) measured\n");
-    if (!p.on_gpu() || p.options.scale == 0) {
-        std::printf("  the stride benchmark and the kernels' timings run on a GPU, with --scale\n");
-        return;
-    }
-    TimingTable table(p, "144", p.options.skew, "");
-    time_strided_reads(table);
-    time_spmv_kernels(p, table, coo, a, ell, m);
-}
-
-#if __INCLUDE_LEVEL__ == 0  // main, unless a later lesson or a test includes this file
 int main(int argc, char** argv) {
-    const KernelProgram p = start_kernel_program(
-        argc, argv,
-        ProgramDescription(
-            "144 (14.3) kernel: CSR reads strided, COO contiguous; warp per row and ELL",
-            {"make 144_coalescing_kernel && build/144_coalescing_kernel",
-             "build/144_coalescing_kernel --scale 20 --skew 0.8",
-             "build/144_coalescing_kernel --scale 20 --skew 0.3", "make ncu-sectors"})
-            .with_book_input("the 4 x 4 matrix of Fig. 14.1")
-            .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
-            .with_memory({52, 96, 1600e6}));
-    const HostCoo input = spmv_input(p.options);
-    const HostCsr csr = csr_for_lesson(input);
-    const HostCoo coo = row_sorted_coo(csr);
+    const KernelProgram p = start_kernel_program(argc, argv, coalescing_program());
+    const SpmvLessonInput in = spmv_lesson_input(p.options);
+    const HostCoo coo = row_sorted_coo(in.csr);
     SelfCheck check;
 
     std::printf(
-        "(1) which entry each thread reads, step by step, and the warp requests that follow\n");
-    if (printable(csr)) show_reads_by_step(csr);
-    const RequestModel model = model_requests(csr);
-    show_request_model(csr, model);
-    check_request_model(p, csr, model, check);
+        "(1) which entry each thread reads, step by step, and the warp requests that "
+        "follow\n");
+    show_reads_by_step(in.csr);
+    const RequestModel model = model_requests(in.csr);
+    show_request_model(in.csr, model);
+    check_request_model(p, in.csr, model, check);
 
     std::printf("(2) the fixes: one warp per row, and ELL stored column-major\n");
-    const std::optional<HostEll> ell = ell_if_practical(csr);
-    show_fixes(csr, ell);
-    check_fixes(p, input, coo, csr, ell, check);
+    const std::optional<HostEll> ell = ell_if_practical(in.csr);
+    show_fixes(in.csr, ell);
+    std::vector<float> y_warp_cpu = in.y0, y_ell_cpu = in.y0;
+    spmv_csr_warp_per_row_cpu(in.csr, in.x, y_warp_cpu);
+    if (ell) spmv_ell_cpu(*ell, in.x, y_ell_cpu);
+    check_fixes(p, in, coo, ell, y_warp_cpu, y_ell_cpu, check);
 
-    measure(p, coo, csr, ell, model);
+    time_reads_and_kernels(p, coo, in.csr, ell, model);
     if (!p.options.book_example())
         check.end_with(spmv_result_line(
-            input, csr_spmv(p.here, csr, ones(csr.num_cols), zeros(csr.num_rows))));
+            in.coo,
+            csr_warp_per_row_spmv(p.here, in.csr, ones(in.csr.num_cols), zeros(in.csr.num_rows))));
     return check.finish();
 }
 #endif
+#endif  // __CUDACC__
+#endif  // COALESCING_KERNEL_144

@@ -25,10 +25,10 @@ constexpr int kElementBytes = 4;
 constexpr int kSectorBytes = 32;
 
 // The notes' table for Fig. 14.1 and the CSR kernel, one thread per row: reads[i][t] is the
-// index into value[] that thread t reads in step i.
+// index into values[] that thread t reads in step i.
 const std::vector<std::vector<long long>> kNotesCsrAccessTable = {
     {0, 2, 5, 7}, {1, 3, 6, kDone}, {kDone, 4, kDone, kDone}};
-// And the COO kernel's, one thread per entry: thread t reads value[t], all in one step.
+// And the COO kernel's, one thread per entry: thread t reads values[t], all in one step.
 const std::vector<std::vector<long long>> kNotesCooAccessTable = {{0, 1, 2, 3, 4, 5, 6, 7}};
 
 // Each mapping says how many threads there are, for how many steps thread t is active (it
@@ -135,7 +135,7 @@ AccessTable access_table(const Mapping& m) {
     return table;
 }
 
-// One line per step, "t3->value[7]" or "t3 done", in columns, wrapped at 100 columns under the
+// One line per step, "t3->values[7]" or "t3 done", in columns, wrapped at 100 columns under the
 // first cell. Past 8 threads (a warp per row has 32 per row) only the active threads are listed,
 // with a count of the idle ones.
 inline void print_access_table(const AccessTable& table, const std::string& array) {

@@ -9,6 +9,7 @@
 #include "../common/graph_generators.h"
 #include "../common/matrix_reader.h"
 #include "../common/options.h"
+#include "../common/self_check.h"
 #include "../common/sparse_host.h"
 #include "../common/text.h"
 
@@ -138,6 +139,19 @@ inline bool spmv_matches(const std::vector<float>& y, const SpmvReference& ref) 
     for (size_t i = 0; i < y.size(); ++i)
         if (!(std::fabs(static_cast<double>(y[i]) - ref.y[i]) <= ref.tolerance[i])) return false;
     return true;
+}
+
+// The claim that a kernel's y matches its CPU baseline's. The two may add a row's products in
+// other orders (atomics, a warp's shuffles, the GPU's fused multiply-adds), so neither need equal
+// the other bit for bit: both are held to the double reference's float32 bound.
+inline void claim_kernel_matches_baseline(SelfCheck& check, const std::string& kernel,
+                                          const std::vector<float>& y,
+                                          const std::vector<float>& y_cpu,
+                                          const SpmvReference& reference) {
+    check.claim(kernel +
+                    "'s y matches its CPU baseline's: both within float32 rounding of the double "
+                    "reference",
+                spmv_matches(y, reference) && spmv_matches(y_cpu, reference));
 }
 
 // The result: line of an SpMV program: the matrix's facts and the sum of y = A * 1, which a

@@ -7,14 +7,16 @@
 //   JDS  rows sorted by length, longest first, and stored one "jagged diagonal" after another:
 //        diagonal d holds the d-th entry of every row that has one, again consecutive across
 //        threads, and with no padding at all.
-// Host code only, with the byte count of each format. The kernels are in the lessons that teach
-// them: ELL's in 144, HYB's and JDS's in 145.
+// Host code only, with the byte count of each format. The kernels and their CPU baselines are in
+// the lessons that teach them: ELL's in 144, HYB's and JDS's in 145; device copies of the formats
+// are in device_regular_formats.cuh.
 #pragma once
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <functional>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <vector>
 #include "../common/memory_budget.h"
@@ -92,6 +94,17 @@ inline std::string readable_ratio(double ratio) {
     char text[32];
     std::snprintf(text, sizeof text, ratio < 100 ? "%.1f times" : "%.0f times", ratio);
     return text;
+}
+
+// ELL, where its padding is affordable; otherwise nothing, and ell_not_built says why.
+inline std::optional<HostEll> ell_if_practical(const HostCsr& a) {
+    if (!ell_is_practical(a)) return std::nullopt;
+    return ell_from_csr(a);
+}
+
+inline std::string ell_not_built(const HostCsr& a) {
+    return "ELL is not built: its padding would take " + readable_ratio(ell_to_csr_bytes(a)) +
+           " the CSR's bytes";
 }
 
 inline HostCoo coo_from_ell(const HostEll& e) {

@@ -4,7 +4,9 @@
 // condition.
 #pragma once
 
-#ifndef __CUDACC__  // a CPU program (.cpp) calls the same search as plain host code
+// A CPU program (119's row starts, 146's lookups) compiles the same searches as plain C++,
+// where the CUDA qualifiers mean nothing.
+#ifndef __CUDACC__
 #define __host__
 #define __device__
 #endif

@@ -1,8 +1,12 @@
-// Tests of 141: Fig. 14.1 from its dense array to COO and CSR, the three CPU SpMVs, and the
+// Tests of 141: Fig. 14.1 from its dense array to COO and CSR, the three CPU SpMVs (141's dense
+// loop, 142's COO loop and 143's CSR loop), the program's products as it prints them, and the
 // byte counts of the three layouts.
 #include <catch2/catch.hpp>
+#include <sstream>
+#include <string>
 #include <vector>
 #include "../ch14_spmv/141_spmv_formats_cpu_baseline.cpp"
+#include "run_program.h"
 
 namespace {
 
@@ -43,6 +47,16 @@ HostCoo nonzeros_by_columns(const DenseMatrix& d) {
     return a;
 }
 
+// The array that the program printed under `label`, as its text "[ ... ]", or "" if none.
+std::string printed_array(const std::string& out, const std::string& label) {
+    std::istringstream lines(out);
+    std::string line;
+    while (std::getline(lines, line))
+        if (line.rfind("  " + label + " ", 0) == 0 && line.find(" = [") != std::string::npos)
+            return line.substr(line.find('['));
+    return "";
+}
+
 std::vector<float> some_y0(int n) {
     std::vector<float> y(n);
     for (int i = 0; i < n; ++i) y[i] = static_cast<float>(i % 5) - 2.0f;
@@ -77,7 +91,7 @@ TEST_CASE("141: the three SpMVs agree with the double reference on Fig. 14.1", "
     REQUIRE(x == std::vector<float>{1, 1.125f, 1.25f, 1.375f});
     REQUIRE(y0 == std::vector<float>{0, 0.5f, 1, 0});
     std::vector<float> y_dense = y0, y_coo = y0, y_csr = y0;
-    spmv_dense(d, x, y_dense);
+    spmv_dense_cpu(d, x, y_dense);
     spmv_coo_cpu(dense_to_coo(d), x, y_coo);
     spmv_csr_cpu(dense_to_csr(d), x, y_csr);
     // By hand from the figure's rows: row 0 = 0 + 1 * 1 + 7 * 1.125, and so on; exact in float.
@@ -91,14 +105,17 @@ TEST_CASE("141: the three SpMVs agree with the double reference on Fig. 14.1", "
 }
 
 TEST_CASE("141: the program's three products start from the chapter's x and y0", "[141]") {
-    const DenseMatrix d = fig14_1_dense();
-    const ThreeProducts y = multiply_three_ways(d, dense_to_coo(d), dense_to_csr(d));
-    CHECK(y.x == lesson_x(4));
-    CHECK(y.y0 == lesson_y0(4));
-    const SpmvReference reference = spmv_reference(fig14_1(), y.x, y.y0);
-    CHECK(spmv_matches(y.dense, reference));
-    CHECK(y.coo == y.dense);
-    CHECK(y.csr == y.dense);
+    const ProgramRun run = run_program("141_spmv_formats_cpu_baseline", {});
+    INFO(run.out << run.err);
+    REQUIRE(run.exit_code == 0);
+    CHECK(printed_array(run.out, "x") == bracketed(lesson_x(4)));
+    CHECK(printed_array(run.out, "y0") == bracketed(lesson_y0(4)));
+    const std::vector<float> by_hand = {8.875f, 21.625f, 13.25f, 8.25f};
+    CHECK(spmv_matches(by_hand, spmv_reference(fig14_1(), lesson_x(4), lesson_y0(4))));
+    for (const char* y : {"y_dense", "y_coo", "y_csr"}) {
+        CAPTURE(y);
+        CHECK(printed_array(run.out, y) == bracketed(by_hand));
+    }
 }
 
 TEST_CASE("141: conversions and SpMVs on 1,200 random dense matrices", "[141][random]") {
@@ -118,7 +135,7 @@ TEST_CASE("141: conversions and SpMVs on 1,200 random dense matrices", "[141][ra
         const std::vector<float> x = lesson_x(d.num_cols), y0 = some_y0(d.num_rows);
         const SpmvReference reference = spmv_reference(expected, x, y0);
         std::vector<float> y_dense = y0, y_coo = y0, y_csr = y0;
-        spmv_dense(d, x, y_dense);
+        spmv_dense_cpu(d, x, y_dense);
         spmv_coo_cpu(coo, x, y_coo);
         spmv_csr_cpu(csr, x, y_csr);
         REQUIRE(spmv_matches(y_dense, reference));

@@ -1,10 +1,11 @@
 // Tests of 142: COO SpMV, one thread per nonzero with atomicAdd, emulated in shuffled orders and
-// on the GPU, against the double reference on the book's matrix, the data files and random
-// matrices; and the table of which threads add into which y entry.
+// on the GPU, and its CPU baseline, against the double reference on the book's matrix, the data
+// files and random matrices; and the table of which threads add into which y entry.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 #include "../ch14_spmv/142_spmv_coo_kernel.cu"
+#include "../ch14_spmv/proof/142_spmv_coo_kernel.cuh"
 #include "data_files.h"
 #include "edge_case_graphs.h"
 #include "spmv_test_inputs.h"
@@ -26,6 +27,25 @@ TEST_CASE("142: emulated COO SpMV of Fig. 14.1 in several thread orders", "[142]
     }
     CHECK(coo_spmv(Here::emulated(ThreadOrder::given({7, 6, 5, 4, 3, 2, 1, 0})), a, x, y0) ==
           expected);
+}
+
+TEST_CASE("142: the CPU baseline on Fig. 14.1, 1,200 random matrices and the hub",
+          "[142][random]") {
+    INFO("seed " << kSeed142);
+    const std::vector<float> x = lesson_x(4), y0 = varied_y0(4);
+    std::vector<float> y = y0;
+    spmv_coo_cpu(fig14_1(), x, y);
+    CHECK(y == book_product(x, y0));
+    std::vector<HostCoo> inputs = {make_star(100001, 0, kSeed142)};
+    for (int i = 0; i < kSweepGraphs; ++i) inputs.push_back(edge_case_graph(i, kSeed142));
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        const HostCoo& a = inputs[i];
+        CAPTURE(i, a.num_rows, a.nnz());
+        const std::vector<float> xi = lesson_x(a.num_cols), y0i = varied_y0(a.num_rows);
+        std::vector<float> y_cpu = y0i;
+        spmv_coo_cpu(a, xi, y_cpu);
+        REQUIRE(spmv_matches(y_cpu, spmv_reference(a, xi, y0i)));
+    }
 }
 
 TEST_CASE("142: the contention table of Fig. 14.1", "[142]") {

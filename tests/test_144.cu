@@ -1,12 +1,13 @@
 // Tests of 144 and access_table.h: the notes' table on Fig. 14.1; the tables' properties on random
 // matrices (each entry read once, by the thread that owns it, in as many steps as the longest
 // row); the per-request model against a second count taken from the table and against patterns
-// whose sector counts are known; the strided index; and the kernels, emulated in shuffled orders
-// and on a GPU (the warp-per-row kernel on a GPU only).
+// whose sector counts are known; the strided index; the warp-per-row and ELL baselines; and the
+// kernels, emulated in shuffled orders and on a GPU.
 #include <catch2/catch.hpp>
 #include <set>
 #include <vector>
 #include "../ch14_spmv/144_coalescing_kernel.cu"
+#include "../ch14_spmv/proof/144_coalescing_kernel.cuh"
 #include "data_files.h"
 #include "edge_case_graphs.h"
 #include "spmv_test_inputs.h"
@@ -103,9 +104,7 @@ TEST_CASE("144: tables on 1,200 random matrices: each entry once, by its owner, 
         CAPTURE(g, input.num_rows, input.nnz());
         const HostCsr csr = csr_from_coo_by_stable_sort(input);
         const std::vector<int> owner = entry_rows(input);
-        int longest = 0;
-        for (int r = 0; r < csr.num_rows; ++r)
-            longest = std::max(longest, csr.row_offsets[r + 1] - csr.row_offsets[r]);
+        const int longest = max_row_length(csr);
         const std::vector<char> every_entry(csr.nnz(), 1);
 
         const AccessTable rows = access_table(CsrThreadPerRow(csr.row_offsets));
@@ -222,6 +221,51 @@ TEST_CASE("144: the strided index reads every element exactly once, at every str
         }
 }
 
+TEST_CASE("144: the warp-per-row and ELL baselines on Fig. 14.1, random matrices and the hub",
+          "[144][random]") {
+    INFO("seed " << kSeed144);
+    const HostCsr fig = csr_from_coo_by_stable_sort(fig14_1());
+    const std::vector<float> x = lesson_x(4), y0 = varied_y0(4);
+    std::vector<float> y_warp = y0, y_ell = y0;
+    spmv_csr_warp_per_row_cpu(fig, x, y_warp);
+    spmv_ell_cpu(ell_from_csr(fig), x, y_ell);
+    CHECK(y_warp == book_product(x, y0));
+    CHECK(y_ell == book_product(x, y0));
+    std::vector<HostCoo> inputs = {make_star(100001, 0, kSeed144),
+                                   make_uniform_random(50, 20000, kSeed144)};
+    for (int g = 0; g < kSweepGraphs; ++g) inputs.push_back(edge_case_graph(g, kSeed144));
+    for (size_t g = 0; g < inputs.size(); ++g) {
+        CAPTURE(g, inputs[g].num_rows, inputs[g].nnz());
+        const auto [csr, xg, y0g, reference] = spmv_case(inputs[g]);
+        std::vector<float> y = y0g;
+        spmv_csr_warp_per_row_cpu(csr, xg, y);
+        REQUIRE(spmv_matches(y, reference));
+        if (!ell_is_practical(csr)) continue;
+        y = y0g;
+        spmv_ell_cpu(ell_from_csr(csr), xg, y);
+        REQUIRE(spmv_matches(y, reference));
+    }
+}
+
+// The emulator runs the same float operations in the same order as the baselines' loops, so on
+// the host the two agree bit for bit; only the GPU's fused multiply-adds may round otherwise.
+TEST_CASE("144: the emulated warp-per-row and ELL kernels equal their baselines bit for bit",
+          "[144][emulation][random]") {
+    INFO("seed " << kSeed144);
+    for (int g = 0; g < 300; ++g) {
+        const HostCoo input = edge_case_graph(g, kSeed144);
+        CAPTURE(g, input.num_rows, input.nnz());
+        const auto [csr, x, y0, reference] = spmv_case(input);
+        const Here here = Here::emulated(ThreadOrder::shuffled(mix_seed(kSeed144, g)));
+        std::vector<float> y_warp = y0, y_ell = y0;
+        spmv_csr_warp_per_row_cpu(csr, x, y_warp);
+        REQUIRE(csr_warp_per_row_spmv(here, csr, x, y0) == y_warp);
+        const HostEll ell = ell_from_csr(csr);
+        spmv_ell_cpu(ell, x, y_ell);
+        REQUIRE(ell_spmv(here, ell, x, y0) == y_ell);
+    }
+}
+
 TEST_CASE("144: the emulated CSR, COO and ELL bodies match the reference on random matrices",
           "[144][emulation][random]") {
     INFO("seed " << kSeed144);
@@ -284,8 +328,8 @@ TEST_CASE("144: on Fig. 14.1 each request touches one sector; ELL's 48 bytes spa
     CHECK(m.ell_rows.requests == 3);
     for (const AccessStats* s : {&m.csr_rows, &m.coo_entries, &m.csr_warps, &m.ell_rows})
         CHECK(s->sectors == s->requests);
-    // value: 8 floats, 32 bytes, one sector; ell_values: 12 slots, 48 bytes, two sectors, the
-    // second reached only in step 2 (slot 9).
+    // CSR's values: 8 floats, 32 bytes, one sector; ELL's values: 12 slots, 48 bytes, two sectors,
+    // the second reached only in step 2 (slot 9).
     CHECK(array_extent(csr.nnz()) == "32 bytes, 1 sector");
     CHECK(array_extent(ell_from_csr(csr).num_slots()) == "48 bytes, 2 sectors");
     // 1138_bus is large enough that a strided request touches more than one sector.

@@ -1,12 +1,13 @@
 // Tests of 145 and regular_formats.h: Fig. 14.1 in ELL, HYB and JDS as worked out from the
 // figure; every conversion undone to the same multiset of entries on the real matrices of
 // data/, on 1,200 random matrices and on the 10^5-entry hub; HYB's width rule and JDS's
-// order by counting; and each format's kernel against the CPU reference, emulated in shuffled
-// orders and on a GPU.
+// order by counting; and each format's kernel and CPU baseline against the double reference,
+// emulated in shuffled orders and on a GPU.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 #include "../ch14_spmv/145_regular_formats_kernel.cu"
+#include "../ch14_spmv/proof/145_regular_formats_kernel.cuh"
 #include "data_files.h"
 #include "edge_case_graphs.h"
 #include "spmv_test_inputs.h"
@@ -37,13 +38,23 @@ void require_round_trips(const HostCoo& input) {
     REQUIRE(sorted_entries(coo_from_jds(jds)) == expected);
 }
 
+// Each format's kernel, emulated, and HYB's and JDS's baselines, against the reference.
 void require_emulated_spmv(const HostCoo& input, uint64_t seed) {
     const auto [csr, x, y0, reference] = spmv_case(input);
     const Here here = Here::emulated(ThreadOrder::shuffled(seed));
     if (ell_is_practical(csr))
         REQUIRE(spmv_matches(ell_spmv(here, ell_from_csr(csr), x, y0), reference));
-    REQUIRE(spmv_matches(hyb_spmv(here, hyb_from_csr(csr), x, y0), reference));
-    REQUIRE(spmv_matches(jds_spmv(here, jds_from_csr(csr), x, y0), reference));
+    const HostHyb hyb = hyb_from_csr(csr);
+    const HostJds jds = jds_from_csr(csr);
+    REQUIRE(spmv_matches(hyb_spmv(here, hyb, x, y0), reference));
+    REQUIRE(spmv_matches(jds_spmv(here, jds, x, y0), reference));
+    std::vector<float> y_hyb_cpu = y0, y_jds_cpu = y0;
+    spmv_hyb_cpu(hyb, x, y_hyb_cpu);
+    spmv_jds_cpu(jds, x, y_jds_cpu);
+    REQUIRE(spmv_matches(y_hyb_cpu, reference));
+    REQUIRE(spmv_matches(y_jds_cpu, reference));
+    // A JDS thread adds its row's entries in the order that the baseline does: the same bits.
+    REQUIRE(jds_spmv(here, jds, x, y0) == y_jds_cpu);
 }
 
 }  // namespace
@@ -81,6 +92,13 @@ TEST_CASE("145: Fig. 14.1 in ELL, HYB and JDS", "[145][emulation]") {
         CHECK(hyb_spmv(here, hyb, x, zeros) == expected);
         CHECK(jds_spmv(here, jds, x, zeros) == expected);
     }
+    std::vector<float> y_ell = zeros, y_hyb = zeros, y_jds = zeros;
+    spmv_ell_cpu(ell, x, y_ell);
+    spmv_hyb_cpu(hyb, x, y_hyb);
+    spmv_jds_cpu(jds, x, y_jds);
+    CHECK(y_ell == expected);
+    CHECK(y_hyb == expected);
+    CHECK(y_jds == expected);
 }
 
 TEST_CASE("145: conversions round-trip on the real matrices of data/", "[145][emulation][data]") {

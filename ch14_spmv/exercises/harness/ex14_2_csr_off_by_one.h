@@ -28,9 +28,9 @@ inline std::vector<float> guarded_csr_spmv(const Here& here, const HostCoo& coo,
                                            const std::vector<float>& y0) {
     const HostCsr a = csr_for_lesson(coo);
     if (printable(a)) {
-        print_array("rowPtrs", a.row_offsets, 12);
-        print_array("colIdx", a.col_idx, 12);
-        print_array("value", a.values, 12);
+        print_array("row_offsets (the book's rowPtrs)", a.row_offsets, 32);
+        print_array("col_idx (the book's colIdx)", a.col_idx, 32);
+        print_array("values (the book's value)", a.values, 32);
     }
     std::vector<int> col_idx = a.col_idx;
     std::vector<float> values = a.values, x_and_guard = x;

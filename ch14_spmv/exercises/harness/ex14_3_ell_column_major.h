@@ -6,6 +6,7 @@
 #pragma once
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 #include "../../../common/here.cuh"
@@ -39,11 +40,10 @@ __global__ void spmv_ell_slot_kernel(int num_threads, int num_rows, int width,
 // ELL of the lesson's CSR; a matrix whose padding would swamp it is refused, as 144 does.
 inline HostEll exercise_ell(const HostCoo& coo) {
     const HostCsr a = csr_for_lesson(coo);
-    if (!ell_is_practical(a))
-        fail_bad_input("ELL is not built for this matrix: its padding would take " +
-                       readable_ratio(ell_to_csr_bytes(a)) +
-                       " the CSR's bytes; give a matrix whose rows are of more even lengths");
-    return ell_from_csr(a);
+    const std::optional<HostEll> e = ell_if_practical(a);
+    if (!e)
+        fail_bad_input(ell_not_built(a) + "; give a matrix whose rows are of more even lengths");
+    return *e;
 }
 
 // Whether `holds(row, i)` is true of every slot (row, i) of the ELL, padding included.
@@ -63,8 +63,8 @@ inline bool slots_inside(const HostEll& e) {
 // The slots that the threads of rows 0, 1, 2, ... read in each step, side by side.
 inline void show_steps(const HostEll& e) {
     print_array("nnz_per_row", e.nnz_per_row, 12);
-    print_array("ell col_idx", e.col_idx, 12);
-    print_array("ell values", e.values, 12);
+    print_array("col_idx", e.col_idx, 12);
+    print_array("values", e.values, 12);
     for (int i = 0; i < e.width; ++i) {
         std::vector<size_t> slots(e.num_rows);
         for (int row = 0; row < e.num_rows; ++row)

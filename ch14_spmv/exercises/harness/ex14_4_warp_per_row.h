@@ -27,7 +27,7 @@ __host__ __device__ inline float lane_partial_sum(int row, int lane, const int* 
 // entries l, l + 32, ... of the row, and lane 0 writes the warp's sum. A warp past the last row
 // leaves whole, so every shuffle inside warp_sum sees all 32 lanes.
 template <class Cuda>
-__host__ __device__ void spmv_warp_per_row_body(Cuda& cuda, int num_rows, const int* row_offsets,
+__host__ __device__ void spmv_warp_per_row_lane(Cuda& cuda, int num_rows, const int* row_offsets,
                                                 const int* col_idx, const float* values,
                                                 const float* x, float* y) {
     const int row = (cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x) / kWarpSize;
@@ -40,7 +40,7 @@ __host__ __device__ void spmv_warp_per_row_body(Cuda& cuda, int num_rows, const 
 __global__ void spmv_warp_per_row_kernel(int num_rows, const int* row_offsets, const int* col_idx,
                                          const float* values, const float* x, float* y) {
     DeviceCuda cuda;
-    spmv_warp_per_row_body(cuda, num_rows, row_offsets, col_idx, values, x, y);
+    spmv_warp_per_row_lane(cuda, num_rows, row_offsets, col_idx, values, x, y);
 }
 
 inline std::vector<float> warp_per_row_spmv(const Here& here, const HostCoo& coo,
@@ -52,7 +52,7 @@ inline std::vector<float> warp_per_row_spmv(const Here& here, const HostCoo& coo
     DeviceArray<float> dy(here, y0);
     const size_t threads = static_cast<size_t>(a.num_rows) * kWarpSize;
     here.launch_blocks({blocks_for(threads), kThreadsPerBlock, 0}, spmv_warp_per_row_kernel,
-                       spmv_warp_per_row_body<EmulatedCuda>, a.num_rows, d.row_offsets.data(),
+                       spmv_warp_per_row_lane<EmulatedCuda>, a.num_rows, d.row_offsets.data(),
                        d.col_idx.data(), d.values.data(), dx.data(), dy.data());
     return dy.download();
 }

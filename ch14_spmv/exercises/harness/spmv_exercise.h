@@ -1,5 +1,5 @@
 // What chapter 14's exercises share: the opening (exercise_opening.h), the matrices, the lessons'
-// x and y0, and the CPU baseline that every y is judged by: spmv_reference, a sum in double with
+// x and y0, and the reference that every y is judged by: spmv_reference, a sum in double with
 // float32's error bound for each row. A matrix that --scale or --matrix chose is checked instead
 // of the exercise's own, and its run ends with its result: line.
 #pragma once
@@ -65,8 +65,8 @@ int run_spmv_exercise(const KernelProgram& p, std::vector<ExerciseMatrix> matric
         const std::vector<float> y = multiply(p.here, m.coo, x, y0);
         const SpmvReference reference = spmv_reference(m.coo, x, y0);
         if (printable(m.coo)) {
-            print_array("y = A*x + y0", y, 12);
-            print_array("reference", reference.y, 12);
+            print_array("y", y, 9);
+            print_array("reference", reference.y, 9);
             std::printf("\n");
         }
         check.claim(m.name + ": y is within float32 rounding of the reference",

@@ -1,0 +1,136 @@
+// What 142 prints, checks and times around its lesson (142_spmv_coo_kernel.cu): which threads
+// add into which y entry, the claims about y, and cuSPARSE's SpMV beside the kernel.
+#pragma once
+#include <cstdio>
+#include <string>
+#include <vector>
+#include "../../common/cusparse_support.cuh"
+#include "../../common/device_formats.cuh"
+#include "../../common/self_check.h"
+#include "../../common/timing_table.cuh"
+#include "../chapter_inputs.h"
+
+inline ProgramDescription spmv_coo_program() {
+    return ProgramDescription(
+               "142 (14.2) kernel: COO SpMV, one thread per nonzero, atomicAdd into y",
+               {"make 142_spmv_coo_kernel && build/142_spmv_coo_kernel",
+                "build/142_spmv_coo_kernel --scale 22 --max-memory 8G",
+                "build/142_spmv_coo_kernel --matrix data/1138_bus.mtx"})
+        .with_book_input("the 4 x 4 matrix of Fig. 14.1")
+        .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
+        .with_memory({60, 100, 900e6});
+}
+
+// Which threads add into each y entry: thread k adds into y[rows[k]], so entry r's group is
+// every k with rows[k] == r. A group of two or more is a set of atomics on one address.
+inline std::vector<std::vector<int>> coo_threads_per_y_entry(const HostCoo& a) {
+    std::vector<std::vector<int>> groups(a.num_rows);
+    for (size_t k = 0; k < a.nnz(); ++k) groups[a.rows[k]].push_back(static_cast<int>(k));
+    return groups;
+}
+
+// Which threads contend for which y entry, read off rows.
+inline void show_contention(const HostCoo& a, const std::vector<std::vector<int>>& groups) {
+    print_wrapped(counted(a.nnz(), "thread") + ", one per nonzero (" +
+                  counted(blocks_for(a.nnz()), "block") + " of " +
+                  std::to_string(kThreadsPerBlock) +
+                  "): thread k adds values[k] * x[cols[k]] into y[rows[k]].");
+    size_t contended = 0, busiest = 0;
+    for (size_t r = 0; r < groups.size(); ++r) {
+        contended += groups[r].size() > 1;
+        if (groups[r].size() > groups[busiest].size()) busiest = r;
+    }
+    if (printable(a)) {
+        std::printf("threads that add into the same y entry (read off rows):\n");
+        for (size_t r = 0; r < groups.size(); ++r) {
+            std::string threads;
+            for (int k : groups[r]) threads += " t" + std::to_string(k);
+            std::printf("  y[%zu] <-%-14s %s\n", r,
+                        groups[r].empty() ? " (no thread)" : threads.c_str(),
+                        groups[r].size() > 1 ? (counted(groups[r].size(), "thread") +
+                                                ", one address: the adds must be atomic")
+                                                   .c_str()
+                        : groups[r].empty() ? "keeps y0"
+                                            : "alone: no contention");
+        }
+    }
+    if (!groups.empty())
+        print_wrapped(
+            counted(a.nnz(), "atomic") + " onto " + counted(a.num_rows, "y entry", "y entries") +
+            "; " + with_separators(contended) + " take two or more, the busiest (y[" +
+            std::to_string(busiest) + "]) takes " + with_separators(groups[busiest].size()) + ".");
+    std::printf("\n");
+}
+
+// The groups against a CSR's row slices, an independent route to the same partition of the
+// threads; on Fig. 14.1, against the notes' slices.
+inline void check_groups(const KernelProgram& p, const HostCsr& csr,
+                         const std::vector<std::vector<int>>& groups, SelfCheck& check) {
+    bool groups_are_rows = groups.size() == static_cast<size_t>(csr.num_rows);
+    for (int r = 0; groups_are_rows && r < csr.num_rows; ++r)
+        groups_are_rows =
+            groups[r].size() == static_cast<size_t>(csr.row_offsets[r + 1] - csr.row_offsets[r]);
+    check.claim("each y entry's group of threads is as large as its row's slice of a CSR",
+                groups_are_rows);
+    if (!p.options.book_example()) return;
+    bool book_groups = true;
+    for (int r = 0; r < csr.num_rows; ++r) {
+        std::vector<int> slice;
+        for (int k = kFigRowOffsets[r]; k < kFigRowOffsets[r + 1]; ++k) slice.push_back(k);
+        book_groups = book_groups && groups[r] == slice;
+    }
+    check.claim(
+        "the groups are row_offsets' slices: y[0] <- t0 t1, y[1] <- t2 t3 t4, "
+        "y[2] <- t5 t6, y[3] <- t7",
+        book_groups);
+}
+
+// The claims about y, the baseline's and the kernel's against it (the atomics add a row's
+// products in any order, so both are held to the double reference's bound); then the groups.
+inline void check_spmv_coo(const KernelProgram& p, const SpmvLessonInput& in,
+                           const std::vector<std::vector<int>>& groups,
+                           const std::vector<float>& y_cpu, const std::vector<float>& y,
+                           SelfCheck& check) {
+    const SpmvReference reference = spmv_reference(in.coo, in.x, in.y0);
+    if (printable(in.coo)) {
+        print_array("y", y, 5);
+        print_array("y_cpu", y_cpu, 5);
+        std::printf("\n");
+    }
+    check.claim("the CPU baseline's y is within float32 rounding of the double reference",
+                spmv_matches(y_cpu, reference));
+    claim_kernel_matches_baseline(check, std::string("the ") + p.here.name() + " kernel", y, y_cpu,
+                                  reference);
+    check_groups(p, in.csr, groups, check);
+}
+
+// cuSPARSE's CSR SpMV (cusparseSpMV, its default algorithm), checked, and at --scale timed
+// beside the COO kernel. It is the fair bar: the same product in float, by NVIDIA's tuned kernel
+// of the format that a library would choose. Bytes that each must move at least once: COO reads
+// rows, cols and values (12 per nonzero), CSR col_idx and values (8 per nonzero) and row_offsets
+// (4 per row + 4); both read x and read and write y once.
+inline void compare_coo_with_cusparse(const KernelProgram& p, const SpmvLessonInput& in,
+                                      SelfCheck& check) {
+    const std::string claim = "cuSPARSE's CSR SpMV matches the same double reference";
+    if (!p.on_gpu()) return check.skip(claim);
+    const HostCoo& a = in.coo;
+    DeviceCsr d_csr(p.here, in.csr);
+    DeviceCoo d_coo(p.here, a);
+    DeviceArray<float> dx(p.here, in.x), dy(p.here, in.y0);
+    const auto library = cusparse_spmv_checked(
+        check, claim, in.csr.num_rows, in.csr.num_cols, in.csr.nnz(), d_csr.row_offsets.data(),
+        d_csr.col_idx.data(), d_csr.values.data(), dx.data(), dy.data(),
+        [&] { return spmv_matches(dy.download(), spmv_reference(a, in.x, in.y0)); });
+    if (p.options.scale == 0 || !library) return;
+    const double vectors = 4.0 * a.num_cols + 8.0 * a.num_rows;
+    // Repeated runs keep adding into y, for both: the same work per run, and no reset timed.
+    TimingTable table(p, "142", p.options.skew,
+                      "bytes: each format's arrays, x once, y read and written once");
+    const double kernel_ms =
+        table.time("coo_thread_per_nonzero", "COO, thread per nonzero", 12.0 * a.nnz() + vectors,
+                   [&] { launch_spmv_coo(p.here, d_coo, dx.data(), dy.data()); });
+    const double library_ms =
+        table.time("cusparse_csr", "cuSPARSE CSR SpMV",
+                   8.0 * a.nnz() + 4.0 * (a.num_rows + 1) + vectors, [&] { library->run(); });
+    table.ratio("cuSPARSE / COO kernel", library_ms / kernel_ms, "cuSPARSE is faster");
+}

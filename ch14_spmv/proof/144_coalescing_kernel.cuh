@@ -1,0 +1,345 @@
+// What 144 prints, checks and times around its lesson (144_coalescing_kernel.cu): which entry
+// each thread reads, the warp requests of access_table.h's model, the fixes' y against their
+// baselines, and the stride benchmark and the kernels' timings beside cuSPARSE's.
+#pragma once
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+#include "../../common/cusparse_support.cuh"
+#include "../../common/device_formats.cuh"
+#include "../../common/self_check.h"
+#include "../../common/timing_table.cuh"
+#include "../access_table.h"
+#include "../chapter_inputs.h"
+#include "../regular_formats.h"
+
+inline ProgramDescription coalescing_program() {
+    return ProgramDescription(
+               "144 (14.3) kernel: CSR reads strided, COO contiguous; warp per row and ELL",
+               {"make 144_coalescing_kernel && build/144_coalescing_kernel",
+                "build/144_coalescing_kernel --scale 20 --skew 0.8",
+                "build/144_coalescing_kernel --scale 20 --skew 0.3", "make ncu-sectors"})
+        .with_book_input("the 4 x 4 matrix of Fig. 14.1")
+        .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
+        .with_memory({52, 96, 1600e6});
+}
+
+// The notes' COO, the entries in row order, read off the CSR (the same order as a stable sort).
+inline HostCoo row_sorted_coo(const HostCsr& a) {
+    HostCoo c;
+    c.num_rows = a.num_rows;
+    c.num_cols = a.num_cols;
+    c.rows.reserve(a.nnz());
+    for (int r = 0; r < a.num_rows; ++r)
+        c.rows.insert(c.rows.end(), a.row_offsets[r + 1] - a.row_offsets[r], r);
+    c.cols = a.col_idx;
+    c.values = a.values;
+    return c;
+}
+
+// The stride benchmark's reads as a mapping of the access model: one step, one element each.
+class StridedRead {
+public:
+    StridedRead(int stride, int log2_length) : stride_(stride), log2_length_(log2_length) {}
+    size_t num_threads() const { return size_t{1} << log2_length_; }
+    int length(size_t) const { return 1; }
+    long long element(size_t t, int) const {
+        return static_cast<long long>(strided_index(t, stride_, log2_length_));
+    }
+
+private:
+    int stride_, log2_length_;
+};
+
+// The four mappings' warp requests, summed by the model of access_table.h. ELL's needs only
+// the row lengths, so it is modelled whether ELL is built or not.
+struct RequestModel {
+    int longest_row = 0;
+    AccessStats csr_rows, coo_entries, csr_warps, ell_rows;
+};
+
+inline RequestModel model_requests(const HostCsr& a) {
+    if (a.nnz() >= kAnnouncedSize) announce("modelling the warp requests of four mappings");
+    RequestModel m;
+    m.longest_row = max_row_length(a);
+    m.csr_rows = access_stats(CsrThreadPerRow(a.row_offsets));
+    m.coo_entries = access_stats(CooThreadPerEntry(a.nnz()));
+    m.csr_warps = access_stats(CsrWarpPerRow(a.row_offsets));
+    m.ell_rows = access_stats(EllThreadPerRow(row_lengths(a)));
+    return m;
+}
+
+// The notes' tables, computed: which entry each thread reads in each step.
+inline void show_reads_by_step(const HostCsr& a) {
+    if (!printable(a)) return;
+    std::printf("CSR, one thread per row: thread t reads values[row_offsets[t] + i] in step i\n");
+    print_access_table(access_table(CsrThreadPerRow(a.row_offsets)), "values");
+    std::printf("COO, one thread per nonzero: thread t reads values[t]\n");
+    print_access_table(access_table(CooThreadPerEntry(a.nnz())), "values");
+    print_wrapped(
+        "In one step the CSR threads read entries a row apart (strided), and the threads of "
+        "shorter rows sit idle while the longest row finishes; the COO threads read neighbouring "
+        "entries (contiguous).");
+    std::printf("\n");
+}
+
+inline void print_model_row(const char* mapping, const AccessStats& s) {
+    std::printf("  %-23s %12s %13s %11.2f %12.2f %9.1f%% %9.1f%%\n", mapping,
+                with_separators(s.requests).c_str(), with_separators(s.sectors).c_str(),
+                s.sectors_per_request(), s.fetched_per_used(), 100 * s.contiguous_fraction(),
+                100 * s.lanes_busy());
+}
+
+// Bytes and 32-byte sectors of an array of 4-byte elements: "48 bytes, 2 sectors".
+inline std::string array_extent(size_t elements) {
+    const size_t bytes = elements * kElementBytes;
+    return counted(bytes, "byte") + ", " +
+           counted((bytes + kSectorBytes - 1) / kSectorBytes, "sector");
+}
+
+// On a small matrix every request may touch a single sector; then each sector count is a request
+// count, and what tells the mappings apart is how many requests they need and their contiguity.
+inline void explain_small_model(const HostCsr& a, const RequestModel& m) {
+    const size_t ell_slots = static_cast<size_t>(a.num_rows) * m.longest_row;
+    std::string text = "CSR's values holds " + counted(a.nnz(), "float") + " (" +
+                       array_extent(a.nnz()) + "); ELL's values has " + counted(ell_slots, "slot") +
+                       " (" + array_extent(ell_slots) + ").";
+    const AccessStats* all[] = {&m.csr_rows, &m.coo_entries, &m.csr_warps, &m.ell_rows};
+    bool one_sector_each = true;
+    for (const AccessStats* s : all) one_sector_each = one_sector_each && s->sectors == s->requests;
+    if (one_sector_each)
+        text +=
+            " Every request here touches a single sector, so each mapping's sector count is "
+            "its request count (" +
+            std::to_string(m.csr_rows.sectors) + ", " + std::to_string(m.coo_entries.sectors) +
+            ", " + std::to_string(m.csr_warps.sectors) + " and " +
+            std::to_string(m.ell_rows.sectors) +
+            "): here the mappings differ in how many requests they need and in whether each "
+            "request is contiguous. On a larger matrix the sectors per request differ too: "
+            "try --scale 16.";
+    print_wrapped(text);
+}
+
+inline void show_request_model(const HostCsr& a, const RequestModel& m) {
+    std::printf(
+        "per warp request, the model of access_table.h (4-byte values, 32-byte sectors):\n");
+    std::printf("  %-23s %12s %13s %11s %12s %10s %10s\n", "mapping", "requests", "sectors",
+                "sectors/req", "fetched/used", "contiguous", "lanes busy");
+    print_model_row("CSR, thread per row", m.csr_rows);
+    print_model_row("COO, thread per nonzero", m.coo_entries);
+    print_model_row("CSR, warp per row", m.csr_warps);
+    print_model_row("ELL, thread per row", m.ell_rows);
+    if (!ell_is_practical(a))
+        std::printf("  (ELL's row is modelled from the row lengths: ELL itself is not built)\n");
+    if (printable(a)) explain_small_model(a, m);
+    std::printf("\n");
+}
+
+inline void check_request_model(const KernelProgram& p, const HostCsr& a, const RequestModel& m,
+                                SelfCheck& check) {
+    if (p.options.book_example()) {
+        check.claim(
+            "the CSR table is the notes' table (t0->values[0] t1->values[2] t2->values[5] "
+            "t3->values[7], then 1 3 6 done, then done 4 done done)",
+            access_table(CsrThreadPerRow(a.row_offsets)).reads == kNotesCsrAccessTable);
+        check.claim("the COO table is the notes' (thread t reads values[t], in one step)",
+                    access_table(CooThreadPerEntry(a.nnz())).reads == kNotesCooAccessTable);
+    }
+    if (a.nnz() >= kAnnouncedSize) announce("checking that each mapping reads every entry once");
+    const std::vector<char> every_entry(a.nnz(), 1);
+    check.claim(
+        "CSR thread per row, COO thread per nonzero and CSR warp per row each read every entry "
+        "exactly once",
+        reads_each_entry_once(CsrThreadPerRow(a.row_offsets), every_entry) &&
+            reads_each_entry_once(CooThreadPerEntry(a.nnz()), every_entry) &&
+            reads_each_entry_once(CsrWarpPerRow(a.row_offsets), every_entry));
+    const size_t longest = static_cast<size_t>(m.longest_row);
+    check.claim("thread per row takes as many steps as the longest row (" +
+                    with_separators(longest) + "), warp per row a 32nd of that, rounded up",
+                m.csr_rows.max_work == longest &&
+                    m.csr_warps.max_work == (longest + kWarpSize - 1) / kWarpSize);
+    check.claim("every COO, warp-per-row and ELL request is contiguous in the model",
+                m.coo_entries.contiguous_fraction() == 1.0 &&
+                    m.csr_warps.contiguous_fraction() == 1.0 &&
+                    m.ell_rows.contiguous_fraction() == 1.0);
+    std::printf("\n");
+}
+
+// The fixes' tables on a small matrix, then ELL's padding, or why ELL is not built.
+inline void show_fixes(const HostCsr& a, const std::optional<HostEll>& ell) {
+    if (printable(a)) {
+        std::printf(
+            "CSR, one warp per row: lane l of warp w (thread 32w + l) reads entries l, "
+            "l + 32, ... of row w\n");
+        print_access_table(access_table(CsrWarpPerRow(a.row_offsets)), "values");
+    }
+    if (ell && printable(a)) {
+        print_wrapped(
+            "ELL, column-major: slot (row, i) at i * num_rows + row; thread t reads "
+            "values[i * num_rows + t] in step i");
+        print_array("nnz_per_row", ell->nnz_per_row, 11);
+        print_array("values", ell->values, 11);
+        print_access_table(access_table(EllThreadPerRow(ell->nnz_per_row)), "values");
+    }
+    if (ell) {
+        const size_t slots = ell->num_slots(), padding = slots - a.nnz();
+        print_wrapped("ELL: every row padded to " + counted(ell->width, "slot") + ", " +
+                      counted(slots, "slot") + " for " + counted(a.nnz(), "entry", "entries") +
+                      " (" + fixed_text(slots ? 100.0 * padding / slots : 0.0, 1) + "% padding), " +
+                      readable_ratio(ell_to_csr_bytes(a)) + " the CSR's bytes");
+    } else {
+        const int longest = max_row_length(a);
+        print_wrapped(
+            "ELL: the longest row has " + counted(longest, "entry", "entries") +
+            ", so ELL would pad all " + counted(a.num_rows, "row") + " to " +
+            counted(longest, "slot") + ": " +
+            readable_bytes(static_cast<double>(ell_bytes(a.num_rows, longest))) + ", " +
+            readable_ratio(ell_to_csr_bytes(a)) + " the CSR's " +
+            readable_bytes(static_cast<double>(csr_bytes(a))) + ". Past " +
+            fixed_text(kEllPaddingLimit, 0) +
+            " times this program does not build it (and never trims rows to make it fit); 145's "
+            "HYB keeps ELL narrow and puts the long rows' extra entries in COO.");
+    }
+    std::printf("\n");
+}
+
+// cuSPARSE's CSR SpMV (cusparseSpMV, its default algorithm), the bar that the kernels are timed
+// against, checked like them: the same product in float, by NVIDIA's tuned kernel. It skips
+// where the library refuses the matrix (more entries than places, from duplicates).
+inline void check_cusparse_spmv(const KernelProgram& p, const SpmvLessonInput& in,
+                                const SpmvReference& reference, SelfCheck& check) {
+    const std::string claim = "y from cuSPARSE's CSR SpMV matches the double reference";
+    if (!p.on_gpu()) return check.skip(claim);
+    const HostCsr& a = in.csr;
+    DeviceCsr d(p.here, a);
+    DeviceArray<float> dx(p.here, in.x), dy(p.here, in.y0);
+    cusparse_spmv_checked(check, claim, a.num_rows, a.num_cols, a.nnz(), d.row_offsets.data(),
+                          d.col_idx.data(), d.values.data(), dx.data(), dy.data(),
+                          [&] { return spmv_matches(dy.download(), reference); });
+}
+
+// Each mapping's y against its baseline's: 143's and 142's, run here, and the fixes', run by
+// main; then cuSPARSE's.
+inline void check_fixes(const KernelProgram& p, const SpmvLessonInput& in, const HostCoo& coo,
+                        const std::optional<HostEll>& ell, const std::vector<float>& y_warp_cpu,
+                        const std::vector<float>& y_ell_cpu, SelfCheck& check) {
+    const HostCsr& a = in.csr;
+    if (a.nnz() >= kAnnouncedSize) announce("multiplying by each mapping's kernel");
+    const SpmvReference reference = spmv_reference(in.coo, in.x, in.y0);
+    std::vector<float> y_csr_cpu = in.y0, y_coo_cpu = in.y0;
+    spmv_csr_cpu(a, in.x, y_csr_cpu);
+    spmv_coo_cpu(coo, in.x, y_coo_cpu);
+    const std::string here = std::string("the ") + p.here.name() + " ";
+    claim_kernel_matches_baseline(check, here + "CSR thread-per-row kernel",
+                                  csr_spmv(p.here, a, in.x, in.y0), y_csr_cpu, reference);
+    claim_kernel_matches_baseline(check, here + "COO thread-per-nonzero kernel",
+                                  coo_spmv(p.here, coo, in.x, in.y0), y_coo_cpu, reference);
+    claim_kernel_matches_baseline(check, here + "CSR warp-per-row kernel",
+                                  csr_warp_per_row_spmv(p.here, a, in.x, in.y0), y_warp_cpu,
+                                  reference);
+    const std::string ell_kernel = here + "ELL thread-per-row kernel";
+    if (ell)
+        claim_kernel_matches_baseline(check, ell_kernel, ell_spmv(p.here, *ell, in.x, in.y0),
+                                      y_ell_cpu, reference);
+    else
+        check.skip(ell_kernel + "'s y matches its CPU baseline's", ell_not_built(a));
+    check_cusparse_spmv(p, in, reference, check);
+}
+
+// 2^28 floats, 1 GiB: 18 times the 60 MB L2 of an H200, so every pass comes from DRAM.
+constexpr int kStridedLog2Length = 28;
+const std::vector<int> kStrides = {1, 2, 4, 8, 16, 32};
+
+// Measured: the same reads at strides 1 to 32, beside the sectors that the model predicts.
+inline void time_strided_reads(TimingTable& table) {
+    print_wrapped(
+        "  strided reads: thread t reads element t * stride of a 1 GiB float array, wrapping "
+        "around so that every element is read once; bytes: 4 per thread, the bytes asked for",
+        4);
+    DeviceBuffer<float> data(size_t{1} << kStridedLog2Length), sink(1);
+    data.fill_bytes(0);
+    std::vector<double> ms, sectors;
+    for (int stride : kStrides) {
+        // The model needs one pass of the pattern, not the whole gigabyte.
+        sectors.push_back(access_stats(StridedRead(stride, 16)).sectors_per_request());
+        ms.push_back(
+            table.time("strided_read_" + std::to_string(stride),
+                       "stride " + std::to_string(stride) + ", model " +
+                           fixed_text(sectors.back(), 0) + " sectors per request",
+                       static_cast<double>(data.bytes()), [&] {
+                           strided_read_kernel<<<blocks_for(data.size()), kThreadsPerBlock>>>(
+                               data.data(), stride, kStridedLog2Length, sink.data());
+                           CUDA_CHECK_LAUNCH();
+                       }));
+    }
+    print_wrapped(
+        "  A warp asks for 128 bytes at every stride; at stride s its 32 reads span 4s sectors "
+        "and touch min(4s, 32) of them, so from stride 8 on each 32-byte sector brings one "
+        "useful float.",
+        4);
+    print_wrapped("  measured, not a self-check: stride 2 runs at " + fixed_text(ms[0] / ms[1], 2) +
+                      " and stride 32 at " + fixed_text(ms[0] / ms.back(), 2) +
+                      " of stride 1's speed, where the model's sectors per request say 1/" +
+                      fixed_text(sectors[1] / sectors[0], 0) + " and 1/" +
+                      fixed_text(sectors.back() / sectors[0], 0),
+                  4);
+}
+
+// Measured: the four mappings and cuSPARSE's CSR SpMV (as in check_cusparse_spmv) on the same
+// arrays. Every kernel is given the same
+// bytes, those that any SpMV must move at least once (the CSR arrays, x, and y read and written),
+// so GB/s ranks them as time does. Repeated runs keep adding into y: the same work each run.
+inline void time_spmv_kernels(const KernelProgram& p, TimingTable& table, const HostCoo& coo,
+                              const HostCsr& a, const std::optional<HostEll>& ell,
+                              const RequestModel& m) {
+    DeviceCsr d_csr(p.here, a);
+    DeviceCoo d_coo(p.here, coo);
+    std::unique_ptr<DeviceEll> d_ell = ell ? std::make_unique<DeviceEll>(p.here, *ell) : nullptr;
+    DeviceArray<float> dx(p.here, lesson_x(a.num_cols)), dy(p.here, lesson_y0(a.num_rows));
+    float *x = dx.data(), *y = dy.data();
+    const double bytes = static_cast<double>(csr_bytes(a)) + 4.0 * a.num_cols + 8.0 * a.num_rows;
+    print_wrapped("  SpMV: bytes for every kernel: the CSR arrays, x, and y read and written", 4);
+    const double thread_ms = table.time("csr_thread_per_row", "CSR, thread per row", bytes,
+                                        [&] { launch_spmv_csr(p.here, d_csr, x, y); });
+    table.time("coo_thread_per_nonzero", "COO, thread per nonzero", bytes,
+               [&] { launch_spmv_coo(p.here, d_coo, x, y); });
+    const double warp_ms = table.time("csr_warp_per_row", "CSR, warp per row", bytes,
+                                      [&] { launch_spmv_csr_warp_per_row(p.here, d_csr, x, y); });
+    const double ell_ms = d_ell ? table.time("ell_thread_per_row", "ELL, thread per row", bytes,
+                                             [&] { launch_spmv_ell(p.here, *d_ell, x, y); })
+                                : 0.0;
+    if (!d_ell) print_wrapped("  (" + ell_not_built(a) + ")", 4);
+    // At --scale 1 to 3 the R-MAT matrix can hold more entries than places, which cuSPARSE
+    // refuses; it is then not timed.
+    if (cusparse_refusal(a.num_rows, a.num_cols, a.nnz()).empty()) {
+        CusparseSpmv library(a.num_rows, a.num_cols, a.nnz(), d_csr.row_offsets.data(),
+                             d_csr.col_idx.data(), d_csr.values.data(), x, y);
+        const double library_ms =
+            table.time("cusparse_csr", "cuSPARSE CSR SpMV", bytes, [&] { library.run(); });
+        table.ratio("cuSPARSE / warp per row", library_ms / warp_ms, "cuSPARSE is faster");
+        if (d_ell) table.ratio("cuSPARSE / ELL", library_ms / ell_ms, "cuSPARSE is faster");
+    }
+    table.ratio("warp per row / thread per row", warp_ms / thread_ms, "warp per row is faster");
+    if (d_ell) table.ratio("ELL / thread per row", ell_ms / thread_ms, "ELL is faster");
+    const double mean = a.num_rows ? static_cast<double>(a.nnz()) / a.num_rows : 0.0;
+    print_wrapped("  the longest row has " + counted(m.longest_row, "entry", "entries") +
+                      ", the mean row " + fixed_text(mean, 2) + "; the model: ELL touches " +
+                      with_separators(m.ell_rows.sectors) + " sectors to thread per row's " +
+                      with_separators(m.csr_rows.sectors),
+                  4);
+}
+
+// The stride benchmark and the kernels' timings, in one table.
+inline void time_reads_and_kernels(const KernelProgram& p, const HostCoo& coo, const HostCsr& a,
+                                   const std::optional<HostEll>& ell, const RequestModel& m) {
+    std::printf("\n(3) measured\n");
+    if (!p.on_gpu() || p.options.scale == 0) {
+        std::printf("  the stride benchmark and the kernels' timings run on a GPU, with --scale\n");
+        return;
+    }
+    TimingTable table(p, "144", p.options.skew, "");
+    time_strided_reads(table);
+    time_spmv_kernels(p, table, coo, a, ell, m);
+}

@@ -1,0 +1,272 @@
+// What 145 prints, checks and times around its lesson (145_regular_formats_kernel.cu): each
+// format's arrays and bytes, the claims that each conversion keeps the input's entries, each
+// format's y against its baseline's, and the formats' timings beside cuSPARSE's.
+#pragma once
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+#include "../../common/cusparse_support.cuh"
+#include "../../common/self_check.h"
+#include "../../common/timing_table.cuh"
+#include "../chapter_inputs.h"
+#include "../regular_formats.h"
+// 144's check of cuSPARSE's CSR SpMV, the same bar for these formats
+#include "144_coalescing_kernel.cuh"
+
+inline ProgramDescription regular_formats_program() {
+    return ProgramDescription(
+               "145 (14.4-14.6) kernel: ELL, HYB and JDS, converted from CSR, one kernel each",
+               {"make 145_regular_formats_kernel && build/145_regular_formats_kernel",
+                "build/145_regular_formats_kernel --scale 20 --skew 0.3",
+                "build/145_regular_formats_kernel --matrix data/1138_bus.mtx"})
+        .with_book_input("the 4 x 4 matrix of Fig. 14.1")
+        .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
+        .with_memory({128, 108, 1000e6});
+}
+
+// Fig. 14.1 in each format, worked out by hand from the figure (row lengths 2 3 2 1) and the
+// formats' definitions.
+constexpr int kFigEllWidth = 3;            // the longest row, row 1
+constexpr size_t kFigEllPaddingSlots = 4;  // 4 rows x 3 slots - 8 entries
+constexpr int kFigHybWidth = 2;            // 3 of the 4 rows have 2 or more entries, 1 has 3
+const std::vector<Entry> kFigHybCooPart = {{1, 3, 9.0f}};  // row 1's third entry
+const std::vector<int> kFigJdsRowPerm = {1, 0, 2, 3};      // lengths 3, 2, 2, 1; ties by row
+// 4 rows have a first entry, 3 a second, 1 a third.
+const std::vector<int> kFigJdsDiagPtrs = {0, 4, 7, 8};
+
+// How many rows have at least `length` entries.
+inline size_t rows_with_at_least(const std::vector<int>& lengths, int length) {
+    return static_cast<size_t>(
+        std::count_if(lengths.begin(), lengths.end(), [&](int n) { return n >= length; }));
+}
+
+// The rule of hyb_ell_width, checked by counting: at least a third of the rows reach the
+// width, fewer than a third go past it. A matrix with no rows has width 0.
+inline bool follows_hyb_rule(const std::vector<int>& lengths, int width) {
+    if (lengths.empty()) return width == 0;
+    return 3 * rows_with_at_least(lengths, width) >= lengths.size() &&
+           3 * rows_with_at_least(lengths, width + 1) < lengths.size();
+}
+
+inline bool sorted_longest_first(const HostJds& j, const std::vector<int>& lengths) {
+    for (size_t t = 1; t < j.row_perm.size(); ++t)
+        if (lengths[j.row_perm[t - 1]] < lengths[j.row_perm[t]]) return false;
+    return true;
+}
+
+// The input's entries, sorted once, for comparing each format's entries with, as multisets.
+struct InputEntries {
+    explicit InputEntries(const HostCoo& a) : num_rows(a.num_rows), num_cols(a.num_cols) {
+        if (a.nnz() >= kAnnouncedSize) announce("sorting the input's entries, for the checks");
+        sorted = sorted_entries(a);
+    }
+    bool held_by(const HostCoo& got) const {
+        return got.num_rows == num_rows && got.num_cols == num_cols &&
+               sorted_entries(got) == sorted;
+    }
+    int num_rows, num_cols;
+    std::vector<Entry> sorted;
+};
+
+// "112 bytes, 1.33 times the CSR's"
+inline std::string bytes_beside_csr(size_t bytes, const HostCsr& a) {
+    return counted(bytes, "byte") + ", " +
+           fixed_text(static_cast<double>(bytes) / csr_bytes(a), 2) + " times the CSR's";
+}
+
+// The bar that every format's bytes are set beside.
+inline void show_csr_bytes(const HostCsr& a) {
+    std::printf("%s, %s; CSR takes %s\n\n", counted(a.num_rows, "row").c_str(),
+                counted(a.nnz(), "entry", "entries").c_str(),
+                counted(csr_bytes(a), "byte").c_str());
+}
+
+inline void show_and_check_ell(const KernelProgram& p, const HostCsr& a,
+                               const std::optional<HostEll>& ell, const InputEntries& entries,
+                               SelfCheck& check) {
+    if (!ell) {
+        const int longest = max_row_length(a);
+        print_wrapped("ELL: the longest row has " + counted(longest, "entry", "entries") +
+                      "; padding all " + counted(a.num_rows, "row") + " to it would take " +
+                      readable_bytes(static_cast<double>(ell_bytes(a.num_rows, longest))) + ", " +
+                      readable_ratio(ell_to_csr_bytes(a)) + " the CSR's bytes. Past " +
+                      fixed_text(kEllPaddingLimit, 0) +
+                      " times ELL is not built (the rows are never trimmed to make it fit): HYB "
+                      "below is the remedy.");
+        std::printf("\n");
+        check.skip("ELL converted back holds the input's entries", ell_not_built(a));
+        std::printf("\n");
+        return;
+    }
+    const size_t padding = ell->num_slots() - a.nnz();
+    std::printf("ELL: every row padded to the longest, %s; slot (row, i) at i * %s + row\n",
+                counted(ell->width, "slot").c_str(), with_separators(ell->num_rows).c_str());
+    if (printable(a)) {
+        print_array("nnz_per_row", ell->nnz_per_row, 11);
+        print_array("col_idx", ell->col_idx, 11);
+        print_array("values", ell->values, 11);
+        std::printf("  (padding: column %d, value 0; each thread stops at its nnz_per_row)\n",
+                    kEllPadding);
+    }
+    std::printf("  %s, %s of them padding (%.1f%%); %s\n\n",
+                counted(ell->num_slots(), "slot").c_str(), with_separators(padding).c_str(),
+                ell->num_slots() ? 100.0 * padding / ell->num_slots() : 0.0,
+                bytes_beside_csr(ell_bytes(ell->num_rows, ell->width), a).c_str());
+    if (a.nnz() >= kAnnouncedSize) announce("converting ELL back to entries, to compare");
+    check.claim(
+        "ELL converted back holds the input's entries (as a multiset), its padding marked and "
+        "zero",
+        is_well_formed(*ell) && entries.held_by(coo_from_ell(*ell)));
+    if (p.options.book_example())
+        check.claim("ELL of Fig. 14.1 has width 3 (row 1's length) and 4 padding slots",
+                    ell->width == kFigEllWidth && padding == kFigEllPaddingSlots);
+    std::printf("\n");
+}
+
+inline void show_and_check_hyb(const KernelProgram& p, const HostCsr& a, const HostHyb& hyb,
+                               const InputEntries& entries, SelfCheck& check) {
+    const std::vector<int> lengths = row_lengths(a);
+    const int width = hyb.ell.width;
+    print_wrapped("HYB: ELL width " + std::to_string(width) +
+                  ", the largest width that at least a third of the rows reach (rows with " +
+                  std::to_string(width) +
+                  " or more entries: " + with_separators(rows_with_at_least(lengths, width)) +
+                  " of " + with_separators(a.num_rows) + "; with " + std::to_string(width + 1) +
+                  " or more: " + with_separators(rows_with_at_least(lengths, width + 1)) +
+                  "); the rest in COO");
+    if (printable(a)) {
+        std::printf("  the ELL part, column-major:\n");
+        print_array("nnz_per_row", hyb.ell.nnz_per_row, 11);
+        print_array("col_idx", hyb.ell.col_idx, 11);
+        print_array("values", hyb.ell.values, 11);
+        std::printf("  the COO part:\n");
+        print_array("rows", hyb.coo.rows, 11);
+        print_array("cols", hyb.coo.cols, 11);
+        print_array("values", hyb.coo.values, 11);
+    }
+    const size_t in_coo = hyb.coo.nnz();
+    print_wrapped("  ELL part: " + counted(a.nnz() - in_coo, "entry", "entries") + " in " +
+                      counted(hyb.ell.num_slots(), "slot") +
+                      "; COO part: " + counted(in_coo, "entry", "entries") + " (" +
+                      fixed_text(a.nnz() ? 100.0 * in_coo / a.nnz() : 0.0, 1) + "% of all); " +
+                      bytes_beside_csr(hyb_bytes(hyb), a),
+                  2);
+    if (width == 0 && a.nnz() > 0)
+        print_wrapped(
+            "  (width 0: fewer than a third of the rows have an entry at all, so on "
+            "this matrix HYB is COO)");
+    std::printf("\n");
+    if (a.nnz() >= kAnnouncedSize) announce("converting HYB back to entries, to compare");
+    check.claim("HYB converted back holds the input's entries (ELL part + COO part, as a multiset)",
+                is_well_formed(hyb.ell) && entries.held_by(coo_from_hyb(hyb)));
+    check.claim(
+        "HYB's width follows its rule (a third of the rows reach it, under a third pass it)",
+        follows_hyb_rule(lengths, width));
+    if (p.options.book_example())
+        check.claim(
+            "HYB of Fig. 14.1 has width 2 and moves one entry, row 1's 9 in column 3, to COO",
+            width == kFigHybWidth && sorted_entries(hyb.coo) == kFigHybCooPart);
+    std::printf("\n");
+}
+
+inline void show_and_check_jds(const KernelProgram& p, const HostCsr& a, const HostJds& jds,
+                               const InputEntries& entries, SelfCheck& check) {
+    print_wrapped(
+        "JDS: rows sorted longest first; diagonal d holds the d-th entry of each row "
+        "that has one, in sorted order, in [diag_ptrs[d], diag_ptrs[d + 1])");
+    if (printable(a)) {
+        print_array("row_perm", jds.row_perm, 11);
+        print_array("diag_ptrs", jds.diag_ptrs, 11);
+        print_array("col_idx", jds.col_idx, 11);
+        print_array("values", jds.values, 11);
+    }
+    std::printf("  %s, no padding; %s\n\n", counted(jds.num_diagonals(), "diagonal").c_str(),
+                bytes_beside_csr(jds_bytes(jds), a).c_str());
+    if (a.nnz() >= kAnnouncedSize) announce("converting JDS back to entries, to compare");
+    check.claim("JDS converted back holds the input's entries (as a multiset)",
+                is_well_formed(jds) && entries.held_by(coo_from_jds(jds)));
+    check.claim(
+        "JDS's rows are in order of length, longest first, and it has one diagonal per entry of "
+        "the longest row",
+        sorted_longest_first(jds, row_lengths(a)) && jds.num_diagonals() == max_row_length(a));
+    if (p.options.book_example())
+        check.claim("JDS of Fig. 14.1: row_perm = [ 1 0 2 3 ], diag_ptrs = [ 0 4 7 8 ]",
+                    jds.row_perm == kFigJdsRowPerm && jds.diag_ptrs == kFigJdsDiagPtrs);
+    std::printf("\n");
+}
+
+// Each format's y from its kernel against its CPU baseline's, from the x and y0 of every lesson
+// of the chapter (the y that 142 and 143 print for the same matrix); then cuSPARSE's, on a GPU.
+inline void check_format_spmv(const KernelProgram& p, const SpmvLessonInput& in,
+                              const std::optional<HostEll>& ell, const HostHyb& hyb,
+                              const HostJds& jds, const std::vector<float>& y_ell_cpu,
+                              const std::vector<float>& y_hyb_cpu,
+                              const std::vector<float>& y_jds_cpu, SelfCheck& check) {
+    if (in.csr.nnz() >= kAnnouncedSize) announce("multiplying in each format");
+    const SpmvReference reference = spmv_reference(in.coo, in.x, in.y0);
+    const std::vector<float> y_ell =
+        ell ? ell_spmv(p.here, *ell, in.x, in.y0) : std::vector<float>();
+    const std::vector<float> y_hyb = hyb_spmv(p.here, hyb, in.x, in.y0);
+    const std::vector<float> y_jds = jds_spmv(p.here, jds, in.x, in.y0);
+    if (printable(in.csr)) {
+        std::printf("SpMV, y = A * x + y0, in each format, by its kernel and by its baseline:\n");
+        if (ell) print_array("y_ell", y_ell, 9);
+        if (ell) print_array("y_ell_cpu", y_ell_cpu, 9);
+        print_array("y_hyb", y_hyb, 9);
+        print_array("y_hyb_cpu", y_hyb_cpu, 9);
+        print_array("y_jds", y_jds, 9);
+        print_array("y_jds_cpu", y_jds_cpu, 9);
+        std::printf("\n");
+    }
+    const std::string here = std::string("the ") + p.here.name() + " ";
+    if (ell)
+        claim_kernel_matches_baseline(check, here + "ELL kernel", y_ell, y_ell_cpu, reference);
+    else
+        check.skip(here + "ELL kernel's y matches its CPU baseline's", ell_not_built(in.csr));
+    claim_kernel_matches_baseline(check, here + "HYB kernel pair", y_hyb, y_hyb_cpu, reference);
+    claim_kernel_matches_baseline(check, here + "JDS kernel", y_jds, y_jds_cpu, reference);
+    check_cusparse_spmv(p, in, reference, check);
+}
+
+// Every format is given the same bytes, those that any SpMV of this matrix must move at least
+// once (the CSR arrays, x, and y read and written), so GB/s ranks them as time does; padding and
+// permutations are a format's own overhead on top. Repeated runs keep adding into y.
+inline void time_formats(const KernelProgram& p, const HostCsr& a,
+                         const std::optional<HostEll>& ell, const HostHyb& hyb,
+                         const HostJds& jds) {
+    DeviceCsr d_csr(p.here, a);
+    std::unique_ptr<DeviceEll> d_ell = ell ? std::make_unique<DeviceEll>(p.here, *ell) : nullptr;
+    DeviceHyb d_hyb(p.here, hyb);
+    DeviceJds d_jds(p.here, jds);
+    DeviceArray<float> dx(p.here, lesson_x(a.num_cols)), dy(p.here, lesson_y0(a.num_rows));
+    float *x = dx.data(), *y = dy.data();
+    const double bytes = static_cast<double>(csr_bytes(a)) + 4.0 * a.num_cols + 8.0 * a.num_rows;
+    TimingTable table(p, "145", p.options.skew,
+                      "bytes for every format: the CSR arrays, x, and y read and written");
+    std::vector<std::pair<std::string, double>> formats;
+    formats.emplace_back("CSR", table.time("csr_thread_per_row", "CSR, thread per row", bytes,
+                                           [&] { launch_spmv_csr(p.here, d_csr, x, y); }));
+    if (d_ell)
+        formats.emplace_back("ELL", table.time("ell_thread_per_row", "ELL, thread per row", bytes,
+                                               [&] { launch_spmv_ell(p.here, *d_ell, x, y); }));
+    else
+        print_wrapped("  (" + ell_not_built(a) + ")", 4);
+    formats.emplace_back("HYB", table.time("hyb_ell_then_coo", "HYB, ELL part then COO part", bytes,
+                                           [&] { launch_spmv_hyb(p.here, d_hyb, x, y); }));
+    formats.emplace_back("JDS", table.time("jds_thread_per_row", "JDS, thread per sorted row",
+                                           bytes, [&] { launch_spmv_jds(p.here, d_jds, x, y); }));
+    // cuSPARSE's CSR SpMV, checked in check_cusparse_spmv, on the same arrays. At --scale 1 to
+    // 3 the R-MAT matrix can hold more entries than places, which cuSPARSE refuses; it is then
+    // not timed.
+    if (!cusparse_refusal(a.num_rows, a.num_cols, a.nnz()).empty()) return;
+    CusparseSpmv library(a.num_rows, a.num_cols, a.nnz(), d_csr.row_offsets.data(),
+                         d_csr.col_idx.data(), d_csr.values.data(), x, y);
+    const double library_ms =
+        table.time("cusparse_csr", "cuSPARSE CSR SpMV", bytes, [&] { library.run(); });
+    for (const auto& [format, ms] : formats)
+        table.ratio("cuSPARSE / " + format, library_ms / ms, "cuSPARSE is faster");
+}

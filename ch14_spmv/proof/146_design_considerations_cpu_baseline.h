@@ -1,0 +1,271 @@
+// What 146 prints and checks around its lesson (146_design_considerations_cpu_baseline.cpp): the
+// tables of the five considerations, each format's entries before and after an insertion, the
+// model's claims, and each format's y against the double reference.
+#pragma once
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+#include <string>
+#include <vector>
+#include "../../common/options.h"
+#include "../../common/self_check.h"
+#include "../../common/text.h"
+#include "../access_table.h"
+#include "../chapter_inputs.h"
+#include "../regular_formats.h"
+
+inline ProgramDescription design_considerations_program() {
+    return ProgramDescription(
+               "146 (14.1-14.6) CPU baseline: the five design considerations, measured",
+               {"make 146_design_considerations_cpu_baseline",
+                "build/146_design_considerations_cpu_baseline",
+                "build/146_design_considerations_cpu_baseline --scale 16",
+                "build/146_design_considerations_cpu_baseline --matrix data/west2021.mtx"})
+        .with_book_input("the 4 x 4 matrix of Fig. 14.1")
+        .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
+        .with_memory({200, 76, 200e6});
+}
+
+// The matrix's shape and row lengths, and the widths that ELL, HYB and JDS take from them.
+inline void show_matrix_summary(const Formats& f, const Balance& rows) {
+    const HostCsr& csr = f.csr;
+    print_wrapped(with_separators(csr.num_rows) + " x " + with_separators(csr.num_cols) + ", " +
+                  counted(csr.nnz(), "entry", "entries") + "; row lengths: max " +
+                  with_separators(static_cast<size_t>(rows.max)) + ", mean " +
+                  fixed_text(rows.mean, 2) + ", coefficient of variation " +
+                  fixed_text(rows.cv, 2));
+    print_wrapped("ELL width " + with_separators(max_row_length(csr)) + " (the longest row)" +
+                  (f.ell_built ? "" : ", not built: see space") + "; HYB width " +
+                  with_separators(f.hyb.ell.width) + " (a third of the rows reach it); JDS " +
+                  counted(f.jds.num_diagonals(), "diagonal") + "\n");
+}
+
+// Bytes of each format's arrays, beside regular_formats.h's formulas, and each format's entries
+// against the input's.
+inline void show_space(const Formats& f, const std::vector<Entry>& input_entries,
+                       SelfCheck& check) {
+    const HostCsr& csr = f.csr;
+    const size_t nnz = csr.nnz();
+    const int longest = max_row_length(csr);
+    const size_t ell_formula = ell_bytes(csr.num_rows, longest);
+    std::printf("space: bytes of the arrays (4-byte indices and values)\n");
+    std::printf("  %-6s %15s %7s %14s   %s\n", "format", "bytes", "x CSR", "padding slots",
+                "arrays");
+    auto space_row = [&](const char* name, size_t bytes, size_t padding, const char* arrays) {
+        std::printf("  %-6s %15s %7.2f %14s   %s\n", name, with_separators(bytes).c_str(),
+                    static_cast<double>(bytes) / csr_bytes(csr), with_separators(padding).c_str(),
+                    arrays);
+    };
+    space_row("COO", 12 * nnz, 0, "rows, cols, values: 3 x nnz");
+    space_row("CSR", csr_bytes(csr), 0, "row_offsets: rows + 1; col_idx, values: nnz");
+    space_row("ELL", ell_formula, static_cast<size_t>(csr.num_rows) * longest - nnz,
+              f.ell_built ? "nnz_per_row: rows; col_idx, values: rows x width"
+                          : "computed, not built: its padding passes 8x CSR");
+    space_row("HYB", hyb_bytes(f.hyb), f.hyb.ell.num_slots() - (nnz - f.hyb.coo.nnz()),
+              "ELL part: rows x its width; COO part");
+    space_row("JDS", jds_bytes(f.jds), 0, "row_perm: rows; diag_ptrs; col_idx, values: nnz");
+    std::printf("\n");
+
+    const std::vector<int> lengths = row_lengths(csr);
+    check.claim("the row lengths add up to nnz (" + with_separators(nnz) + ")",
+                std::accumulate(lengths.begin(), lengths.end(), size_t{0}) == nnz);
+    check.claim("COO's arrays take 12 x nnz bytes and CSR's 8 x nnz + 4 x (rows + 1)",
+                built_bytes(f.coo) == 12 * nnz && built_bytes(csr) == csr_bytes(csr) &&
+                    csr_bytes(csr) == 8 * nnz + 4 * (csr.num_rows + size_t{1}));
+    const size_t ell_slots = static_cast<size_t>(csr.num_rows) * f.ell.width;
+    if (f.ell_built)
+        check.claim(
+            "ELL's arrays take rows x width x 8 + rows x 4 bytes, and rows x width - nnz "
+            "of its slots are padding",
+            built_bytes(f.ell) == 8 * ell_slots + 4 * csr.num_rows &&
+                built_bytes(f.ell) == ell_formula &&
+                std::count(f.ell.col_idx.begin(), f.ell.col_idx.end(), kEllPadding) ==
+                    static_cast<long>(ell_slots - nnz));
+    else
+        check.skip("ELL's arrays take rows x width x 8 + rows x 4 bytes",
+                   "ELL is not built: " + readable_bytes(static_cast<double>(ell_formula)) + ", " +
+                       readable_ratio(ell_to_csr_bytes(csr)) + " the CSR's bytes");
+    check.claim("HYB's arrays take what its formula says, and its two parts hold nnz entries",
+                built_bytes(f.hyb) == hyb_bytes(f.hyb) &&
+                    coo_from_ell(f.hyb.ell).nnz() + f.hyb.coo.nnz() == nnz);
+    check.claim(
+        "JDS's arrays take 8 x nnz + 4 x rows + 4 x (diagonals + 1) bytes; it has one "
+        "diagonal per entry of the longest row",
+        built_bytes(f.jds) == jds_bytes(f.jds) &&
+            jds_bytes(f.jds) == 8 * nnz + 4 * static_cast<size_t>(csr.num_rows) +
+                                    4 * (f.jds.num_diagonals() + size_t{1}) &&
+            f.jds.num_diagonals() == longest);
+    if (nnz >= kAnnouncedSize) announce("comparing each format's entries with the input's");
+    check.claim(
+        "each format, converted back to a list of entries, holds the input's (as a multiset)",
+        sorted_entries(csr) == input_entries &&
+            (!f.ell_built || sorted_entries(coo_from_ell(f.ell)) == input_entries) &&
+            sorted_entries(coo_from_hyb(f.hyb)) == input_entries &&
+            sorted_entries(coo_from_jds(f.jds)) == input_entries);
+}
+
+// Adds the entry (row, 0) = 1 to a copy of each format, counting the work, and checks that each
+// then holds the input's entries and the new one.
+inline void show_flexibility(const Formats& f, int row, const std::vector<Entry>& input_entries,
+                             SelfCheck& check) {
+    const int new_col = 0;
+    const float new_value = 1.0f;
+    if (f.csr.nnz() >= kAnnouncedSize) announce("adding an entry to a copy of each format");
+    std::printf(
+        "flexibility: add the entry (%d, %d) = %g to row %d, the middle row, in each "
+        "format; counted\n",
+        row, new_col, static_cast<double>(new_value), row);
+    std::printf("  %-6s %13s %13s %13s   %s\n", "format", "entries moved", "slots written",
+                "index updates", "how");
+    auto flex_row = [&](const char* name, const InsertCost& c) {
+        std::printf("  %-6s %13s %13s %13s   %s\n", name, with_separators(c.moved).c_str(),
+                    with_separators(c.written).c_str(), with_separators(c.index_updates).c_str(),
+                    c.how.c_str());
+    };
+    std::vector<Entry> grown_entries = input_entries;
+    grown_entries.emplace_back(row, new_col, new_value);
+    std::sort(grown_entries.begin(), grown_entries.end());
+    Formats grown = f;
+    flex_row("COO", insert_into_coo(grown.coo, row, new_col, new_value));
+    flex_row("CSR", insert_into_csr(grown.csr, row, new_col, new_value));
+    if (f.ell_built)
+        flex_row("ELL", insert_into_ell(grown.ell, row, new_col, new_value));
+    else
+        std::printf("  %-6s %13s %13s %13s   not built\n", "ELL", "-", "-", "-");
+    flex_row("HYB", insert_into_hyb(grown.hyb, row, new_col, new_value));
+    flex_row("JDS", insert_into_jds(grown.jds, row, new_col, new_value));
+    std::printf("\n");
+    if (f.csr.nnz() >= kAnnouncedSize) announce("comparing their entries with the input's");
+    check.claim(
+        "after adding the entry, every format holds the input's entries and the new "
+        "one (as a multiset), and is still well formed",
+        sorted_entries(grown.coo) == grown_entries && is_well_formed(grown.csr) &&
+            sorted_entries(grown.csr) == grown_entries &&
+            (!f.ell_built || (is_well_formed(grown.ell) &&
+                              sorted_entries(coo_from_ell(grown.ell)) == grown_entries)) &&
+            is_well_formed(grown.hyb.ell) &&
+            sorted_entries(coo_from_hyb(grown.hyb)) == grown_entries && is_well_formed(grown.jds) &&
+            sorted_entries(coo_from_jds(grown.jds)) == grown_entries);
+}
+
+// Looks up the last entry of the row, so that a scan of the row goes all the way; an empty
+// row's lookup finds nothing, after the same reads.
+inline void show_accessibility(const Formats& f, int row, SelfCheck& check) {
+    const HostCsr& csr = f.csr;
+    const bool row_empty = csr.row_offsets[row] == csr.row_offsets[row + 1];
+    const int col = row_empty ? 0 : csr.col_idx[csr.row_offsets[row + 1] - 1];
+    std::printf(
+        "accessibility: reads of the format's arrays to know where all of row %d's entries "
+        "are,\n  and to find (%d, %d)%s; counted\n",
+        row, row, col, row_empty ? " (not there: the row is empty)" : "");
+    std::printf("  %-19s %13s %13s\n", "format", "to row", "to entry");
+    if (f.coo.nnz() >= kAnnouncedSize) announce("sorting a copy of the COO by row");
+    bool all_found = true;
+    auto access_row = [&](const char* name, const Lookup& l) {
+        std::printf("  %-19s %13s %13s\n", name, with_separators(l.reads_to_row).c_str(),
+                    with_separators(l.reads_to_element).c_str());
+        all_found = all_found && l.found == !row_empty;
+    };
+    access_row("COO, as stored", find_in_coo(f.coo, row, col));
+    access_row("COO, sorted by row", find_in_row_sorted_coo(sorted_by_row(f.coo), row, col));
+    access_row("CSR", find_in_csr(csr, row, col));
+    if (f.ell_built)
+        access_row("ELL", find_in_ell(f.ell, row, col));
+    else
+        std::printf("  %-19s %13s %13s   not built\n", "ELL", "-", "-");
+    access_row("HYB", find_in_hyb(f.hyb, row, col));
+    access_row("JDS", find_in_jds(f.jds, row, col));
+    std::printf("\n");
+    check.claim(row_empty ? "no format finds an entry in the empty row"
+                          : "every format finds the entry (" + std::to_string(row) + ", " +
+                                std::to_string(col) + ")",
+                all_found);
+}
+
+// The middle row takes the new entry and the lookups; a matrix without rows or columns has no
+// place for either, and says so.
+inline void show_flexibility_and_accessibility(const Formats& f,
+                                               const std::vector<Entry>& input_entries,
+                                               SelfCheck& check) {
+    if (f.csr.num_rows == 0 || f.csr.num_cols == 0) {
+        const std::string missing = f.csr.num_rows == 0 ? "rows" : "columns";
+        print_wrapped("flexibility, accessibility: the matrix has no " + missing +
+                      ", so there is no place to add an entry to or look one up\n");
+        check.skip("after adding one entry, every format holds the input's entries and the new one",
+                   "the matrix has no " + missing);
+        return;
+    }
+    show_flexibility(f, f.csr.num_rows / 2, input_entries, check);
+    show_accessibility(f, f.csr.num_rows / 2, check);
+}
+
+inline void show_memory_access(const std::vector<AccessStats>& stats) {
+    std::printf(
+        "memory access: the SpMV kernel's reads of the values, per warp request, in the\n"
+        "  model of access_table.h (4-byte values, 32-byte sectors; ELL's from its row lengths)\n");
+    std::printf("  %-6s %-24s %13s %11s %12s %10s %10s\n", "format", "kernel", "requests",
+                "sectors/req", "fetched/used", "contiguous", "lanes busy");
+    for (int k = 0; k < kNumKernels; ++k)
+        std::printf("  %-6s %-24s %13s %11.2f %12.2f %9.1f%% %9.1f%%\n", kKernelNames[k][0],
+                    kKernelNames[k][1], with_separators(stats[k].requests).c_str(),
+                    stats[k].sectors_per_request(), stats[k].fetched_per_used(),
+                    100 * stats[k].contiguous_fraction(), 100 * stats[k].lanes_busy());
+    std::printf("\n");
+}
+
+inline void show_load_balance(const std::vector<AccessStats>& stats, const Balance& rows) {
+    std::printf(
+        "load balance: entries per thread of the SpMV kernel (row lengths: max %s, mean %.2f, CV "
+        "%.2f)\n",
+        with_separators(static_cast<size_t>(rows.max)).c_str(), rows.mean, rows.cv);
+    std::printf("  %-6s %-24s %13s %13s %10s %8s\n", "format", "kernel", "threads", "max", "mean",
+                "CV");
+    for (int k = 0; k < kNumKernels; ++k)
+        std::printf("  %-6s %-24s %13s %13s %10.2f %8.2f\n", kKernelNames[k][0], kKernelNames[k][1],
+                    with_separators(stats[k].threads).c_str(),
+                    with_separators(stats[k].max_work).c_str(), stats[k].mean_work(),
+                    stats[k].work_cv());
+    std::printf("\n");
+}
+
+inline void check_access(const Formats& f, const KernelModels& m, SelfCheck& check) {
+    const std::vector<AccessStats>& stats = m.stats;
+    check.claim("every format's kernel reads each stored entry exactly once, and no padding",
+                m.reads_each_entry_once);
+    check.claim(
+        "every COO, ELL, HYB and JDS request is contiguous in the model",
+        stats[kCoo].contiguous_fraction() == 1.0 && stats[kEll].contiguous_fraction() == 1.0 &&
+            stats[kHyb].contiguous_fraction() == 1.0 && stats[kJds].contiguous_fraction() == 1.0);
+    const size_t longest = static_cast<size_t>(max_row_length(f.csr)), nnz = f.csr.nnz();
+    // Each row keeps at most the width in HYB's ELL part: its longest row there is the shorter.
+    const size_t hyb_ell_longest = std::min(static_cast<size_t>(f.hyb.ell.width), longest);
+    check.claim(
+        "a thread's most work is the longest row for CSR, ELL and JDS, 1 entry for COO, "
+        "and for HYB the ELL part's longest row (or 1)",
+        stats[kCsr].max_work == longest && stats[kEll].max_work == longest &&
+            stats[kJds].max_work == longest && stats[kCoo].max_work == (nnz > 0 ? 1u : 0u) &&
+            stats[kHyb].max_work == std::max(hyb_ell_longest, f.hyb.coo.nnz() > 0 ? size_t{1} : 0));
+}
+
+// Each format's y, from the loop of the lesson that teaches its kernel (142 to 145), against the
+// double reference. The formats add a row's products in different orders (HYB's COO part last,
+// COO in entry order), so each is held to the float32 bound rather than to the others' bits.
+inline void check_products(const Formats& f, const SpmvReference& reference,
+                           const std::vector<float>& y_coo, const std::vector<float>& y_csr,
+                           const std::vector<float>& y_ell, const std::vector<float>& y_hyb,
+                           const std::vector<float>& y_jds, SelfCheck& check) {
+    if (printable(f.csr)) {
+        std::printf("SpMV, y = A * x + y0, by each format's CPU loop (142 to 145):\n");
+        print_array("y_coo", y_coo, 5);
+        print_array("y_csr", y_csr, 5);
+        if (f.ell_built) print_array("y_ell", y_ell, 5);
+        print_array("y_hyb", y_hyb, 5);
+        print_array("y_jds", y_jds, 5);
+        std::printf("\n");
+    }
+    check.claim(std::string("each format's CPU SpMV (COO, CSR, ") + (f.ell_built ? "ELL, " : "") +
+                    "HYB and JDS) is within float32 rounding of the double reference",
+                spmv_matches(y_coo, reference) && spmv_matches(y_csr, reference) &&
+                    (!f.ell_built || spmv_matches(y_ell, reference)) &&
+                    spmv_matches(y_hyb, reference) && spmv_matches(y_jds, reference));
+}
