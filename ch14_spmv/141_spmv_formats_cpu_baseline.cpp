@@ -1,4 +1,4 @@
-// 141 (14.1-14.3) CPU baseline: one small sparse matrix held three ways, and y = A*x + y in each.
+// 141 (14.1) CPU baseline: one small sparse matrix held three ways, and y = A*x + y in each.
 // A dense array stores every entry, zeros included. COO keeps only the nonzeros, each with its
 // own row and column index. CSR keeps the nonzeros grouped by row, so the per-entry row index
 // collapses into one offset per row (plus one for the end). Both formats are derived here from

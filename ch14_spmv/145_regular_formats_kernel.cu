@@ -1,4 +1,4 @@
-// 145 (14.4-14.6) kernel: the regularized formats, each converted from CSR, converted back to check
+// 145 (14.4) kernel: the regularized formats, each converted from CSR, converted back to check
 // that no entry was lost or made up, and multiplied by its own kernel, one thread per row:
 //   ELL  (144's kernel) every row padded to the longest, slots column-major: contiguous steps,
 //        but on a skewed matrix the padding is unaffordable.

@@ -1,4 +1,4 @@
-// 146 (14.1-14.6) CPU baseline: the five design considerations, measured on one matrix for COO,
+// 146 (14.1) CPU baseline: the five design considerations, measured on one matrix for COO,
 // CSR, ELL, HYB and JDS instead of asserted: space (bytes and padding of each format's arrays),
 // flexibility (the work of adding one entry to the middle row), accessibility (the reads that
 // reach row i and element (i, j)), memory access (how contiguous the SpMV kernel's warp requests

@@ -131,7 +131,8 @@ TEST_CASE("anatomy: each header's first line names the program, its section and 
         REQUIRE(!lines.empty());
         std::smatch m;
         INFO(p.source.string() << ": " << lines[0]);
-        REQUIRE(std::regex_match(lines[0], m, first_line));
+        CHECK(std::regex_match(lines[0], m, first_line));
+        if (m.empty()) continue;
         CHECK(m[1].str() == p.name.substr(0, 3));
         CHECK((m[3].str() == "kernel") == p.needs_cuda);
         if (!runs_here(p)) continue;

@@ -12,7 +12,7 @@
 
 inline ProgramDescription spmv_formats_program() {
     return ProgramDescription(
-               "141 (14.1-14.3) CPU baseline: Fig. 14.1 dense, in COO and in CSR, and SpMV",
+               "141 (14.1) CPU baseline: Fig. 14.1 dense, in COO and in CSR, and SpMV",
                {"make 141_spmv_formats_cpu_baseline && build/141_spmv_formats_cpu_baseline"})
         .with_book_input("the 4 x 4 matrix of Fig. 14.1, held dense, in COO and in CSR")
         .without_inputs();

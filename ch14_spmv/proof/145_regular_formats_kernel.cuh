@@ -19,7 +19,7 @@
 
 inline ProgramDescription regular_formats_program() {
     return ProgramDescription(
-               "145 (14.4-14.6) kernel: ELL, HYB and JDS, converted from CSR, one kernel each",
+               "145 (14.4) kernel: ELL, HYB and JDS, converted from CSR, one kernel each",
                {"make 145_regular_formats_kernel && build/145_regular_formats_kernel",
                 "build/145_regular_formats_kernel --scale 20 --skew 0.3",
                 "build/145_regular_formats_kernel --matrix data/1138_bus.mtx"})

@@ -16,7 +16,7 @@
 
 inline ProgramDescription design_considerations_program() {
     return ProgramDescription(
-               "146 (14.1-14.6) CPU baseline: the five design considerations, measured",
+               "146 (14.1) CPU baseline: the five design considerations, measured",
                {"make 146_design_considerations_cpu_baseline",
                 "build/146_design_considerations_cpu_baseline",
                 "build/146_design_considerations_cpu_baseline --scale 16",
