@@ -329,6 +329,7 @@ inline KernelModels model_kernels(const Formats& f) {
 
 int main(int argc, char** argv) {
     const ProgramOptions options = start_cpu_program(argc, argv, design_considerations_program());
+    SelfCheck check;
     const HostCoo input = spmv_input(options);
     const Formats f = build_formats(input);
     const Balance rows = row_length_balance(row_lengths(f.csr));
@@ -336,7 +337,6 @@ int main(int argc, char** argv) {
     if (input.nnz() >= kAnnouncedSize) announce("sorting the input's entries, to compare with");
     const std::vector<Entry> input_entries = sorted_entries(input);
 
-    SelfCheck check;
     show_space(f, input_entries, check);
     show_flexibility_and_accessibility(f, input_entries, check);
     if (input.nnz() >= kAnnouncedSize) announce("modelling each SpMV kernel's warp requests");

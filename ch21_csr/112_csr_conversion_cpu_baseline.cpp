@@ -35,11 +35,10 @@ void adjacency_to_csr_cpu(const AdjacencyList& adj, std::vector<int>& row_offset
 #include "proof/112_csr_conversion_cpu_baseline.h"
 
 int main(int argc, char** argv) {
-    start_cpu_program(argc, argv, csr_conversion_program());
-    const HostCoo edges = book_example_edges();
-    show_arrivals(edges, EdgeText::plain);
+    const ProgramOptions options = start_cpu_program(argc, argv, csr_conversion_program());
+    const HostCoo edges = chapter_input(options);
     const AdjacencyList adj = build_adjacency_list(edges);
-    show_adjacency_list(adj);
+    show_adjacency_list(edges, adj);
 
     std::vector<int> row_offsets, col_idx;
     adjacency_to_csr_cpu(adj, row_offsets, col_idx);

@@ -65,8 +65,8 @@ CsrConstruction csr_construction_cpu(const HostCoo& edges) {
 #include "proof/114_csr_construction_cpu_baseline.h"
 
 int main(int argc, char** argv) {
-    start_cpu_program(argc, argv, csr_construction_program());
-    const HostCoo edges = book_example_edges();
+    const ProgramOptions options = start_cpu_program(argc, argv, csr_construction_program());
+    const HostCoo edges = chapter_input(options);
     show_arrivals(edges, EdgeText::weighted);
 
     const CsrConstruction built = csr_construction_cpu(edges);

@@ -32,8 +32,8 @@ double total_weight_csr_cpu(const HostCsr& g) {
 #include "proof/116_coo_vs_csr_sum_cpu_baseline.h"
 
 int main(int argc, char** argv) {
-    start_cpu_program(argc, argv, coo_vs_csr_sum_program());
-    const HostCoo edges = book_example_edges();
+    const ProgramOptions options = start_cpu_program(argc, argv, coo_vs_csr_sum_program());
+    const HostCoo edges = chapter_input(options);
     show_coo(edges);
     const double sum_coo = total_weight_coo_cpu(edges);
     show_coo_loop(edges, sum_coo);

@@ -97,7 +97,8 @@ inline CooToCsrResult sorted_coo_to_csr_one_pass(const Here& here, const HostCoo
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(argc, argv, one_pass_program());
     SelfCheck check;
-    for (const SortedCooInput& input : sorted_coo_inputs(p.options, check)) {
+    const std::vector<SortedCooInput> inputs = sorted_coo_inputs(p.options, check);
+    for (const SortedCooInput& input : inputs) {
         show_sorted_coo(input.name, input.coo);
         show_writers(input.coo);
         const std::vector<int> row_offsets_cpu = row_change_cpu(input.coo);

@@ -166,45 +166,22 @@ inline uint64_t fresh_emulation_seed() {
     return (static_cast<uint64_t>(rd()) << 32 | rd()) % 1000000007ull;
 }
 
-#ifdef SUITE_RACE_CHECK
-// The race check's atomics: relaxed, as CUDA's atomicAdd and atomicMin are, so that they order
-// nothing but themselves and cannot hide a race on other memory. Floating-point adds, which the
-// host has no instruction for, retry a compare-and-swap until no other thread came between.
+// The host's side of the atomic shims. The emulator runs one thread at a time, so there a plain
+// read-modify-write is already atomic. The race check's threads run at once: its atomics are
+// real, and relaxed, as CUDA's atomicAdd and atomicMin are, so that they order nothing but
+// themselves and cannot hide a race on other memory. Floating-point adds, which the host has no
+// instruction for, retry a compare-and-swap until no other thread came between.
 template <class T>
 inline T host_atomic_add(T* address, T value) {
-    if constexpr (std::is_integral_v<T>) {
-        return __atomic_fetch_add(address, value, __ATOMIC_RELAXED);
-    } else {
-        T old;
-        __atomic_load(address, &old, __ATOMIC_RELAXED);
-        T sum = old + value;
-        while (!__atomic_compare_exchange(address, &old, &sum, true, __ATOMIC_RELAXED,
-                                          __ATOMIC_RELAXED))
-            sum = old + value;
-        return old;
-    }
-}
-
-template <class T>
-inline T host_atomic_min(T* address, T value) {
+#ifdef SUITE_RACE_CHECK
+    if constexpr (std::is_integral_v<T>) return __atomic_fetch_add(address, value, __ATOMIC_RELAXED);
     T old;
     __atomic_load(address, &old, __ATOMIC_RELAXED);
-    while (value < old && !__atomic_compare_exchange(address, &old, &value, true,
-                                                     __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-    }
+    T sum = old + value;
+    while (!__atomic_compare_exchange(address, &old, &sum, true, __ATOMIC_RELAXED,
+                                      __ATOMIC_RELAXED))
+        sum = old + value;
     return old;
-}
-#endif
-
-// The atomic shim for per-thread bodies: the hardware atomic on the device; on the host, where
-// the emulator runs one thread at a time, a plain read-modify-write is already atomic (in the
-// race check, a host atomic). Returns the old value, as atomicAdd does.
-template <class T>
-__host__ __device__ inline T atomic_add_shim(T* address, T value) {
-#if defined(__CUDA_ARCH__)
-    return atomicAdd(address, value);
-#elif defined(SUITE_RACE_CHECK)
-    return host_atomic_add(address, value);
 #else
     const T old = *address;
     *address = old + value;
@@ -212,18 +189,41 @@ __host__ __device__ inline T atomic_add_shim(T* address, T value) {
 #endif
 }
 
-// atomicMin's shim, for bodies that report the smallest offending index, say.
 template <class T>
-__host__ __device__ inline T atomic_min_shim(T* address, T value) {
-#if defined(__CUDA_ARCH__)
-    return atomicMin(address, value);
-#elif defined(SUITE_RACE_CHECK)
-    return host_atomic_min(address, value);
+inline T host_atomic_min(T* address, T value) {
+#ifdef SUITE_RACE_CHECK
+    T old;
+    __atomic_load(address, &old, __ATOMIC_RELAXED);
+    while (value < old && !__atomic_compare_exchange(address, &old, &value, true,
+                                                     __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+    return old;
 #else
     const T old = *address;
     if (value < old) *address = value;
     return old;
 #endif
+}
+
+// The device's expression on the device, the host's on the host: the one place where a shim
+// for per-thread bodies tells the two apart.
+#ifdef __CUDA_ARCH__
+#define ON_DEVICE_ELSE_HOST(on_device, on_host) on_device
+#else
+#define ON_DEVICE_ELSE_HOST(on_device, on_host) on_host
+#endif
+
+// The atomic shims for per-thread bodies: the hardware atomic on the device, host_atomic_add or
+// host_atomic_min on the host. Each returns the old value, as atomicAdd does.
+template <class T>
+__host__ __device__ inline T atomic_add_shim(T* address, T value) {
+    return ON_DEVICE_ELSE_HOST(atomicAdd(address, value), host_atomic_add(address, value));
+}
+
+// atomicMin's shim, for bodies that report the smallest offending index, say.
+template <class T>
+__host__ __device__ inline T atomic_min_shim(T* address, T value) {
+    return ON_DEVICE_ELSE_HOST(atomicMin(address, value), host_atomic_min(address, value));
 }
 
 // Wall-clock milliseconds of one host call, for labelled emulation timings.

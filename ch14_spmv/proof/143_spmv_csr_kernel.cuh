@@ -82,10 +82,8 @@ inline void check_spmv_csr(const KernelProgram& p, const SpmvLessonInput& in,
     }
     check.claim("the CPU baseline's y is within float32 rounding of the double reference",
                 spmv_matches(y_cpu, reference));
-    check.claim(std::string("the ") + p.here.name() +
-                    " kernel's y matches the CPU baseline's: both within float32 rounding of "
-                    "the double reference",
-                spmv_matches(y, reference) && spmv_matches(y_cpu, reference));
+    claim_kernel_matches_baseline(check, std::string("the ") + p.here.name() + " kernel", y,
+                                  y_cpu, reference);
     check.claim("two runs from y0 leave y0 + 2 * A * x (SpMV accumulates into y)",
                 spmv_matches(y_twice, spmv_reference(in.coo, twice_x, in.y0)));
     if (p.options.book_example())

@@ -93,10 +93,8 @@ inline void check_merge_path(const KernelProgram& p, const SpmvLessonInput& in, 
     std::printf("\n");
     check.claim("the CPU baseline's y is within float32 rounding of the double reference",
                 spmv_matches(y_cpu, reference));
-    check.claim(std::string("the ") + p.here.name() +
-                    " merge-path kernel's y matches the CPU baseline's: both within float32 "
-                    "rounding of the double reference",
-                spmv_matches(y, reference) && spmv_matches(y_cpu, reference));
+    claim_kernel_matches_baseline(check, std::string("the ") + p.here.name() + " merge-path kernel",
+                                  y, y_cpu, reference);
     check.claim("it equals 143's thread-per-row y within the same bound",
                 spmv_matches(csr_spmv(p.here, a, in.x, in.y0), reference));
     check.claim("y from the " + std::string(p.here.name()) + " block-staged merge path (" +

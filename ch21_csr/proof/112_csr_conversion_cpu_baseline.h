@@ -25,7 +25,9 @@ inline std::string listed(const std::vector<int>& a) {
     return text;
 }
 
-inline void show_adjacency_list(const AdjacencyList& adj) {
+// The edges as they arrive, then the containers that they filled.
+inline void show_adjacency_list(const HostCoo& edges, const AdjacencyList& adj) {
+    show_arrivals(edges, EdgeText::plain);
     std::printf("adjacency list, one container per vertex:\n");
     for (size_t v = 0; v < adj.size(); ++v)
         std::printf("  adj[%zu]: %s\n", v, listed(adj[v]).c_str());
