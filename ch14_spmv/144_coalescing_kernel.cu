@@ -80,9 +80,12 @@ __host__ __device__ void spmv_csr_warp_per_row_lane(Cuda& cuda, int num_rows,
     const size_t row = thread / kWarpSize;
     const int lane = cuda.threadIdx.x % kWarpSize;
     if (row >= static_cast<size_t>(num_rows)) return;
+    // No thread writes the matrix or x while the kernel runs, so their loads may take the
+    // read-only data path (__ldg), which keeps them out of the way of y's stores.
+    const int end = load_read_only(&row_offsets[row + 1]);
     float sum = 0.0f;
-    for (int k = row_offsets[row] + lane; k < row_offsets[row + 1]; k += kWarpSize)
-        sum += values[k] * x[col_idx[k]];
+    for (int k = load_read_only(&row_offsets[row]) + lane; k < end; k += kWarpSize)
+        sum += load_read_only(&values[k]) * load_read_only(&x[load_read_only(&col_idx[k])]);
     for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
         sum += cuda.shfl_down_sync(kFullWarp, sum, offset);
     if (lane == 0) y[row] += sum;
