@@ -5,9 +5,16 @@ Runs the numbered programs themselves at --scale S for each R-MAT skew (and Grap
 parameters), collects their `graph:` and `timing:` lines, and writes one CSV: a row per
 (program, kernel, skew, scale), with the device, the date and the commit in its header. The
 plots (bench/plots.py) read that CSV. Without a GPU nothing is timed: it says so and exits 0.
+
+The programs share their inputs through SUITE_RMAT_CACHE (BUILD/rmat-cache unless it is set):
+the first program of a skew generates each R-MAT graph and stably sorts it by row, and the
+others read both from there; a later sweep reads them all. 149 runs only where there are at
+least two GPUs: on one, its ranks take turns, and its times say nothing about several GPUs.
+The sweep prints an estimate of its time as it starts, and the time it took at the end.
 """
 import argparse
 import csv
+import ctypes
 import datetime
 import os
 import re
@@ -29,7 +36,7 @@ SKEWS = [
 # one run: 148 (143's thread per row, merge path, cuSPARSE), 144 (142's COO, warp per row, ELL,
 # strides), 123 (115's build, the binned build, CUB's sort), 122 (120's search, the one pass,
 # coo2csr), 117 (the reductions, CUB) and 149 (SpMV across two ranks, one GPU each where there
-# are two, and CG's iteration). About 70 s per skew on an H200 at scale 22.
+# are two, and CG's iteration).
 PROGRAMS = [
     "148_spmv_merge_path_kernel",
     "144_coalescing_kernel",
@@ -38,6 +45,20 @@ PROGRAMS = [
     "117_coo_edge_parallel_reduce_kernel",
     "149_spmv_across_ranks_kernel",
 ]
+
+ACROSS_RANKS = "149_spmv_across_ranks_kernel"
+
+# Seconds per skew that each program takes at --scale 22 on an H200 (16 host cores), in a sweep
+# that starts from an empty cache; most of it is the host's part: the input, the CPU baselines
+# and the checks. A run at another scale is estimated from these by 2^(scale - 22).
+SECONDS_AT_SCALE_22 = {
+    "148_spmv_merge_path_kernel": 9.0,
+    "144_coalescing_kernel": 7.0,
+    "123_csr_binned_construction_kernel": 12.0,
+    "122_sorted_coo_to_csr_one_pass_kernel": 6.0,
+    "117_coo_edge_parallel_reduce_kernel": 4.0,
+    ACROSS_RANKS: 40.0,
+}
 
 FIELD = re.compile(r'(\w+)=("[^"]*"|\S+)')
 
@@ -76,11 +97,35 @@ def commit():
         return "unknown"
 
 
-def run(program, flags, build, timeout):
+def gpu_count():
+    """The CUDA devices that the programs will see (CUDA_VISIBLE_DEVICES applies), as the
+    driver counts them: 0 where there is no driver or it fails."""
+    try:
+        driver = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return 0
+    count = ctypes.c_int(0)
+    if driver.cuInit(0) != 0 or driver.cuDeviceGetCount(ctypes.byref(count)) != 0:
+        return 0
+    return count.value
+
+
+def estimated_seconds(programs, scale):
+    """The sweep's time from SECONDS_AT_SCALE_22, and the programs that have no figure there."""
+    known = [p for p in programs if p in SECONDS_AT_SCALE_22]
+    per_skew = sum(SECONDS_AT_SCALE_22[p] for p in known)
+    return per_skew * len(SKEWS) * 2.0 ** (scale - 22), [p for p in programs if p not in known]
+
+
+def minutes(seconds):
+    return f"{int(seconds // 60)} min {seconds % 60:.0f} s"
+
+
+def run(program, flags, build, timeout, env=None):
     """The program's output, or None with the reason printed."""
     command = [os.path.join(build, program)] + flags
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         print(f"\n  {program}: ran past {timeout} s, left out", flush=True)
         return None
@@ -109,11 +154,27 @@ def main():
         return 0
 
     device = re.search(r"^\[gpu\] (.*)$", first, re.M).group(1)
+    programs = list(args.programs)
+    gpus = gpu_count()
+    if ACROSS_RANKS in programs and gpus < 2:
+        programs.remove(ACROSS_RANKS)
+        print(f"{ACROSS_RANKS} left out: {gpus} GPU{'' if gpus == 1 else 's'} here, and its two "
+              f"ranks need one GPU each (on one GPU they take turns, and its times say nothing "
+              f"about several GPUs)")
+    env = dict(os.environ)
+    env.setdefault("SUITE_RMAT_CACHE", os.path.join(args.build, "rmat-cache"))
+    estimate, unknown = estimated_seconds(programs, args.scale)
+    print(f"make bench: {len(programs)} programs x {len(SKEWS)} skews at --scale {args.scale}, "
+          f"an estimated {minutes(estimate)}"
+          + (f" and whatever {', '.join(unknown)} take{'s' if len(unknown) == 1 else ''}"
+             if unknown else "")
+          + f"; inputs shared through SUITE_RMAT_CACHE={env['SUITE_RMAT_CACHE']}", flush=True)
     os.makedirs(args.out, exist_ok=True)
     now = datetime.datetime.now()
     name = os.path.join(args.out, f"sweep-scale{args.scale}-{now.strftime('%Y%m%d-%H%M')}.csv")
     started = time.time()
     count = 0
+    seconds_per_program = {}
     # Rows are written as each program ends, so that a sweep cut short keeps what it measured.
     with open(name, "w", newline="") as f:
         f.write(f"# device={device}\n# date={now.strftime('%Y-%m-%d %H:%M')}\n")
@@ -121,20 +182,27 @@ def main():
         writer = csv.DictWriter(f, fieldnames=COLUMNS)
         writer.writeheader()
         for label, skew_flags in SKEWS:
-            for program in args.programs:
+            for program in programs:
                 print(f"{program} at --scale {args.scale}, skew {label} ...", end="",
                       flush=True)
                 flags = ["--scale", str(args.scale), "--max-memory", args.max_memory] + skew_flags
                 began = time.time()
-                out = run(program, flags, args.build, args.timeout)
+                out = run(program, flags, args.build, args.timeout, env)
                 if out is None:
                     continue
-                print(f" {time.time() - began:.1f} s", flush=True)
+                seconds = time.time() - began
+                print(f" {seconds:.1f} s", flush=True)
+                seconds_per_program[program] = seconds_per_program.get(program, 0) + seconds
                 rows = timing_rows(out, label)
                 writer.writerows(rows)
                 f.flush()
                 count += len(rows)
-    print(f"make bench: {count} timings in {time.time() - started:.0f} s, written to {name}")
+    took = time.time() - started
+    print(f"make bench: {count} timings in {minutes(took)} (estimated {minutes(estimate)}), "
+          f"written to {name}")
+    print("seconds per skew, as SECONDS_AT_SCALE_22 keeps them: " +
+          ", ".join(f"{p.split('_')[0]} {t / len(SKEWS):.1f}"
+                    for p, t in seconds_per_program.items()))
     return 0
 
 

@@ -9,6 +9,7 @@
 #include "../common/graph_generators.h"
 #include "../common/matrix_reader.h"
 #include "../common/options.h"
+#include "../common/rmat_cache.h"
 #include "../common/self_check.h"
 #include "../common/sparse_host.h"
 #include "../common/text.h"
@@ -58,7 +59,8 @@ inline void refuse_float_overflow(const HostCoo& a, const std::string& source) {
 
 // Fig. 14.1; with --scale S an R-MAT matrix (2^S rows, 16 * 2^S entries, skewed row lengths);
 // with --matrix FILE the file's matrix. An input beyond the program's memory budget, a file
-// that cannot be read, or values that overflow float end the program (exit 2).
+// that cannot be read, or values that overflow float end the program (exit 2). The R-MAT
+// matrix comes through the cache where SUITE_RMAT_CACHE names one (rmat_cache.h).
 inline HostCoo spmv_input(const ProgramOptions& opt) {
     if (!opt.matrix.empty()) {
         HostCoo a = read_matrix_option(opt);
@@ -72,8 +74,8 @@ inline HostCoo spmv_input(const ProgramOptions& opt) {
     std::printf("input: R-MAT matrix, scale %d (%s x %s, %s entries), a,b,c,d = %s\n",
                 opt.scale, with_separators(rows).c_str(), with_separators(rows).c_str(),
                 with_separators(rows * kEdgeFactor).c_str(), opt.rmat.text().c_str());
-    if (rows * kEdgeFactor >= kAnnouncedSize) announce("generating the R-MAT matrix");
-    HostCoo generated = make_rmat(opt.scale, kEdgeFactor, opt.rmat, kMatrixSeed);
+    HostCoo generated =
+        make_rmat_through_cache(opt.scale, kEdgeFactor, opt.rmat, kMatrixSeed, "the R-MAT matrix");
     std::printf("%s\n", graph_line(generated, opt.scale, opt.rmat.text()).c_str());
     return generated;
 }

@@ -6,6 +6,7 @@
 #include "../common/graph_generators.h"
 #include "../common/matrix_reader.h"
 #include "../common/options.h"
+#include "../common/rmat_cache.h"
 #include "../common/sparse_host.h"
 #include "../common/text.h"
 
@@ -31,6 +32,7 @@ constexpr uint64_t kGraphSeed = 21;
 
 // The book's example; with --scale S an R-MAT graph of 2^S vertices and 16 * 2^S edges; with
 // --matrix FILE the graph in the file (rows are sources, columns destinations, values weights).
+// The R-MAT graph comes through the cache where SUITE_RMAT_CACHE names one (rmat_cache.h).
 // An input beyond the program's memory budget, or a file that cannot be read, ends the program
 // with its reason and exit code 2.
 inline HostCoo chapter_input(const ProgramOptions& opt) {
@@ -42,8 +44,8 @@ inline HostCoo chapter_input(const ProgramOptions& opt) {
     std::printf("input: R-MAT graph, scale %d (%s vertices, %s edges), a,b,c,d = %s\n", opt.scale,
                 with_separators(vertices).c_str(), with_separators(vertices * kEdgeFactor).c_str(),
                 opt.rmat.text().c_str());
-    if (vertices * kEdgeFactor >= kAnnouncedSize) announce("generating the R-MAT graph");
-    HostCoo generated = make_rmat(opt.scale, kEdgeFactor, opt.rmat, kGraphSeed);
+    HostCoo generated =
+        make_rmat_through_cache(opt.scale, kEdgeFactor, opt.rmat, kGraphSeed, "the R-MAT graph");
     std::printf("%s\n", graph_line(generated, opt.scale, opt.rmat.text()).c_str());
     return generated;
 }

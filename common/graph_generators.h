@@ -2,6 +2,7 @@
 // Edges come out in no particular order, as raw edge lists do. Weights are small integers
 // (stored as float), so that sums of them are exact and can be compared exactly.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include "random.h"
@@ -50,41 +51,76 @@ inline uint32_t scramble_vertex_id(uint32_t v, int scale, uint64_t seed) {
 // matrix, picking the top-left quadrant with probability a, top-right b, bottom-left c and
 // bottom-right d = 1 - a - b - c. a = b = c = d = 0.25 is uniform; a large a concentrates the
 // edges on a few hub vertices. Graph500's parameters are a = 0.57, b = c = 0.19, d = 0.05.
-inline HostCoo make_rmat(int scale, int edge_factor, const RmatParams& p, uint64_t seed) {
-    if (scale < 1 || scale > 30) throw std::invalid_argument("R-MAT scale must be in [1, 30]");
-    if (!p.valid()) throw std::invalid_argument("R-MAT parameters must be positive, summing to 1");
-    const size_t num_vertices = size_t{1} << scale;
-    const size_t num_edges = num_vertices * static_cast<size_t>(edge_factor);
-    // b + c first: with b = c that is 2b exactly, so --skew's graphs stay as they always were.
-    const uint64_t t0 = static_cast<uint64_t>(p.a * 4294967296.0);
-    const uint64_t t1 = static_cast<uint64_t>((p.a + p.b) * 4294967296.0);
-    const uint64_t t2 = static_cast<uint64_t>((p.a + (p.b + p.c)) * 4294967296.0);
+// The edges come in fixed-size chunks, each from its own stream: the graph does not depend on
+// the number of threads, and any one chunk can be made again alone (rmat_cache.h checks a read
+// graph that way).
+class RmatGenerator {
+public:
+    static constexpr size_t kChunkEdges = size_t{1} << 16;
 
-    HostCoo g;
-    g.num_rows = g.num_cols = static_cast<int>(num_vertices);
-    g.rows.resize(num_edges);
-    g.cols.resize(num_edges);
-    g.values.resize(num_edges);
-    // Fixed-size chunks, each with its own stream, keep the graph independent of thread count.
-    const size_t chunk = size_t{1} << 16;
-    const long long num_chunks = static_cast<long long>((num_edges + chunk - 1) / chunk);
-#pragma omp parallel for schedule(static)
-    for (long long c = 0; c < num_chunks; ++c) {
-        SplitMix64 rng(mix_seed(seed, static_cast<uint64_t>(c)));
-        const size_t end = std::min(num_edges, static_cast<size_t>(c + 1) * chunk);
-        for (size_t e = static_cast<size_t>(c) * chunk; e < end; ++e) {
+    RmatGenerator(int scale, int edge_factor, const RmatParams& p, uint64_t seed)
+        : scale_(scale), seed_(seed) {
+        if (scale < 1 || scale > 30) throw std::invalid_argument("R-MAT scale must be in [1, 30]");
+        if (!p.valid())
+            throw std::invalid_argument("R-MAT parameters must be positive, summing to 1");
+        num_edges_ = num_vertices() * static_cast<size_t>(edge_factor);
+        // b + c first: with b = c that is 2b exactly, so --skew's graphs stay as they always were.
+        t0_ = static_cast<uint64_t>(p.a * 4294967296.0);
+        t1_ = static_cast<uint64_t>((p.a + p.b) * 4294967296.0);
+        t2_ = static_cast<uint64_t>((p.a + (p.b + p.c)) * 4294967296.0);
+    }
+
+    size_t num_vertices() const { return size_t{1} << scale_; }
+    size_t num_edges() const { return num_edges_; }
+    size_t num_chunks() const { return (num_edges_ + kChunkEdges - 1) / kChunkEdges; }
+    size_t chunk_begin(size_t chunk) const { return std::min(num_edges_, chunk * kChunkEdges); }
+
+    // A graph of this one's size, its edges not filled in yet.
+    HostCoo sized_graph() const {
+        HostCoo g;
+        g.num_rows = g.num_cols = static_cast<int>(num_vertices());
+        g.rows.resize(num_edges_);
+        g.cols.resize(num_edges_);
+        g.values.resize(num_edges_);
+        return g;
+    }
+
+    // Edges [chunk_begin(chunk), chunk_begin(chunk + 1)), written from rows[0], cols[0] and
+    // values[0] on.
+    void fill_chunk(size_t chunk, int* rows, int* cols, float* values) const {
+        SplitMix64 rng(mix_seed(seed_, chunk));
+        const size_t count = chunk_begin(chunk + 1) - chunk_begin(chunk);
+        for (size_t e = 0; e < count; ++e) {
             uint32_t src = 0, dst = 0;
-            for (int level = 0; level < scale; ++level) {
+            for (int level = 0; level < scale_; ++level) {
                 const uint64_t r = rng.next() >> 32;
-                const uint32_t down = (r >= t1) ? 1u : 0u;
-                const uint32_t right = (r >= t0 && r < t1) || r >= t2 ? 1u : 0u;
+                const uint32_t down = (r >= t1_) ? 1u : 0u;
+                const uint32_t right = (r >= t0_ && r < t1_) || r >= t2_ ? 1u : 0u;
                 src = (src << 1) | down;
                 dst = (dst << 1) | right;
             }
-            g.rows[e] = static_cast<int>(scramble_vertex_id(src, scale, seed));
-            g.cols[e] = static_cast<int>(scramble_vertex_id(dst, scale, seed));
-            g.values[e] = random_weight(rng);
+            rows[e] = static_cast<int>(scramble_vertex_id(src, scale_, seed_));
+            cols[e] = static_cast<int>(scramble_vertex_id(dst, scale_, seed_));
+            values[e] = random_weight(rng);
         }
+    }
+
+private:
+    int scale_;
+    uint64_t seed_;
+    size_t num_edges_;
+    uint64_t t0_, t1_, t2_;
+};
+
+inline HostCoo make_rmat(int scale, int edge_factor, const RmatParams& p, uint64_t seed) {
+    const RmatGenerator generator(scale, edge_factor, p, seed);
+    HostCoo g = generator.sized_graph();
+    const long long num_chunks = static_cast<long long>(generator.num_chunks());
+#pragma omp parallel for schedule(static)
+    for (long long c = 0; c < num_chunks; ++c) {
+        const size_t begin = generator.chunk_begin(static_cast<size_t>(c));
+        generator.fill_chunk(static_cast<size_t>(c), g.rows.data() + begin,
+                             g.cols.data() + begin, g.values.data() + begin);
     }
     return g;
 }

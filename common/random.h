@@ -3,16 +3,21 @@
 #pragma once
 #include <cstdint>
 
+constexpr uint64_t kGoldenGamma = 0x9E3779B97F4A7C15ull;
+
+// SplitMix64's output function: a bijection on 64-bit words in which every input bit changes
+// about half of the output bits.
+inline uint64_t mix64(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
 class SplitMix64 {
 public:
     explicit SplitMix64(uint64_t seed) : state_(seed) {}
 
-    uint64_t next() {
-        uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
+    uint64_t next() { return mix64(state_ += kGoldenGamma); }
 
     // Uniform in [0, 1) with 53 random bits.
     double uniform() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }

@@ -2,6 +2,7 @@
 // that every program uses to compare a result with its baseline.
 #pragma once
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #ifdef _OPENMP
@@ -12,6 +13,7 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+#include "input_cache.h"
 #include "text.h"
 
 // Coordinate format: entry k is (rows[k], cols[k], values[k]). For a graph, rows are edge
@@ -194,12 +196,57 @@ inline HostCoo transposed(const HostCoo& a) {
     return t;
 }
 
+template <class Index = size_t>
+std::vector<Index> row_order_by_stable_sort(const HostCoo& a) {
+    std::vector<Index> order(a.nnz());
+    for (size_t k = 0; k < order.size(); ++k) order[k] = static_cast<Index>(k);
+    stable_sort_on_all_cores(order.begin(), order.end(),
+                             [&](Index x, Index y) { return a.rows[x] < a.rows[y]; });
+    return order;
+}
+
+// "" when `order` is the one order that a stable sort by row gives: every index in range, and
+// (row, index) strictly increasing along it, which also makes every index appear once.
+template <class Index>
+std::string why_not_stable_row_order(const HostCoo& a, const std::vector<Index>& order) {
+    if (order.size() != a.nnz()) return "holds " + std::to_string(order.size()) + " indices";
+    const long long n = static_cast<long long>(a.nnz());
+    long long out_of_place = 0;
+#pragma omp parallel for reduction(+ : out_of_place)
+    for (long long k = 0; k < n; ++k) {
+        if (order[k] >= a.nnz()) {
+            ++out_of_place;
+        } else if (k + 1 < n && order[k + 1] < a.nnz()) {
+            const int row = a.rows[order[k]], next_row = a.rows[order[k + 1]];
+            out_of_place += row > next_row || (row == next_row && order[k] >= order[k + 1]);
+        }
+    }
+    return out_of_place == 0 ? ""
+                             : "is not the rows' stable order (" +
+                                   std::to_string(out_of_place) + " entries out of place)";
+}
+
+// The entries' indices, stably sorted by row. Where SUITE_RMAT_CACHE names a folder, the order
+// of a large input is kept there (as 32-bit indices) under its rows' checksum; one read back
+// is used only when why_not_stable_row_order finds nothing, so another input's order never is.
+inline std::vector<size_t> stable_row_order(const HostCoo& a) {
+    const std::string folder = input_cache_folder();
+    if (folder.empty() || a.nnz() < kAnnouncedSize || a.nnz() > UINT32_MAX)
+        return row_order_by_stable_sort(a);
+    const InputKey key("row order", {a.nnz(), checksum_of({cached_array(a.rows)})});
+    const std::vector<uint32_t> order = read_or_make(
+        cache_entry(folder, "row-order-nnz" + std::to_string(a.nnz()), key,
+                    "the rows' stable order", a.nnz()),
+        [&] { return std::vector<uint32_t>(a.nnz()); },
+        [](std::vector<uint32_t>& o) { return std::vector<CachedArray>{cached_array(o)}; },
+        [&](const std::vector<uint32_t>& o) { return why_not_stable_row_order(a, o); },
+        [&] { return row_order_by_stable_sort<uint32_t>(a); });
+    return std::vector<size_t>(order.begin(), order.end());
+}
+
 // The same entries, stably sorted by row: the input that sorted-COO-to-CSR conversion expects.
 inline HostCoo sorted_by_row(const HostCoo& a) {
-    std::vector<size_t> order(a.nnz());
-    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
-    stable_sort_on_all_cores(order.begin(), order.end(),
-                             [&](size_t x, size_t y) { return a.rows[x] < a.rows[y]; });
+    const std::vector<size_t> order = stable_row_order(a);
     HostCoo s;
     s.num_rows = a.num_rows;
     s.num_cols = a.num_cols;
