@@ -3,7 +3,8 @@
 // warp waits. Here the work is the merge of two sorted lists, the row ends (row_offsets[1..]) and
 // the nonzero indices 0 .. nnz - 1: each step multiplies one nonzero or closes one row, and every
 // thread takes the same number of steps, finding where they start by one binary search along its
-// diagonal (Merrill and Garland, SC'16). The second kernel walks the same path a block at a time.
+// diagonal (Merrill and Garland, SC'16). The block kernel walks the same path a tile per block,
+// built in steps that each remove a cost which hub rows, spanning whole tiles, make the largest.
 //
 // Build and run:  make 148_spmv_merge_path_kernel && build/148_spmv_merge_path_kernel
 //                 build/148_spmv_merge_path_kernel --scale 22 --rmat 0.57,0.19,0.19 --max-memory 8G
@@ -138,6 +139,34 @@ inline std::vector<float> merge_path_spmv(const Here& here, const HostCsr& a,
 constexpr int kMergeThreads = 128;
 constexpr int kMergeSteps = 8;
 constexpr int kMergeTile = kMergeThreads * kMergeSteps;
+constexpr int kMergeWarps = kMergeThreads / kWarpSize;
+
+// The block kernel in the steps that the lesson takes, each keeping the ones before it. Every
+// step matters most at high skew, where hub rows of thousands of entries span whole tiles: there
+// the first version's time was set by its shared memory, not by the gather from x.
+enum class MergeTile {
+    staged,           // products staged in shared memory, each carry a shared atomic
+    conflict_free,    // products staged so that a warp's reads of one step hit 32 banks
+    warp_carries,     // carries summed over each warp by shuffles: no atomic in shared memory
+    registers,        // a tile inside one row summed in registers: no staging, no walk
+    streaming_loads,  // what a tile reads once marked so, leaving the caches to x
+};
+constexpr MergeTile kFastestMergeTile = MergeTile::streaming_loads;
+
+// A tile's shared items: its rows + 1 row ends, then its products. rows + nonzeros is the tile's
+// steps, so one array holds both, with room for the products' padding (product_slot).
+union TileItem {
+    int row_end;
+    float product;
+};
+constexpr int kTileItems = kMergeTile + 1 + kMergeTile / kWarpSize;
+
+// What a thread's walk leaves: the row it started in, the row still open at its end (rows for
+// the row that goes on past the tile) and its partial sum of that row.
+struct TileCarry {
+    int first_row, row;
+    float sum;
+};
 
 inline int merge_path_tiles(int num_rows, int nnz) {
     return static_cast<int>((static_cast<long long>(num_rows) + nnz + kMergeTile - 1) / kMergeTile);
@@ -160,99 +189,214 @@ __global__ void merge_path_tile_start_kernel(int num_threads, const int* row_off
         merge_path_tile_start_thread(t, row_offsets, num_rows, nnz, tile_rows_before);
 }
 
+// Step conflict_free: where product k of a tile is staged. Thread t walks the products from
+// k = 8t - (the rows closed before it), so inside a hub row, where no row ends, step s of a warp
+// reads k = 8 * lane + s: 32 addresses 8 words apart, in 4 of the 32 banks, an 8-way conflict
+// that makes each read 8 shared-memory wavefronts. Skipping one word after every 32 moves each
+// group of four lanes one bank on, so those reads hit 32 banks; the staging's writes, 32
+// consecutive k, still do. Where rows are short, the rows closed before each thread scatter k
+// anyway, which is why the conflicts grew with the skew.
+template <MergeTile version>
+__host__ __device__ inline int product_slot(int k) {
+    return version >= MergeTile::conflict_free ? k + k / kWarpSize : k;
+}
+
+// Step streaming_loads: a load of what a tile reads once (col_idx, values, row_offsets), marked
+// so (__ldcs: evicted first). At high skew the hub columns of x are gathered again and again, and
+// L1 keeps them only if the stream of entries, each used once, does not push them out.
+template <MergeTile version, class T>
+__host__ __device__ inline T load_once(const T* address) {
+    return version >= MergeTile::streaming_loads ? load_streaming(address) : *address;
+}
+
+// A thread's walk: merge_path_thread's walk out of shared memory, its start found by the same
+// search on the staged row ends. The end of the current row is kept in a register and each step's
+// product is loaded before the step knows that it needs it, so the loads of a run of nonzeros do
+// not wait for one another. A row that it closes gets this thread's part in row_sums; the row
+// still open at its end is its carry.
+template <MergeTile version>
+__host__ __device__ inline TileCarry walk_tile(int thread, const TileItem* items, int rows,
+                                               int nonzeros, float* row_sums) {
+    const TileItem* products = items + rows + 1;
+    const int steps = rows + nonzeros;
+    const int begin = thread * kMergeSteps < steps ? thread * kMergeSteps : steps;
+    const int end = begin + kMergeSteps < steps ? begin + kMergeSteps : steps;
+    const int first_row =
+        rows_before_diagonal(begin, rows, nonzeros, [&](int r) { return items[r].row_end; });
+    TileCarry carry{first_row, first_row, 0.0f};
+    int k = begin - first_row;
+    int row_end = items[first_row].row_end;
+    UNROLL_ON_DEVICE
+    for (int s = 0; s < kMergeSteps; ++s) {
+        const float product = k < nonzeros ? products[product_slot<version>(k)].product : 0.0f;
+        if (begin + s < end) {
+            if (k < row_end) {
+                carry.sum += product;
+                ++k;
+            } else {
+                row_sums[carry.row] = carry.sum;
+                carry.sum = 0.0f;
+                row_end = items[++carry.row].row_end;
+            }
+        }
+    }
+    return carry;
+}
+
+// Step warp_carries: the carries added without atomics. A thread that closes rows owes the first
+// of them the carries of the threads before it that ended in that row. Those threads are a run of
+// consecutive lanes, because a lane's row never decreases across the warp; so a scan segmented by
+// row sums each run into its last lane (lanes d apart with the same row have only that row
+// between them), and the thread takes the run that ends in the lane before it. A run that reaches
+// lane 0 goes on into the warps before: each warp leaves its last run's sum in shared memory, and
+// a warp that closed no row passes the chain on. The last thread's run is the row left open,
+// which y gets by one atomic. Inside a hub row all 128 carries name one address: as shared
+// atomics they were a compare-and-swap loop each, retried while the others won; here they are
+// five shuffles a warp.
+template <class Cuda>
+__host__ __device__ void add_carries_by_warps(Cuda& cuda, const TileCarry& carry, int rows,
+                                              float* row_sums, float* warp_tail_sums,
+                                              unsigned* warp_closers) {
+    const int thread = cuda.threadIdx.x, lane = thread % kWarpSize, warp = thread / kWarpSize;
+    float run_sum = carry.sum;
+    UNROLL_ON_DEVICE
+    for (int d = 1; d < kWarpSize; d *= 2) {
+        const float earlier_sum = cuda.shfl_up_sync(kFullWarp, run_sum, d);
+        const int earlier_row = cuda.shfl_up_sync(kFullWarp, carry.row, d);
+        if (lane >= d && earlier_row == carry.row) run_sum += earlier_sum;
+    }
+    const float run_before = cuda.shfl_up_sync(kFullWarp, run_sum, 1);
+    const unsigned closers = cuda.ballot_sync(kFullWarp, carry.row != carry.first_row);
+    if (lane == kWarpSize - 1) {
+        warp_tail_sums[warp] = run_sum;
+        warp_closers[warp] = closers;
+    }
+    cuda.syncthreads();
+    float from_earlier_warps = 0.0f;
+    for (int w = warp - 1; w >= 0; --w) {
+        from_earlier_warps += warp_tail_sums[w];
+        if (warp_closers[w] != 0) break;
+    }
+    const bool run_reaches_lane_0 = (closers & ((1u << lane) - 1)) == 0;
+    if (carry.row != carry.first_row)
+        row_sums[carry.first_row] +=
+            (lane > 0 ? run_before : 0.0f) + (run_reaches_lane_0 ? from_earlier_warps : 0.0f);
+    if (thread == kMergeThreads - 1)
+        row_sums[rows] = run_sum + (closers == 0 ? from_earlier_warps : 0.0f);
+}
+
+// y += the tile's row sums, consecutive threads on consecutive rows, so that the accesses are
+// coalesced. Rows row0 + 1 .. row0 + rows - 1 start and end inside this tile, so no other block
+// touches them; row0 may have begun in earlier tiles and the open row row0 + rows goes on in
+// later ones, so they get atomics: two global atomics a block, whatever its threads did. y + 0 is
+// y, so a row that adds nothing is neither read nor written: at high skew most rows are empty.
+template <class Cuda>
+__host__ __device__ void add_tile_rows(Cuda& cuda, const float* row_sums, int row0, int rows,
+                                       int num_rows, float* y) {
+    const int thread = cuda.threadIdx.x;
+    for (int r = thread; r < rows; r += kMergeThreads) {
+        const float sum = row_sums[r];
+        if (sum == 0.0f) continue;
+        if (r == 0)
+            cuda.atomic_add(&y[row0], sum);
+        else
+            y[row0 + r] += sum;
+    }
+    if (thread == 0 && row0 + rows < num_rows && row_sums[rows] != 0.0f)
+        cuda.atomic_add(&y[row0 + rows], row_sums[rows]);
+}
+
 // merge_path_thread's walk is balanced but not coalesced: the 32 threads of a warp read 32 runs
 // of nonzeros that lie 16 steps apart, so each load instruction touches many sectors. Here a
-// block walks one tile, which closes the rows row0 .. row1 - 1 and multiplies the nonzeros
-// nz0 .. nz1 - 1; row1 may be left open. Phase 1 stages the tile's row ends and products
-// (value * x[column]) in shared memory, consecutive threads at consecutive addresses, so every
-// global load is coalesced. A tile has at most kMergeTile nonzeros, so a thread stages at most
-// kMergeSteps of them: it issues all of their loads before it waits for any, then all of their
-// gathers from x, since a load's latency, not the bandwidth, is what a thread that waits for each
-// load in turn is bound by. Phase 2 is merge_path_thread's walk out of shared memory, each
-// thread's start found by the same search on the staged row ends; the end of the current row is
-// kept in a register and each step's product is loaded before the step knows that it needs it,
-// so the loads of a run of nonzeros do not wait for one another. A thread that closes a row
-// records its part in row_sums, and its carry is added there after a barrier (a shared atomic:
-// several threads may carry into one row). Phase 3 adds row_sums into y, coalesced. Rows
-// row0 + 1 .. row1 - 1 start and end inside this tile, so no other block touches them; row0 may
-// have begun in earlier tiles and row1 goes on in later ones, so they get atomics: one block
-// issues two global atomics, whatever its threads did. The threads cooperate, so the body takes
-// the cuda context of common/cooperative.cuh: the same code runs in the emulator.
-template <class Cuda>
+// block walks one tile, which closes the rows row0 .. row0 + rows - 1 and multiplies the nonzeros
+// nz0 .. nz0 + nonzeros - 1; the row row0 + rows may be left open. A thread loads the products
+// value * x[column] of the nonzeros k = thread, thread + 128, ..., consecutive threads at
+// consecutive addresses, so every global load is coalesced. A tile has at most kMergeTile
+// nonzeros, so a thread loads at most kMergeSteps of them, into registers: it issues all of their
+// loads before it waits for any, and stages the row ends while they are in flight, then gathers
+// from x, since a load's latency, not the bandwidth, is what a thread that waits for each load in
+// turn is bound by. Then the products are staged in shared memory and each thread walks its
+// steps of the tile out of it (walk_tile); after a barrier the carries are added into the rows
+// that they belong to, and after another, y gets the tile's rows (add_tile_rows). Step
+// registers: a tile inside one row (at high skew, most tiles: a hub row of 100,000 entries spans
+// about a hundred of them) has no row end to find, so it skips the staging and the walk: each
+// thread adds up its own products in registers, and the carries' scan adds the threads' sums. The
+// threads cooperate, so the body takes the cuda context of common/cooperative.cuh: the same code
+// runs in the emulator.
+template <MergeTile version, class Cuda>
 __host__ __device__ void merge_path_block(Cuda& cuda, const int* tile_rows_before,
                                           const int* row_offsets, const int* col_idx,
                                           const float* values, const float* x, float* y,
                                           int num_rows, int nnz) {
-    int* row_ends = shared_array<int>(cuda, kMergeTile + 1);
-    float* products = shared_array<float>(cuda, kMergeTile);
-    float* row_sums = shared_array<float>(cuda, kMergeTile);
-    float* open_row_sum = shared_array<float>(cuda, 1);
+    TileItem* items = shared_array<TileItem>(cuda, kTileItems);
+    float* row_sums = shared_array<float>(cuda, kMergeTile + 1);
+    float* warp_tail_sums = shared_array<float>(cuda, kMergeWarps);
+    unsigned* warp_closers = shared_array<unsigned>(cuda, kMergeWarps);
     const int tile = cuda.blockIdx.x, thread = cuda.threadIdx.x;
-    const int path = num_rows + nnz;
-    const int d0 = tile * kMergeTile;
+    const int path = num_rows + nnz, d0 = tile * kMergeTile;
     const int d1 = path - d0 < kMergeTile ? path : d0 + kMergeTile;
-    const int row0 = tile_rows_before[tile], row1 = tile_rows_before[tile + 1];
-    const int nz0 = d0 - row0, rows = row1 - row0, nonzeros = (d1 - row1) - nz0;
+    const int row0 = tile_rows_before[tile], rows = tile_rows_before[tile + 1] - row0;
+    const int nz0 = d0 - row0, nonzeros = (d1 - row0 - rows) - nz0;
+    const bool inside_one_row = version >= MergeTile::registers && rows == 0;
 
-    for (int i = thread; i <= rows; i += kMergeThreads)
-        row_ends[i] = row0 + i < num_rows ? row_offsets[row0 + i + 1] : nnz;
     int column[kMergeSteps];
-    float value[kMergeSteps];
+    float product[kMergeSteps];
     UNROLL_ON_DEVICE
     for (int s = 0; s < kMergeSteps; ++s) {
         const int k = s * kMergeThreads + thread;
-        if (k < nonzeros) {
-            column[s] = col_idx[nz0 + k];
-            value[s] = values[nz0 + k];
-        }
+        column[s] = k < nonzeros ? load_once<version>(&col_idx[nz0 + k]) : 0;
+        product[s] = k < nonzeros ? load_once<version>(&values[nz0 + k]) : 0.0f;
+    }
+    int row_end[kMergeSteps + 1];
+    UNROLL_ON_DEVICE
+    for (int s = 0; s <= kMergeSteps; ++s) {
+        const int r = s * kMergeThreads + thread;
+        row_end[s] = !inside_one_row && r <= rows && row0 + r < num_rows
+                         ? load_once<version>(&row_offsets[row0 + r + 1])
+                         : nnz;
     }
     UNROLL_ON_DEVICE
-    for (int s = 0; s < kMergeSteps; ++s) {
-        const int k = s * kMergeThreads + thread;
-        if (k < nonzeros) products[k] = value[s] * load_read_only(&x[column[s]]);
-    }
-    if (thread == 0) *open_row_sum = 0.0f;
-    cuda.syncthreads();
-
-    const int steps = rows + nonzeros;
-    const int begin = thread * kMergeSteps < steps ? thread * kMergeSteps : steps;
-    const int end = begin + kMergeSteps < steps ? begin + kMergeSteps : steps;
-    int i = rows_before_diagonal(begin, rows, nonzeros, [&](int r) { return row_ends[r] - nz0; });
-    int k = begin - i;
-    int row_end = row_ends[i];
-    float sum = 0.0f;
+    for (int s = 0; s < kMergeSteps; ++s)
+        if (s * kMergeThreads + thread < nonzeros) product[s] *= load_read_only(&x[column[s]]);
     UNROLL_ON_DEVICE
-    for (int s = 0; s < kMergeSteps; ++s) {
-        const float product = k < nonzeros ? products[k] : 0.0f;
-        if (begin + s < end) {
-            if (nz0 + k < row_end) {
-                sum += product;
-                ++k;
-            } else {
-                row_sums[i] = sum;
-                sum = 0.0f;
-                row_end = row_ends[++i];
-            }
-        }
+    for (int s = 0; s <= kMergeSteps; ++s) {
+        const int r = s * kMergeThreads + thread;
+        if (!inside_one_row && r <= rows) items[r].row_end = row_end[s] - nz0;
     }
-    cuda.syncthreads();
-    cuda.atomic_add(i < rows ? &row_sums[i] : open_row_sum, sum);
-    cuda.syncthreads();
 
-    for (int r = thread; r < rows; r += kMergeThreads) {
-        if (r == 0)
-            cuda.atomic_add(&y[row0], row_sums[0]);
-        else
-            y[row0 + r] += row_sums[r];
+    TileCarry carry{0, 0, 0.0f};
+    if (inside_one_row) {
+        UNROLL_ON_DEVICE
+        for (int s = 0; s < kMergeSteps; ++s) carry.sum += product[s];
+    } else {
+        UNROLL_ON_DEVICE
+        for (int s = 0; s < kMergeSteps; ++s) {
+            const int k = s * kMergeThreads + thread;
+            if (k < nonzeros) items[rows + 1 + product_slot<version>(k)].product = product[s];
+        }
+        cuda.syncthreads();
+        carry = walk_tile<version>(thread, items, rows, nonzeros, row_sums);
     }
-    if (thread == 0 && row1 < num_rows) cuda.atomic_add(&y[row1], *open_row_sum);
+    if (version >= MergeTile::warp_carries) {
+        add_carries_by_warps(cuda, carry, rows, row_sums, warp_tail_sums, warp_closers);
+    } else {
+        // The first version: each carry is added where its row is summed, by a shared atomic,
+        // since several threads may end in one row; the open row's sum starts at 0.
+        if (thread == 0) row_sums[rows] = 0.0f;
+        cuda.syncthreads();
+        cuda.atomic_add(&row_sums[carry.row], carry.sum);
+    }
+    cuda.syncthreads();
+    add_tile_rows(cuda, row_sums, row0, rows, num_rows, y);
 }
 
+template <MergeTile version>
 __global__ void __launch_bounds__(kMergeThreads)
     merge_path_block_kernel(const int* tile_rows_before, const int* row_offsets, const int* col_idx,
                             const float* values, const float* x, float* y, int num_rows, int nnz) {
     DeviceCuda cuda;
-    merge_path_block(cuda, tile_rows_before, row_offsets, col_idx, values, x, y, num_rows, nnz);
+    merge_path_block<version>(cuda, tile_rows_before, row_offsets, col_idx, values, x, y, num_rows,
+                              nnz);
 }
 
 // Where each tile starts, where the kernels run; refreshed by every product, as the search is
@@ -266,29 +410,31 @@ struct MergePathTiles {
 };
 
 // y += A * x, a tile per block: the tile starts, then the tiles, in stream order.
+template <MergeTile version = kFastestMergeTile>
 inline void launch_spmv_merge_path_blocks(const Here& here, DeviceCsr& a, MergePathTiles& tiles,
                                           const float* x, float* y) {
     here.launch(tiles.count + 1, merge_path_tile_start_kernel, merge_path_tile_start_thread,
                 a.row_offsets.data(), a.num_rows, a.nnz(), tiles.rows_before.data());
     const size_t shared_bytes = SharedBytes()
-                                    .add<int>(kMergeTile + 1)
-                                    .add<float>(kMergeTile)
-                                    .add<float>(kMergeTile)
-                                    .add<float>(1)
+                                    .add<TileItem>(kTileItems)
+                                    .add<float>(kMergeTile + 1)
+                                    .add<float>(kMergeWarps)
+                                    .add<unsigned>(kMergeWarps)
                                     .total();
     here.launch_blocks({static_cast<unsigned>(tiles.count), kMergeThreads, shared_bytes},
-                       merge_path_block_kernel, merge_path_block<EmulatedCuda>,
+                       merge_path_block_kernel<version>, merge_path_block<version, EmulatedCuda>,
                        tiles.rows_before.data(), a.row_offsets.data(), a.col_idx.data(),
                        a.values.data(), x, y, a.num_rows, a.nnz());
 }
 
+template <MergeTile version = kFastestMergeTile>
 inline std::vector<float> merge_path_blocks_spmv(const Here& here, const HostCsr& a,
                                                  const std::vector<float>& x,
                                                  const std::vector<float>& y0) {
     DeviceCsr d(here, a);
     MergePathTiles tiles(here, a);
     DeviceArray<float> dx(here, x), dy(here, y0);
-    launch_spmv_merge_path_blocks(here, d, tiles, dx.data(), dy.data());
+    launch_spmv_merge_path_blocks<version>(here, d, tiles, dx.data(), dy.data());
     return dy.download();
 }
 
@@ -300,6 +446,7 @@ int main(int argc, char** argv) {
     const SpmvLessonInput in = spmv_lesson_input(p.options);
     const int steps = p.options.book_example() ? kBookStepsPerThread : kStepsPerThread;
     show_split(in.csr, steps);
+    show_tiles(in.csr);
 
     std::vector<float> y_cpu = in.y0;
     merge_path_cpu(in.csr, in.x, y_cpu);
@@ -307,6 +454,7 @@ int main(int argc, char** argv) {
     const std::vector<float> y_blocks = merge_path_blocks_spmv(p.here, in.csr, in.x, in.y0);
     SelfCheck check;
     check_merge_path(p, in, steps, y_cpu, y, y_blocks, check);
+    check_tile_steps(p, in, y_cpu, y_blocks, check);
     time_merge_path(p, in.csr);
     if (!p.options.book_example())
         check.end_with(spmv_result_line(

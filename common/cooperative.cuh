@@ -90,6 +90,17 @@ __host__ __device__ inline T load_read_only(const T* address) {
 #endif
 }
 
+// __ldcs on the device: a load of data that is read once, marked to be evicted first from L1 and
+// L2, so that it does not push out what other loads read again.
+template <class T>
+__host__ __device__ inline T load_streaming(const T* address) {
+#ifdef __CUDA_ARCH__
+    return __ldcs(address);
+#else
+    return *address;
+#endif
+}
+
 // A cooperative launch: blocks of threads, and the shared memory of each block in bytes.
 struct BlockGrid {
     unsigned blocks = 0, threads = 0;
@@ -128,6 +139,10 @@ struct DeviceCuda {
     template <class T>
     __device__ T shfl_sync(unsigned mask, T value, int src_lane) const {
         return __shfl_sync(mask, value, src_lane);
+    }
+    template <class T>
+    __device__ T shfl_up_sync(unsigned mask, T value, unsigned delta) const {
+        return __shfl_up_sync(mask, value, delta);
     }
     template <class T>
     __device__ T shfl_down_sync(unsigned mask, T value, unsigned delta) const {
@@ -214,6 +229,10 @@ public:
         ON_EMULATOR_ONLY(return host_shfl_sync(mask, value, src_lane), value);
     }
     template <class T>
+    __host__ __device__ T shfl_up_sync(unsigned mask, T value, unsigned delta) {
+        ON_EMULATOR_ONLY(return host_shfl_up_sync(mask, value, delta), value);
+    }
+    template <class T>
     __host__ __device__ T shfl_down_sync(unsigned mask, T value, unsigned delta) {
         ON_EMULATOR_ONLY(return host_shfl_down_sync(mask, value, delta), value);
     }
@@ -246,6 +265,13 @@ private:
     T host_shfl_sync(unsigned mask, T value, int src_lane) {
         const uint64_t* all = exchange("__shfl_sync", mask, bits_of(value));
         return value_of<T>(all[source_lane(mask, src_lane % kWarpSize, "__shfl_sync")]);
+    }
+    template <class T>
+    T host_shfl_up_sync(unsigned mask, T value, unsigned delta) {
+        const uint64_t* all = exchange("__shfl_up_sync", mask, bits_of(value));
+        const int source = lane() - static_cast<int>(delta);
+        if (source < 0) return value;
+        return value_of<T>(all[source_lane(mask, source, "__shfl_up_sync")]);
     }
     template <class T>
     T host_shfl_down_sync(unsigned mask, T value, unsigned delta) {

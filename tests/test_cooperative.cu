@@ -88,6 +88,41 @@ __global__ void vote_kernel(const int* keys, unsigned* matches, unsigned* odd, i
     vote_body(cuda, keys, matches, odd, group_sizes);
 }
 
+// Each lane gets the sum of its warp's values up to its own: at step d a lane adds the running
+// sum of the lane d below it. __shfl_up_sync hands a lane below d its own value back, which the
+// second shuffle records for lanes 0 to 4.
+template <class Cuda>
+__host__ __device__ void prefix_sum_body(Cuda& cuda, const int* in, int* sums, int* shifted) {
+    const int t = cuda.threadIdx.x, lane = t % kWarpSize;
+    int sum = in[t];
+    for (int d = 1; d < kWarpSize; d *= 2) {
+        const int below = cuda.shfl_up_sync(kFullWarp, sum, d);
+        if (lane >= d) sum += below;
+    }
+    sums[t] = sum;
+    shifted[t] = cuda.shfl_up_sync(kFullWarp, 1000 + lane, 5);
+}
+
+__global__ void prefix_sum_kernel(const int* in, int* sums, int* shifted) {
+    DeviceCuda cuda;
+    prefix_sum_body(cuda, in, sums, shifted);
+}
+
+// Two warps' prefix sums and shifted lanes, against the same computed one lane at a time.
+bool prefix_sums_match(const Here& here, const std::vector<int>& values) {
+    const size_t n = values.size();
+    DeviceArray<int> in(here, values), sums(here, n), shifted(here, n);
+    here.launch_blocks({1, static_cast<unsigned>(n), 0}, prefix_sum_kernel,
+                       prefix_sum_body<EmulatedCuda>, in.data(), sums.data(), shifted.data());
+    std::vector<int> expected_sums(n), expected_shifted(n);
+    for (size_t t = 0; t < n; ++t) {
+        const int lane = static_cast<int>(t) % kWarpSize;
+        expected_sums[t] = values[t] + (lane > 0 ? expected_sums[t - 1] : 0);
+        expected_shifted[t] = 1000 + (lane < 5 ? lane : lane - 5);
+    }
+    return sums.download() == expected_sums && shifted.download() == expected_shifted;
+}
+
 // Half of the warp votes while the other half shuffles: lanes of one warp at different
 // collectives, which the GPU leaves undefined.
 template <class Cuda>
@@ -173,6 +208,15 @@ TEST_CASE("cooperative emulation: match_any, ballot and shfl give each lane its 
     }
 }
 
+TEST_CASE("cooperative emulation: shfl_up_sync gives each lane the lane delta below it",
+          "[common][emulator][cooperative]") {
+    const std::vector<int> values = random_values(2 * kWarpSize, 14);
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+        CAPTURE(seed);
+        CHECK(prefix_sums_match(Here::emulated(ThreadOrder::shuffled(seed)), values));
+    }
+}
+
 TEST_CASE("cooperative emulation: the scheduling order changes with the seed, not between runs",
           "[common][emulator][cooperative]") {
     const std::vector<int> values = random_values(1000, 9);
@@ -246,4 +290,5 @@ TEST_CASE("cooperative kernels: the same bodies on the GPU", "[gpu][cooperative]
         const std::vector<int> values = random_values(n, n);
         CHECK(block_sums(Here::gpu(), values, Plant::none) == expected_block_sums(values));
     }
+    CHECK(prefix_sums_match(Here::gpu(), random_values(2 * kWarpSize, 14)));
 }

@@ -1,11 +1,14 @@
 // What 148 prints, checks and times around its lesson (148_spmv_merge_path_kernel.cu): each
-// thread's share of the path, the claims about the split and about y, and the timings against
-// 143's kernel and cuSPARSE's two CSR algorithms.
+// thread's share of the path and the block kernel's tiles, the claims about the split and about
+// every version's y, and the timings of every version against 143's kernel and cuSPARSE's two
+// CSR algorithms.
 #pragma once
 #include <algorithm>
 #include <cstdio>
 #include <string>
 #include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 #include "../../common/cusparse_support.cuh"
 #include "../../common/device_formats.cuh"
@@ -73,9 +76,47 @@ inline void show_split(const HostCsr& a, int steps) {
     std::printf("\n");
 }
 
-// The split's fairness, then y: both kernels' and the CPU baseline's, each held to the double
-// reference's float32 bound (the carries add a long row's pieces in another order than the row
-// loop does), and 143's thread-per-row y beside them.
+// The block kernel's steps, in the lesson's order, as they are checked and timed: each with its
+// name in the code, its timing: name and its label. The last is the fastest, csr_merge_path.
+template <class Each>
+void for_each_tile_step(Each&& each) {
+    using Step = MergeTile;
+    each(std::integral_constant<Step, Step::staged>(), "staged", "csr_merge_path_staged",
+         "merge path by blocks: staged, shared atomics");
+    each(std::integral_constant<Step, Step::conflict_free>(), "conflict_free",
+         "csr_merge_path_conflict_free", "  + products staged without bank conflicts");
+    each(std::integral_constant<Step, Step::warp_carries>(), "warp_carries",
+         "csr_merge_path_warp_carries", "  + carries summed per warp by shuffles");
+    each(std::integral_constant<Step, Step::registers>(), "registers", "csr_merge_path_registers",
+         "  + tiles inside one row summed in registers");
+    each(std::integral_constant<Step, Step::streaming_loads>(), "streaming_loads",
+         "csr_merge_path", "  + streaming loads: CSR, merge path (148)");
+}
+
+// The block kernel's tiles, and how many lie inside one row: those are the ones that the
+// registers step sums without shared memory. Computed with the kernel's own search.
+inline void show_tiles(const HostCsr& a) {
+    const int tiles = merge_path_tiles(a.num_rows, a.nnz());
+    int inside_one_row = 0, rows_before = 0;
+    const long long path = static_cast<long long>(a.num_rows) + a.nnz();
+    for (int t = 0; t < tiles; ++t) {
+        const long long end = std::min(path, static_cast<long long>(t + 1) * kMergeTile);
+        const int rows_at_end = merge_path_rows_before(static_cast<int>(end), a.row_offsets.data(),
+                                                       a.num_rows, a.nnz());
+        inside_one_row += rows_at_end == rows_before;
+        rows_before = rows_at_end;
+    }
+    print_wrapped("the block kernel: " + counted(tiles, "tile") + " of " +
+                  std::to_string(kMergeTile) + " steps (" + std::to_string(kMergeThreads) +
+                  " threads of " + std::to_string(kMergeSteps) + " steps each); " +
+                  counted(inside_one_row, "tile") +
+                  " inside one row, which the registers step sums without shared memory");
+    std::printf("\n");
+}
+
+// The split's fairness, then y: the per-thread kernel's, the block kernel's fastest version's and
+// the CPU baseline's, each held to the double reference's float32 bound (the carries add a long
+// row's pieces in another order than the row loop does), and 143's thread-per-row y beside them.
 inline void check_merge_path(const KernelProgram& p, const SpmvLessonInput& in, int steps,
                              const std::vector<float>& y_cpu, const std::vector<float>& y,
                              const std::vector<float>& y_blocks, SelfCheck& check) {
@@ -97,14 +138,29 @@ inline void check_merge_path(const KernelProgram& p, const SpmvLessonInput& in, 
                                   y, y_cpu, reference);
     check.claim("it equals 143's thread-per-row y within the same bound",
                 spmv_matches(csr_spmv(p.here, a, in.x, in.y0), reference));
-    check.claim("y from the " + std::string(p.here.name()) + " block-staged merge path (" +
-                    counted(merge_path_tiles(a.num_rows, a.nnz()), "tile") + " of " +
-                    std::to_string(kMergeTile) +
-                    " steps) matches the reference within the same bound",
-                spmv_matches(y_blocks, reference));
 }
 
-// At --scale on a GPU: both walks against 143's kernel and cuSPARSE's two CSR algorithms
+// Every step of the block kernel against the CPU baseline: the last step's y is y_blocks, the
+// earlier steps run here, where the kernels run.
+inline void check_tile_steps(const KernelProgram& p, const SpmvLessonInput& in,
+                             const std::vector<float>& y_cpu, const std::vector<float>& y_blocks,
+                             SelfCheck& check) {
+    const SpmvReference reference = spmv_reference(in.coo, in.x, in.y0);
+    const std::string tiles = counted(merge_path_tiles(in.csr.num_rows, in.csr.nnz()), "tile");
+    for_each_tile_step([&](auto step, const char* name, const char*, const char*) {
+        constexpr MergeTile version = decltype(step)::value;
+        const std::vector<float> y = version == kFastestMergeTile
+                                         ? y_blocks
+                                         : merge_path_blocks_spmv<version>(p.here, in.csr, in.x,
+                                                                           in.y0);
+        check.claim(std::string("y from the ") + p.here.name() + " block kernel at step " + name +
+                        " (" + tiles + " of " + std::to_string(kMergeTile) +
+                        " steps) and the CPU baseline's are both within the same bound",
+                    spmv_matches(y, reference) && spmv_matches(y_cpu, reference));
+    });
+}
+
+// At --scale on a GPU: every version against 143's kernel and cuSPARSE's two CSR algorithms
 // (cusparseSpMV with CUSPARSE_SPMV_CSR_ALG1, then with ALG2), all on the same arrays. cuSPARSE is
 // the fair bar: the same format, the same float arithmetic, NVIDIA's tuned kernels. The bytes are
 // the least that any of them moves: the CSR arrays, x once, y read and written once.
@@ -121,12 +177,17 @@ inline void time_merge_path(const KernelProgram& p, const HostCsr& a) {
     TimingTable table(p, "148", p.options.skew,
                       "bytes: the CSR arrays, x once, y read and written once");
     MergePathTiles tiles(here, a);
-    const double per_thread_ms =
-        table.time("csr_merge_path_per_thread", "CSR, merge path, per thread (148)", bytes,
-                   [&] { launch_spmv_merge_path(here, d, carries, dx.data(), dy.data()); });
-    const double merge_ms =
-        table.time("csr_merge_path", "CSR, merge path, staged by blocks (148)", bytes,
-                   [&] { launch_spmv_merge_path_blocks(here, d, tiles, dx.data(), dy.data()); });
+    std::vector<std::pair<std::string, double>> versions = {
+        {"csr_merge_path_per_thread",
+         table.time("csr_merge_path_per_thread", "CSR, merge path, per thread (148)", bytes,
+                    [&] { launch_spmv_merge_path(here, d, carries, dx.data(), dy.data()); })}};
+    for_each_tile_step([&](auto step, const char*, const char* kernel, const char* label) {
+        versions.emplace_back(kernel, table.time(kernel, label, bytes, [&] {
+            launch_spmv_merge_path_blocks<decltype(step)::value>(here, d, tiles, dx.data(),
+                                                                 dy.data());
+        }));
+    });
+    const double per_thread_ms = versions.front().second, merge_ms = versions.back().second;
     const double row_ms = table.time("csr_thread_per_row", "CSR, thread per row (143)", bytes,
                                      [&] { launch_spmv_csr(here, d, dx.data(), dy.data()); });
     table.ratio("staged by blocks / per thread", merge_ms / per_thread_ms,
@@ -138,8 +199,8 @@ inline void time_merge_path(const KernelProgram& p, const HostCsr& a) {
         CusparseSpmv library(a.num_rows, a.num_cols, a.nnz(), d.row_offsets.data(),
                              d.col_idx.data(), d.values.data(), dx.data(), dy.data(), algorithm);
         const double library_ms = table.time(key, label, bytes, [&] { library.run(); });
-        table.ratio(std::string("merge path / ") + label, merge_ms / library_ms,
-                    "the merge path is faster");
+        for (const auto& [kernel, ms] : versions)
+            table.ratio(kernel + " / " + key, ms / library_ms, "the merge path is faster");
     }
     std::printf("\n");
 }
