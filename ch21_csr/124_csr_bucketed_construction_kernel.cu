@@ -26,7 +26,8 @@
 
 constexpr int kMaxRowShift = 11;       // 2,048 rows: their counters fit any block's shared memory
 constexpr int kMaxLevelBits = 7;       // 128 buckets per level: long runs from a tile of 3,072
-constexpr int kMaxBuckets = 1 << 14;   // two levels; pass 1's histogram is 64 KB
+constexpr int kMaxBuckets = 1 << 14;   // pass 1's histogram is 64 KB
+constexpr int kMaxLevels = 2;          // pass 2's staging holds two levels' edges
 constexpr int kTileEdges = 256 * 12;   // pass 2: 256 threads, 12 edges each, held in registers
 constexpr int kChunkEdges = 8192;      // pass 3: 80 KB of staging, two blocks per SM
 constexpr int64_t kMaxBucketedRows = int64_t{kMaxBuckets} << kMaxRowShift;
@@ -50,7 +51,9 @@ struct BucketLayout {
         const int64_t first = int64_t{bucket} << fine_shift(level);
         return bucket_offset[first < num_buckets ? first : num_buckets];
     }
-    bool fits() const { return row_shift <= kMaxRowShift && num_buckets <= kMaxBuckets; }
+    bool fits() const {
+        return row_shift <= kMaxRowShift && num_buckets <= kMaxBuckets && levels <= kMaxLevels;
+    }
 };
 
 inline int bits_for(int64_t count) {
@@ -647,12 +650,14 @@ public:
           tiles(here, static_cast<size_t>(std::max(1, layout.levels)) * max_tiles),
           chunks(here, max_chunks),
           csr(here, num_rows, num_cols, num_edges) {
-        if (!layout.fits())
-            throw std::invalid_argument(
-                row_limit_problem({kMaxBucketedRows, bucket_limit_text()}, num_rows));
+        if (!layout.fits()) {
+            const std::string rows = row_limit_problem({kMaxBucketedRows, bucket_limit_text()},
+                                                       num_rows);
+            throw std::invalid_argument(rows.empty() ? "pass 2 takes at most two levels" : rows);
+        }
         for (DeviceArray<int>* zeroed : {&bucket_count, &row_fill, &chunks_counted, &no_offset})
             zeroed->fill_bytes(0);
-        for (int level = 0; level < std::min(layout.levels, 2); ++level) {
+        for (int level = 0; level < layout.levels; ++level) {
             staged_rows[level] = DeviceArray<int>(here, num_edges);
             staged_cols[level] = DeviceArray<int>(here, num_edges);
             staged_weights[level] = DeviceArray<float>(here, num_edges);
@@ -751,8 +756,8 @@ public:
     DeviceArray<int> bucket_count, bucket_offset, level_cursor, tile_start, chunk_start, row_fill,
         chunks_counted, no_offset;
     DeviceArray<WorkItem> tiles, chunks;
-    DeviceArray<int> staged_rows[2], staged_cols[2];
-    DeviceArray<float> staged_weights[2];
+    DeviceArray<int> staged_rows[kMaxLevels], staged_cols[kMaxLevels];
+    DeviceArray<float> staged_weights[kMaxLevels];
     DeviceCsr csr;
 };
 
