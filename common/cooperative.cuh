@@ -136,6 +136,7 @@ struct DeviceCuda {
 
     __device__ void syncthreads() const { __syncthreads(); }
     __device__ void syncwarp(unsigned mask) const { __syncwarp(mask); }
+    __device__ void threadfence() const { __threadfence(); }
     template <class T>
     __device__ T shfl_sync(unsigned mask, T value, int src_lane) const {
         return __shfl_sync(mask, value, src_lane);
@@ -224,6 +225,9 @@ public:
     __host__ __device__ void syncwarp(unsigned mask) {
         ON_EMULATOR_ONLY(exchange("__syncwarp", mask, 0), );
     }
+    // __threadfence: this thread's writes are seen by every other block before its later ones.
+    // Blocks run one after another, or in the race check on host threads, whose fence this is.
+    __host__ __device__ void threadfence() { ON_EMULATOR_ONLY(__atomic_thread_fence(__ATOMIC_SEQ_CST), ); }
     template <class T>
     __host__ __device__ T shfl_sync(unsigned mask, T value, int src_lane) {
         ON_EMULATOR_ONLY(return host_shfl_sync(mask, value, src_lane), value);

@@ -46,6 +46,13 @@ struct DeviceCoo {
           rows(here, a.rows),
           cols(here, a.cols),
           values(here, a.values) {}
+    // An output of the given shape, every byte 0xFF until a kernel writes it.
+    DeviceCoo(const Here& here, int rows_, int cols_, size_t nnz)
+        : num_rows(rows_), num_cols(cols_), rows(here, nnz), cols(here, nnz), values(here, nnz) {
+        rows.fill_bytes(0xFF);
+        cols.fill_bytes(0xFF);
+        values.fill_bytes(0xFF);
+    }
     int nnz() const { return static_cast<int>(rows.size()); }
     HostCoo download() const {
         return coo_of(num_rows, num_cols, rows.download(), cols.download(), values.download());

@@ -108,6 +108,22 @@ private:
     ThreadOrder order_;
 };
 
+// A persistent launch, whose blocks each loop over the work items: as many blocks of `threads`
+// as are resident at once, all that fit on every SM of the GPU, or three in emulation (enough
+// for the race check to run blocks at once). A kernel with more than 48 KB of shared memory is
+// told so first, as the GPU requires.
+template <class Kernel>
+BlockGrid resident_grid(const Here& here, Kernel kernel, unsigned threads, size_t shared_bytes) {
+    if (!here.on_gpu()) return {3, threads, shared_bytes};
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(shared_bytes)));
+    int per_sm = 0, sms = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads,
+                                                             shared_bytes));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    return {static_cast<unsigned>(std::max(1, per_sm) * sms), threads, shared_bytes};
+}
+
 // Copies `count` elements from one array where the kernels run to another: a device-to-device
 // copy on the GPU, a host copy in emulation.
 template <class T>

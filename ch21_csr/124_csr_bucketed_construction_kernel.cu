@@ -1,0 +1,807 @@
+// 124 (21.2) kernel: CSR from a raw edge list by bucketing, each pass's writes gathered on chip.
+// The rows are cut into buckets of 2^k consecutive rows, each small enough for one block. Pass 1
+// counts each bucket's edges (a histogram in shared memory) and a plan scans the counts. Pass 2
+// moves the edges into their buckets, one or two levels of at most 128 buckets at a time, each
+// tile reordered in shared memory first so that every bucket's run leaves as one coalesced write.
+// Pass 3 gives a bucket to a block: it counts its rows in shared memory, scans them into
+// row_offsets and places the edges in shared memory, then writes the slice out whole; a hub
+// bucket is cut into chunks for several blocks. Rows are multisets: the order within a row is
+// whatever the atomics made, which CSR allows. Bytes: pass 1 reads 4 per edge, each level of
+// pass 2 moves 24, pass 3 reads 16 and writes 8: 76 per edge with two levels, 5.1 GB at scale
+// 22, so 1.2 ms at 4.2 TB/s; one ideal pass would move 20 per edge (0.32 ms).
+//
+// Build and run:  make 124_csr_bucketed_construction_kernel
+//   build/124_csr_bucketed_construction_kernel
+//   build/124_csr_bucketed_construction_kernel --matrix data/karate.mtx
+//   build/124_csr_bucketed_construction_kernel --scale 22 --max-memory 24G
+#ifndef CSR_BUCKETED_CONSTRUCTION_124
+#define CSR_BUCKETED_CONSTRUCTION_124
+#include <algorithm>
+#include <string>
+#include <vector>
+#include "../common/binary_search.h"
+#include "../common/warp.h"
+// 115's lesson: scan_counts_cpu, the build it is timed against, and its CPU baseline
+#include "115_csr_concurrent_construction_kernel.cu"
+
+constexpr int kMaxRowShift = 11;       // 2,048 rows: their counters fit any block's shared memory
+constexpr int kMaxLevelBits = 7;       // 128 buckets per level: long runs from a tile of 3,072
+constexpr int kMaxBuckets = 1 << 14;   // pass 1's histogram is 64 KB
+constexpr int kMaxLevels = 2;          // pass 2's staging holds two levels' edges
+constexpr int kTileEdges = 256 * 12;   // pass 2: 256 threads, 12 edges each, held in registers
+constexpr int kChunkEdges = 8192;      // pass 3: 80 KB of staging, two blocks per SM
+constexpr int64_t kMaxBucketedRows = int64_t{kMaxBuckets} << kMaxRowShift;
+
+// How the build cuts the graph. A row's bucket is row >> row_shift; pass 2's level l (0 first)
+// sorts on the bucket's top bits, row >> bucket_shift(l), 2^level_bits buckets under each bucket
+// of the level above. Offsets are kept per bucket of the last level; a bucket of level l starts
+// where its first last-level bucket starts. Level -1 is the whole graph.
+struct BucketLayout {
+    int row_shift = 0, level_bits = 0, levels = 0, num_buckets = 0, chunk_edges = 1;
+
+    __host__ __device__ int rows_per_bucket() const { return 1 << row_shift; }
+    __host__ __device__ int fine_shift(int level) const {
+        return level_bits * (levels - 1 - level);
+    }
+    __host__ __device__ int bucket_shift(int level) const { return row_shift + fine_shift(level); }
+    __host__ __device__ int buckets_at(int level) const {
+        return (num_buckets + (1 << fine_shift(level)) - 1) >> fine_shift(level);
+    }
+    __host__ __device__ int level_start(const int* bucket_offset, int level, int bucket) const {
+        const int64_t first = int64_t{bucket} << fine_shift(level);
+        return bucket_offset[first < num_buckets ? first : num_buckets];
+    }
+    bool fits() const {
+        return row_shift <= kMaxRowShift && num_buckets <= kMaxBuckets && levels <= kMaxLevels;
+    }
+};
+
+inline int bits_for(int64_t count) {
+    int bits = 0;
+    while ((int64_t{1} << bits) < count) ++bits;
+    return bits;
+}
+
+// The layout with 2^row_shift rows per bucket: as few levels as keep each at 2^kMaxLevelBits.
+inline BucketLayout bucket_layout(int rows, int row_shift, int max_level_bits, int chunk_edges) {
+    BucketLayout layout;
+    layout.row_shift = row_shift;
+    layout.num_buckets = static_cast<int>((int64_t{rows} + (1 << row_shift) - 1) >> row_shift);
+    const int bits = bits_for(layout.num_buckets);
+    layout.levels = (bits + max_level_bits - 1) / max_level_bits;
+    layout.level_bits = layout.levels == 0 ? 0 : (bits + layout.levels - 1) / layout.levels;
+    layout.chunk_edges = chunk_edges;
+    return layout;
+}
+
+// A large graph gets buckets of 2^k rows with 0.8 of a chunk of edges on average, so that a
+// uniform graph's buckets each fit one block; k grows where the buckets would be too many. A
+// printable input is cut small, about sqrt(rows) rows per bucket, two levels and chunks of the
+// average bucket, so that every pass and both kinds of bucket show in its arrays.
+inline BucketLayout bucket_layout(int rows, size_t edges, int chunk_edges) {
+    if (rows <= static_cast<int>(kPrintLimit) && edges <= kPrintLimit) {
+        const BucketLayout shape = bucket_layout(rows, bits_for(rows) / 2, kMaxLevelBits, 1);
+        const int small_level_bits = std::max(1, (bits_for(shape.num_buckets) + 1) / 2);
+        const int average = static_cast<int>((edges + shape.num_buckets - 1) /
+                                             std::max(1, shape.num_buckets));
+        return bucket_layout(rows, shape.row_shift, small_level_bits, std::max(1, average));
+    }
+    const double rows_for_chunk = 0.8 * chunk_edges * rows / std::max<size_t>(edges, 1);
+    int row_shift = std::min(kMaxRowShift, std::max(0, bits_for(int64_t(rows_for_chunk) + 1) - 1));
+    while (row_shift < kMaxRowShift &&
+           ((int64_t{rows} + (1 << row_shift) - 1) >> row_shift) > kMaxBuckets)
+        ++row_shift;
+    return bucket_layout(rows, row_shift, kMaxLevelBits, chunk_edges);
+}
+
+inline std::string bucket_limit_text() {
+    return "the bucketed build takes at most " + with_separators(kMaxBucketedRows) + " rows (" +
+           with_separators(kMaxBuckets) + " buckets of " + with_separators(1 << kMaxRowShift) + ")";
+}
+
+// A share of the work that one block takes in turn: `count` edges from `begin`, of bucket (or
+// segment) `group`, whose edges come in `pieces` such shares.
+struct alignas(16) WorkItem {
+    int group, begin, count, pieces;
+};
+
+// Pass 1 on the CPU: how many edges fall in each bucket.
+inline std::vector<int> count_buckets_cpu(const HostCoo& edges, const BucketLayout& layout) {
+    std::vector<int> count(layout.num_buckets, 0);
+    for (int row : edges.rows) ++count[row >> layout.row_shift];
+    return count;
+}
+
+// Pass 1: each block counts its edges' buckets in shared memory, where the additions cost no
+// trip to L2, and adds each nonzero count once to the global histogram. The blocks are as many as
+// fit on the GPU at once and stride over the edges, so that the merge costs a few million
+// atomics, not one per edge; each turn issues eight loads before it counts any of them.
+constexpr int kCountItems = 8;
+
+template <class Cuda>
+__host__ __device__ void count_buckets_block(Cuda& cuda, int num_edges, const int* rows,
+                                             int row_shift, int num_buckets, int* bucket_count) {
+    int* block_count = shared_array<int>(cuda, num_buckets);
+    const int thread = cuda.threadIdx.x, threads = cuda.blockDim.x;
+    for (int b = thread; b < num_buckets; b += threads) block_count[b] = 0;
+    cuda.syncthreads();
+    const long long stride = static_cast<long long>(cuda.gridDim.x) * threads;
+    for (long long first = static_cast<long long>(cuda.blockIdx.x) * threads + thread;
+         first < num_edges; first += stride * kCountItems) {
+        int row[kCountItems];
+        UNROLL_ON_DEVICE
+        for (int i = 0; i < kCountItems; ++i)
+            row[i] = first + i * stride < num_edges ? rows[first + i * stride] : -1;
+        UNROLL_ON_DEVICE
+        for (int i = 0; i < kCountItems; ++i)
+            if (row[i] >= 0) cuda.atomic_add(&block_count[row[i] >> row_shift], 1);
+    }
+    cuda.syncthreads();
+    for (int b = thread; b < num_buckets; b += threads)
+        if (block_count[b] > 0) cuda.atomic_add(&bucket_count[b], block_count[b]);
+}
+
+__global__ void count_buckets_kernel(int num_edges, const int* rows, int row_shift,
+                                     int num_buckets, int* bucket_count) {
+    DeviceCuda cuda;
+    count_buckets_block(cuda, num_edges, rows, row_shift, num_buckets, bucket_count);
+}
+
+// An exclusive prefix sum of values[0, n) in place by one block; returns the total. Each thread
+// sums a run of consecutive values, the warps scan the runs' sums with shuffles, warp 0 scans the
+// warps' totals, and each thread writes its run's prefixes. The caller has synchronised before
+// it; it synchronises before it returns, so that the values and warp_sums may be used at once.
+template <class Cuda>
+__host__ __device__ int block_exclusive_scan(Cuda& cuda, int* values, int n, int* warp_sums) {
+    const int thread = cuda.threadIdx.x, threads = cuda.blockDim.x;
+    const int lane = thread % kWarpSize, warp = thread / kWarpSize, warps = threads / kWarpSize;
+    const int per_thread = (n + threads - 1) / threads;
+    const int begin = min(n, thread * per_thread), end = min(n, begin + per_thread);
+    int run_sum = 0;
+    for (int i = begin; i < end; ++i) run_sum += values[i];
+    int inclusive = run_sum;
+    for (int d = 1; d < kWarpSize; d *= 2) {
+        const int below = cuda.shfl_sync(kFullWarp, inclusive, lane >= d ? lane - d : lane);
+        if (lane >= d) inclusive += below;
+    }
+    if (lane == kWarpSize - 1) warp_sums[warp] = inclusive;
+    cuda.syncthreads();
+    if (warp == 0) {
+        const int own = lane < warps ? warp_sums[lane] : 0;
+        int total = own;
+        for (int d = 1; d < kWarpSize; d *= 2) {
+            const int below = cuda.shfl_sync(kFullWarp, total, lane >= d ? lane - d : lane);
+            if (lane >= d) total += below;
+        }
+        if (lane < warps) warp_sums[lane] = total - own;
+        if (lane == kWarpSize - 1) warp_sums[kWarpSize] = total;
+    }
+    cuda.syncthreads();
+    int prefix = warp_sums[warp] + inclusive - run_sum;
+    for (int i = begin; i < end; ++i) {
+        const int value = values[i];
+        values[i] = prefix;
+        prefix += value;
+    }
+    const int total = warp_sums[kWarpSize];
+    cuda.syncthreads();
+    return total;
+}
+
+// The plan, one block: the buckets' offsets (the scan of pass 1's counts, which it leaves zero for
+// the next build), each level's cursors, and how the work is cut for the blocks of passes 2 and 3:
+// each level's tiles per segment, and each bucket's chunks, the hub buckets' (more than one
+// chunk) counted apart so that pass 3a can take them alone. Tables of starts; describe_items
+// turns them into WorkItems.
+template <class Cuda>
+__host__ __device__ void plan_build_block(Cuda& cuda, BucketLayout layout, int num_rows,
+                                          int num_edges, int* bucket_count, int* bucket_offset,
+                                          int* level_cursor, int* tile_start, int* chunk_start,
+                                          int* row_offsets) {
+    int* warp_sums = shared_array<int>(cuda, kWarpSize + 1);
+    const int thread = cuda.threadIdx.x, threads = cuda.blockDim.x, F = layout.num_buckets;
+    for (int b = thread; b <= F; b += threads) {
+        bucket_offset[b] = b < F ? bucket_count[b] : 0;
+        if (b < F) bucket_count[b] = 0;
+    }
+    cuda.syncthreads();
+    block_exclusive_scan(cuda, bucket_offset, F + 1, warp_sums);
+    for (int level = 0; level < layout.levels; ++level) {
+        for (int g = thread; g < layout.buckets_at(level); g += threads)
+            level_cursor[level * F + g] = layout.level_start(bucket_offset, level, g);
+        int* starts = tile_start + level * (F + 1);
+        const int segments = layout.buckets_at(level - 1);
+        for (int s = thread; s <= segments; s += threads) {
+            const int edges_in_segment = layout.level_start(bucket_offset, level - 1, s + 1) -
+                                         layout.level_start(bucket_offset, level - 1, s);
+            starts[s] = s < segments ? (edges_in_segment + kTileEdges - 1) / kTileEdges : 0;
+        }
+        cuda.syncthreads();
+        block_exclusive_scan(cuda, starts, segments + 1, warp_sums);
+    }
+    int* single_start = chunk_start + F + 1;
+    for (int b = thread; b <= F; b += threads) {
+        const int edges_in_bucket = b < F ? bucket_offset[b + 1] - bucket_offset[b] : 0;
+        const int pieces = max(1, (edges_in_bucket + layout.chunk_edges - 1) / layout.chunk_edges);
+        chunk_start[b] = b < F && pieces > 1 ? pieces : 0;
+        single_start[b] = b < F && pieces == 1 ? 1 : 0;
+    }
+    cuda.syncthreads();
+    block_exclusive_scan(cuda, chunk_start, F + 1, warp_sums);
+    block_exclusive_scan(cuda, single_start, F + 1, warp_sums);
+    if (thread == 0) row_offsets[num_rows] = num_edges;
+}
+
+__global__ void plan_build_kernel(BucketLayout layout, int num_rows, int num_edges,
+                                  int* bucket_count, int* bucket_offset, int* level_cursor,
+                                  int* tile_start, int* chunk_start, int* row_offsets) {
+    DeviceCuda cuda;
+    plan_build_block(cuda, layout, num_rows, num_edges, bucket_count, bucket_offset, level_cursor,
+                     tile_start, chunk_start, row_offsets);
+}
+
+// One thread per possible item of a table: item q falls in the group (segment or bucket) whose
+// start is the last at or before q, found by a search of the starts. Done once here, so that no
+// block of passes 2 and 3 waits on the 14 dependent loads of a search before its work.
+// Groups are the buckets of `level`; items go to items[*first + q] (after the hub chunks, say).
+__host__ __device__ inline void describe_items_thread(int q, BucketLayout layout, int level,
+                                                      int capacity, const int* item_start,
+                                                      const int* bucket_offset, const int* first,
+                                                      WorkItem* items) {
+    const int groups = layout.buckets_at(level);
+    if (q >= item_start[groups]) return;
+    const int g = partition_point_index(0, groups, [&](int p) { return item_start[p + 1] <= q; });
+    const int begin = layout.level_start(bucket_offset, level, g) +
+                      (q - item_start[g]) * capacity;
+    const int end = layout.level_start(bucket_offset, level, g + 1);
+    items[*first + q] = {g, begin, min(capacity, end - begin), item_start[g + 1] - item_start[g]};
+}
+
+__global__ void describe_items_kernel(int num_threads, BucketLayout layout, int level,
+                                      int capacity, const int* item_start,
+                                      const int* bucket_offset, const int* first,
+                                      WorkItem* items) {
+    const int q = blockIdx.x * blockDim.x + threadIdx.x;
+    if (q < num_threads)
+        describe_items_thread(q, layout, level, capacity, item_start, bucket_offset, first, items);
+}
+
+// Pass 2 on the CPU, one level: each edge, in input order, takes its bucket's next slot. The
+// input is already grouped by the level above, so this is the segments one after another.
+inline HostCoo partition_level_cpu(const HostCoo& in, const BucketLayout& layout, int level,
+                                   const std::vector<int>& bucket_offset) {
+    HostCoo out = in;
+    std::vector<int> cursor(layout.buckets_at(level));
+    for (size_t g = 0; g < cursor.size(); ++g)
+        cursor[g] = layout.level_start(bucket_offset.data(), level, static_cast<int>(g));
+    for (size_t e = 0; e < in.nnz(); ++e) {
+        const int slot = cursor[in.rows[e] >> layout.bucket_shift(level)]++;
+        out.rows[slot] = in.rows[e];
+        out.cols[slot] = in.cols[e];
+        out.values[slot] = in.values[e];
+    }
+    return out;
+}
+
+// The lanes of `active` whose key equals this lane's, found with one ballot per bit of the key
+// (CUB's way: __match_any_sync is one instruction, but a slow one). The lowest of them adds the
+// group's size to counter[key] for all, and each lane's rank is the old value plus the number
+// of its peers below it: a bucket that many lanes of a warp hit costs one shared atomic, not 32.
+template <class Cuda>
+__host__ __device__ int claim_in_warp(Cuda& cuda, int* counter, int key, int key_bits,
+                                      unsigned active) {
+    unsigned peers = active;
+    for (int bit = 0; bit < key_bits; ++bit) {
+        const unsigned ones = cuda.ballot_sync(active, (key >> bit) & 1);
+        peers &= (key >> bit) & 1 ? ones : ~ones;
+    }
+    const int lane = cuda.threadIdx.x % kWarpSize, leader = ffs_shim(peers) - 1;
+    int first = 0;
+    if (lane == leader) first = cuda.atomic_add(&counter[key], popc_shim(peers));
+    return cuda.shfl_sync(active, first, leader) + popc_shim(peers & ((1u << lane) - 1));
+}
+
+// Pass 2, one level; each block takes tiles of one segment (a bucket of the level above) in turn.
+// It loads the tile into registers (all loads issued before any is used), ranks each edge within
+// its bucket in shared memory, claims each bucket's run of the output with one global atomic,
+// and scatters the tile into shared memory in bucket order. Written out in that order, a warp's
+// 32 stores fall in one or two runs: whole sectors, where the unsorted edges would write 32.
+constexpr int kPartitionThreads = 256;
+
+template <class Cuda>
+__host__ __device__ void partition_level_block(Cuda& cuda, BucketLayout layout, int level,
+                                               const int* tile_start, const WorkItem* tiles,
+                                               int* level_cursor, const int* in_rows,
+                                               const int* in_cols, const float* in_weights,
+                                               int* out_rows, int* out_cols, float* out_weights) {
+    constexpr int kItems = kTileEdges / kPartitionThreads;
+    const int bins = 1 << layout.level_bits, shift = layout.bucket_shift(level);
+    int* tile_first = shared_array<int>(cuda, bins);  // counts, then each bucket's first position
+    int* run_offset = shared_array<int>(cuda, bins);  // output slot minus position in the tile
+    int* warp_sums = shared_array<int>(cuda, kWarpSize + 1);
+    int* tile_rows = shared_array<int>(cuda, kTileEdges);
+    int* tile_cols = shared_array<int>(cuda, kTileEdges);
+    float* tile_weights = shared_array<float>(cuda, kTileEdges);
+    const int thread = cuda.threadIdx.x;
+    const int num_tiles = tile_start[layout.buckets_at(level - 1)];
+    for (int q = cuda.blockIdx.x; q < num_tiles; q += cuda.gridDim.x) {
+        const WorkItem tile = tiles[q];
+        const int first_bucket = tile.group << layout.level_bits;
+        for (int b = thread; b < bins; b += kPartitionThreads) tile_first[b] = 0;
+        int row[kItems], col[kItems], rank[kItems];
+        float weight[kItems];
+        UNROLL_ON_DEVICE
+        for (int i = 0; i < kItems; ++i) {
+            const int k = i * kPartitionThreads + thread;
+            if (k < tile.count) {
+                row[i] = in_rows[tile.begin + k];
+                col[i] = in_cols[tile.begin + k];
+                weight[i] = in_weights[tile.begin + k];
+            }
+        }
+        cuda.syncthreads();
+        UNROLL_ON_DEVICE
+        for (int i = 0; i < kItems; ++i) {
+            const int k = i * kPartitionThreads + thread;
+            const unsigned active = cuda.ballot_sync(kFullWarp, k < tile.count);
+            if (k < tile.count)
+                rank[i] = claim_in_warp(cuda, tile_first, (row[i] >> shift) - first_bucket,
+                                        layout.level_bits, active);
+        }
+        cuda.syncthreads();
+        for (int b = thread; b < bins; b += kPartitionThreads)
+            run_offset[b] = tile_first[b] > 0
+                                ? cuda.atomic_add(&level_cursor[first_bucket + b], tile_first[b])
+                                : 0;
+        block_exclusive_scan(cuda, tile_first, bins, warp_sums);
+        for (int b = thread; b < bins; b += kPartitionThreads) run_offset[b] -= tile_first[b];
+        UNROLL_ON_DEVICE
+        for (int i = 0; i < kItems; ++i) {
+            const int k = i * kPartitionThreads + thread;
+            if (k < tile.count) {
+                const int position = tile_first[(row[i] >> shift) - first_bucket] + rank[i];
+                tile_rows[position] = row[i];
+                tile_cols[position] = col[i];
+                tile_weights[position] = weight[i];
+            }
+        }
+        cuda.syncthreads();
+        for (int k = thread; k < tile.count; k += kPartitionThreads) {
+            const int slot = run_offset[(tile_rows[k] >> shift) - first_bucket] + k;
+            out_rows[slot] = tile_rows[k];
+            out_cols[slot] = tile_cols[k];
+            out_weights[slot] = tile_weights[k];
+        }
+        cuda.syncthreads();
+    }
+}
+
+__global__ void __launch_bounds__(kPartitionThreads)
+    partition_level_kernel(BucketLayout layout, int level, const int* tile_start,
+                           const WorkItem* tiles, int* level_cursor, const int* in_rows,
+                           const int* in_cols, const float* in_weights, int* out_rows,
+                           int* out_cols, float* out_weights) {
+    DeviceCuda cuda;
+    partition_level_block(cuda, layout, level, tile_start, tiles, level_cursor, in_rows, in_cols,
+                          in_weights, out_rows, out_cols, out_weights);
+}
+
+// Pass 3 on the CPU: the buckets one after another; each counts its rows' lengths, scans them
+// into row_offsets from the bucket's own offset, and places its edges in order at their rows'
+// next slots. On the CPU one loop takes any bucket whole; chunks are how blocks share a hub.
+inline HostCsr place_buckets_cpu(const HostCoo& staged, const BucketLayout& layout,
+                                 const std::vector<int>& bucket_offset) {
+    HostCsr csr{staged.num_rows, staged.num_cols, std::vector<int>(staged.num_rows + 1),
+                std::vector<int>(staged.nnz()), std::vector<float>(staged.nnz())};
+    for (int b = 0; b < layout.num_buckets; ++b) {
+        const int first_row = b << layout.row_shift;
+        const int rows = std::min(layout.rows_per_bucket(), staged.num_rows - first_row);
+        std::vector<int> length(rows, 0);
+        for (int k = bucket_offset[b]; k < bucket_offset[b + 1]; ++k)
+            ++length[staged.rows[k] - first_row];
+        std::vector<int> cursor = scan_counts_cpu(length);
+        for (int r = 0; r < rows; ++r) csr.row_offsets[first_row + r] = cursor[r] += bucket_offset[b];
+        for (int k = bucket_offset[b]; k < bucket_offset[b + 1]; ++k) {
+            const int slot = cursor[staged.rows[k] - first_row]++;
+            csr.col_idx[slot] = staged.cols[k];
+            csr.values[slot] = staged.values[k];
+        }
+    }
+    csr.row_offsets[staged.num_rows] = static_cast<int>(staged.nnz());
+    return csr;
+}
+
+// Pass 3a, for hub buckets only: each block counts one chunk's rows in shared memory and adds
+// the counts to the rows' global fill counters, one atomic per row. The block that counts a
+// bucket's last chunk (a counter per bucket says which: the fences put every other chunk's adds
+// before its increment) scans the bucket's row lengths into row_offsets, so that 3c's chunks
+// each know where their rows start. Both counters return to zero by the end of 3c.
+constexpr int kPlaceThreads = 512;
+constexpr int kPlaceItems = 8;
+
+template <class Cuda>
+__host__ __device__ void count_hub_rows_block(Cuda& cuda, BucketLayout layout, int num_rows,
+                                              const int* chunk_start, const WorkItem* chunks,
+                                              const int* rows, const int* bucket_offset,
+                                              int* row_fill, int* chunks_counted,
+                                              int* row_offsets) {
+    int* length = shared_array<int>(cuda, layout.rows_per_bucket() + 1);
+    int* warp_sums = shared_array<int>(cuda, kWarpSize + 1);
+    int* last = shared_array<int>(cuda, 1);
+    const int thread = cuda.threadIdx.x;
+    for (int q = cuda.blockIdx.x; q < chunk_start[layout.num_buckets]; q += cuda.gridDim.x) {
+        const WorkItem chunk = chunks[q];
+        const int first_row = chunk.group << layout.row_shift;
+        const int rows_here = min(layout.rows_per_bucket(), num_rows - first_row);
+        for (int r = thread; r <= rows_here; r += kPlaceThreads) length[r] = 0;
+        cuda.syncthreads();
+        for (int start = 0; start < chunk.count; start += kPlaceItems * kPlaceThreads) {
+            int row[kPlaceItems];
+            UNROLL_ON_DEVICE
+            for (int i = 0; i < kPlaceItems; ++i) {
+                const int k = start + i * kPlaceThreads + thread;
+                row[i] = k < chunk.count ? rows[chunk.begin + k] - first_row : -1;
+            }
+            UNROLL_ON_DEVICE
+            for (int i = 0; i < kPlaceItems; ++i)
+                if (row[i] >= 0) cuda.atomic_add(&length[row[i]], 1);
+        }
+        cuda.syncthreads();
+        for (int r = thread; r < rows_here; r += kPlaceThreads)
+            if (length[r] > 0) cuda.atomic_add(&row_fill[first_row + r], length[r]);
+        cuda.threadfence();
+        cuda.syncthreads();
+        if (thread == 0)
+            *last = cuda.atomic_add(&chunks_counted[chunk.group], 1) == chunk.pieces - 1;
+        cuda.syncthreads();
+        if (*last) {
+            cuda.threadfence();
+            // An atomic read: the other chunks' adds were made in L2, which this SM's L1 skips.
+            for (int r = thread; r <= rows_here; r += kPlaceThreads)
+                length[r] = r < rows_here ? cuda.atomic_add(&row_fill[first_row + r], 0) : 0;
+            cuda.syncthreads();
+            block_exclusive_scan(cuda, length, rows_here + 1, warp_sums);
+            for (int r = thread; r < rows_here; r += kPlaceThreads)
+                row_offsets[first_row + r] = bucket_offset[chunk.group] + length[r];
+            if (thread == 0) cuda.atomic_add(&chunks_counted[chunk.group], -chunk.pieces);
+        }
+        cuda.syncthreads();
+    }
+}
+
+__global__ void __launch_bounds__(kPlaceThreads)
+    count_hub_rows_kernel(BucketLayout layout, int num_rows, const int* chunk_start,
+                          const WorkItem* chunks, const int* rows, const int* bucket_offset,
+                          int* row_fill, int* chunks_counted, int* row_offsets) {
+    DeviceCuda cuda;
+    count_hub_rows_block(cuda, layout, num_rows, chunk_start, chunks, rows, bucket_offset,
+                         row_fill, chunks_counted, row_offsets);
+}
+
+// Pass 3c: each block takes a chunk (a whole bucket, or a hub bucket's share). It counts the
+// chunk's rows in shared memory, each edge's atomic returning its rank within its row, and scans
+// the counts into the rows' starts in the chunk. A whole bucket writes its rows' row_offsets
+// from these, no global atomic needed; a hub chunk takes its share of each row from the end of
+// what 3a's counters leave, counting them back down to zero. The edges are then placed in
+// shared memory at start + rank, and the chunk goes out in slot order: a whole bucket's slice
+// in one coalesced sweep, a hub chunk's in runs of about chunk_edges / rows_per_bucket.
+template <class Cuda>
+__host__ __device__ void place_chunk_block(Cuda& cuda, BucketLayout layout, int num_rows,
+                                           const int* chunk_start, const WorkItem* chunks,
+                                           const int* rows, const int* cols,
+                                           const float* weights, int* row_fill,
+                                           int* row_offsets, int* col_idx, float* values) {
+    const int rows_per_bucket = layout.rows_per_bucket();
+    int* start = shared_array<int>(cuda, rows_per_bucket + 1);  // lengths, then starts
+    int* first_slot = shared_array<int>(cuda, rows_per_bucket);  // a hub chunk's share of a row
+    int* warp_sums = shared_array<int>(cuda, kWarpSize + 1);
+    unsigned short* rank = shared_array<unsigned short>(cuda, layout.chunk_edges);
+    int* staged_cols = shared_array<int>(cuda, layout.chunk_edges);
+    float* staged_weights = shared_array<float>(cuda, layout.chunk_edges);
+    const int thread = cuda.threadIdx.x, F = layout.num_buckets;
+    const int num_chunks = chunk_start[F] + chunk_start[2 * F + 1];
+    for (int q = cuda.blockIdx.x; q < num_chunks; q += cuda.gridDim.x) {
+        const WorkItem chunk = chunks[q];
+        const int first_row = chunk.group << layout.row_shift;
+        const int rows_here = min(rows_per_bucket, num_rows - first_row);
+        for (int r = thread; r <= rows_here; r += kPlaceThreads) start[r] = 0;
+        cuda.syncthreads();
+        for (int base = 0; base < chunk.count; base += kPlaceItems * kPlaceThreads) {
+            int row[kPlaceItems];
+            UNROLL_ON_DEVICE
+            for (int i = 0; i < kPlaceItems; ++i) {
+                const int k = base + i * kPlaceThreads + thread;
+                row[i] = k < chunk.count ? rows[chunk.begin + k] - first_row : -1;
+            }
+            UNROLL_ON_DEVICE
+            for (int i = 0; i < kPlaceItems; ++i)
+                if (row[i] >= 0)
+                    rank[base + i * kPlaceThreads + thread] =
+                        static_cast<unsigned short>(cuda.atomic_add(&start[row[i]], 1));
+        }
+        cuda.syncthreads();
+        block_exclusive_scan(cuda, start, rows_here + 1, warp_sums);
+        for (int r = thread; r < rows_here; r += kPlaceThreads) {
+            const int length = start[r + 1] - start[r];
+            if (chunk.pieces == 1)
+                row_offsets[first_row + r] = chunk.begin + start[r];
+            else if (length > 0)
+                first_slot[r] = row_offsets[first_row + r] - length +
+                                cuda.atomic_add(&row_fill[first_row + r], -length);
+        }
+        for (int base = 0; base < chunk.count; base += kPlaceItems * kPlaceThreads) {
+            int row[kPlaceItems], col[kPlaceItems];
+            float weight[kPlaceItems];
+            UNROLL_ON_DEVICE
+            for (int i = 0; i < kPlaceItems; ++i) {
+                const int k = base + i * kPlaceThreads + thread;
+                if (k < chunk.count) {
+                    row[i] = rows[chunk.begin + k] - first_row;
+                    col[i] = cols[chunk.begin + k];
+                    weight[i] = weights[chunk.begin + k];
+                }
+            }
+            UNROLL_ON_DEVICE
+            for (int i = 0; i < kPlaceItems; ++i) {
+                const int k = base + i * kPlaceThreads + thread;
+                if (k < chunk.count) {
+                    const int position = start[row[i]] + rank[k];
+                    staged_cols[position] = col[i];
+                    staged_weights[position] = weight[i];
+                }
+            }
+        }
+        cuda.syncthreads();
+        for (int position = thread; position < chunk.count; position += kPlaceThreads) {
+            int slot = chunk.begin + position;
+            if (chunk.pieces > 1) {
+                const int r = partition_point_index(
+                    0, rows_here, [&](int p) { return start[p + 1] <= position; });
+                slot = first_slot[r] + position - start[r];
+            }
+            col_idx[slot] = staged_cols[position];
+            values[slot] = staged_weights[position];
+        }
+        cuda.syncthreads();
+    }
+}
+
+__global__ void __launch_bounds__(kPlaceThreads, 2)
+    place_chunk_kernel(BucketLayout layout, int num_rows, const int* chunk_start,
+                       const WorkItem* chunks, const int* rows, const int* cols,
+                       const float* weights, int* row_fill, int* row_offsets, int* col_idx,
+                       float* values) {
+    DeviceCuda cuda;
+    place_chunk_block(cuda, layout, num_rows, chunk_start, chunks, rows, cols, weights, row_fill,
+                      row_offsets, col_idx, values);
+}
+
+// What a build leaves after each pass: the buckets' offsets (pass 1 and the scan), the edges
+// after each level of pass 2, the CSR (pass 3), and whether the counters that the kernels keep
+// between builds (pass 1's histogram, the hub rows' fill counters) are back at zero.
+struct BucketedCsr {
+    std::vector<int> bucket_offset;
+    std::vector<HostCoo> levels;
+    HostCsr csr;
+    bool counters_cleared = true;
+};
+
+// The whole CPU baseline. Every pass keeps arrival order, so its CSR is 115's, slot by slot.
+inline BucketedCsr build_csr_bucketed_cpu(const HostCoo& edges, const BucketLayout& layout) {
+    BucketedCsr b{scan_counts_cpu(count_buckets_cpu(edges, layout)), {}, {}, true};
+    for (int level = 0; level < layout.levels; ++level)
+        b.levels.push_back(
+            partition_level_cpu(level == 0 ? edges : b.levels.back(), layout, level,
+                                b.bucket_offset));
+    b.csr = place_buckets_cpu(layout.levels == 0 ? edges : b.levels.back(), layout,
+                              b.bucket_offset);
+    return b;
+}
+
+// The most edges a chunk may have where the kernels run: pass 3c's shared memory must fit the
+// GPU's largest block. The emulator takes the H200's chunks.
+inline int chunk_capacity(const Here& here) {
+    int shared_per_block = 227 * 1024;
+    if (here.on_gpu())
+        CUDA_CHECK(cudaDeviceGetAttribute(&shared_per_block,
+                                          cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+    int chunk = kChunkEdges;
+    while (chunk > 256 && 10 * chunk + 8 * (1 << kMaxRowShift) + 256 > shared_per_block)
+        chunk /= 2;
+    return chunk;
+}
+
+// The blocks of a persistent kernel (each loops over the items) that are resident at once: all
+// that fit on every SM of the GPU, three in emulation. A kernel with more than 48 KB of shared
+// memory must be told so first.
+template <class Kernel>
+unsigned resident_blocks(const Here& here, Kernel kernel, const BlockGrid& block) {
+    if (!here.on_gpu()) return 3;
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(block.shared_bytes)));
+    int per_sm = 0, sms = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block.threads,
+                                                             block.shared_bytes));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    return static_cast<unsigned>(std::max(1, per_sm) * sms);
+}
+
+// The build's arrays where the kernels run, and its launches, each pass a call of its own so
+// that it can be timed alone. The fill counters start at zero and every build leaves them so.
+class BucketedBuild {
+public:
+    BucketedBuild(const Here& here, int num_rows, int num_cols, size_t num_edges,
+                  const BucketLayout& layout)
+        : here(here),
+          layout(layout),
+          num_edges(static_cast<int>(num_edges)),
+          max_tiles(static_cast<int>((num_edges + kTileEdges - 1) / kTileEdges) +
+                    layout.num_buckets + 1),
+          max_chunks(static_cast<int>((num_edges + layout.chunk_edges - 1) / layout.chunk_edges) +
+                     layout.num_buckets + 1),
+          bucket_count(here, layout.num_buckets + 1),
+          bucket_offset(here, layout.num_buckets + 1),
+          level_cursor(here, std::max(1, layout.levels * layout.num_buckets)),
+          tile_start(here, std::max(1, layout.levels) * (layout.num_buckets + 1)),
+          chunk_start(here, 2 * (layout.num_buckets + 1)),
+          row_fill(here, static_cast<size_t>(num_rows) + 1),
+          chunks_counted(here, layout.num_buckets + 1),
+          no_offset(here, 1),
+          tiles(here, static_cast<size_t>(std::max(1, layout.levels)) * max_tiles),
+          chunks(here, max_chunks),
+          csr(here, num_rows, num_cols, num_edges) {
+        if (!layout.fits()) {
+            const std::string rows = row_limit_problem({kMaxBucketedRows, bucket_limit_text()},
+                                                       num_rows);
+            throw std::invalid_argument(rows.empty() ? "pass 2 takes at most two levels" : rows);
+        }
+        for (DeviceArray<int>* zeroed : {&bucket_count, &row_fill, &chunks_counted, &no_offset})
+            zeroed->fill_bytes(0);
+        for (int level = 0; level < layout.levels; ++level) {
+            staged_rows[level] = DeviceArray<int>(here, num_edges);
+            staged_cols[level] = DeviceArray<int>(here, num_edges);
+            staged_weights[level] = DeviceArray<float>(here, num_edges);
+        }
+    }
+
+    void count(const DeviceCoo& edges) {
+        const BlockGrid grid{0, 1024, SharedBytes().add<int>(layout.num_buckets).total()};
+        const unsigned wanted = static_cast<unsigned>((num_edges + 1024 * kCountItems - 1) /
+                                                      (1024 * kCountItems));
+        here.launch_blocks({std::min(wanted, resident_blocks(here, count_buckets_kernel, grid)),
+                            grid.threads, grid.shared_bytes},
+                           count_buckets_kernel, count_buckets_block<EmulatedCuda>, num_edges,
+                           edges.rows.data(), layout.row_shift, layout.num_buckets,
+                           bucket_count.data());
+    }
+
+    void plan() {
+        const int F = layout.num_buckets;
+        here.launch_blocks({1, 256, SharedBytes().add<int>(kWarpSize + 1).total()},
+                           plan_build_kernel, plan_build_block<EmulatedCuda>, layout,
+                           csr.num_rows, num_edges, bucket_count.data(), bucket_offset.data(),
+                           level_cursor.data(), tile_start.data(), chunk_start.data(),
+                           csr.row_offsets.data());
+        for (int level = 0; level < layout.levels; ++level)
+            here.launch(max_tiles, describe_items_kernel, describe_items_thread, layout, level - 1,
+                        kTileEdges, tile_start.data() + level * (F + 1), bucket_offset.data(),
+                        no_offset.data(), tiles.data() + level * max_tiles);
+        // The hub buckets' chunks first, then one per other bucket, after them.
+        here.launch(max_chunks, describe_items_kernel, describe_items_thread, layout,
+                    layout.levels - 1, layout.chunk_edges, chunk_start.data(),
+                    bucket_offset.data(), no_offset.data(), chunks.data());
+        here.launch(F, describe_items_kernel, describe_items_thread, layout, layout.levels - 1,
+                    layout.chunk_edges, chunk_start.data() + F + 1, bucket_offset.data(),
+                    chunk_start.data() + F, chunks.data());
+    }
+
+    void partition(const DeviceCoo& edges) {
+        const BlockGrid block{0, kPartitionThreads,
+                              SharedBytes().add<int>(2 << layout.level_bits).add<int>(kWarpSize + 1)
+                                  .add<int>(2 * kTileEdges).add<float>(kTileEdges).total()};
+        const unsigned blocks = resident_blocks(here, partition_level_kernel, block);
+        for (int level = 0; level < layout.levels && num_edges > 0; ++level) {
+            const bool first = level == 0;
+            here.launch_blocks(
+                {blocks, block.threads, block.shared_bytes}, partition_level_kernel,
+                partition_level_block<EmulatedCuda>, layout, level,
+                tile_start.data() + level * (layout.num_buckets + 1),
+                tiles.data() + level * max_tiles, level_cursor.data() + level * layout.num_buckets,
+                first ? edges.rows.data() : staged_rows[level - 1].data(),
+                first ? edges.cols.data() : staged_cols[level - 1].data(),
+                first ? edges.values.data() : staged_weights[level - 1].data(),
+                staged_rows[level].data(), staged_cols[level].data(), staged_weights[level].data());
+        }
+    }
+
+    void place(const DeviceCoo& edges) {
+        // The edges as pass 2's last level left them, or as given where there is one bucket.
+        const int last = layout.levels - 1;
+        const int* rows = last < 0 ? edges.rows.data() : staged_rows[last].data();
+        const int* cols = last < 0 ? edges.cols.data() : staged_cols[last].data();
+        const float* weights = last < 0 ? edges.values.data() : staged_weights[last].data();
+        const int rows_per_bucket = layout.rows_per_bucket();
+        const BlockGrid hubs{0, kPlaceThreads,
+                             SharedBytes().add<int>(rows_per_bucket + 1).add<int>(kWarpSize + 2)
+                                 .total()};
+        here.launch_blocks({resident_blocks(here, count_hub_rows_kernel, hubs), hubs.threads,
+                            hubs.shared_bytes},
+                           count_hub_rows_kernel, count_hub_rows_block<EmulatedCuda>, layout,
+                           csr.num_rows, chunk_start.data(), chunks.data(), rows,
+                           bucket_offset.data(), row_fill.data(), chunks_counted.data(),
+                           csr.row_offsets.data());
+        const BlockGrid chunk{0, kPlaceThreads,
+                              SharedBytes().add<int>(2 * rows_per_bucket + 1).add<int>(kWarpSize + 1)
+                                  .add<unsigned short>(layout.chunk_edges)
+                                  .add<int>(layout.chunk_edges).add<float>(layout.chunk_edges)
+                                  .total()};
+        here.launch_blocks({resident_blocks(here, place_chunk_kernel, chunk), chunk.threads,
+                            chunk.shared_bytes},
+                           place_chunk_kernel, place_chunk_block<EmulatedCuda>, layout,
+                           csr.num_rows, chunk_start.data(), chunks.data(), rows, cols, weights,
+                           row_fill.data(), csr.row_offsets.data(), csr.col_idx.data(),
+                           csr.values.data());
+    }
+
+    void run(const DeviceCoo& edges) {
+        count(edges);
+        plan();
+        partition(edges);
+        place(edges);
+    }
+
+    const Here here;
+    BucketLayout layout;
+    int num_edges, max_tiles, max_chunks;
+    DeviceArray<int> bucket_count, bucket_offset, level_cursor, tile_start, chunk_start, row_fill,
+        chunks_counted, no_offset;
+    DeviceArray<WorkItem> tiles, chunks;
+    DeviceArray<int> staged_rows[kMaxLevels], staged_cols[kMaxLevels];
+    DeviceArray<float> staged_weights[kMaxLevels];
+    DeviceCsr csr;
+};
+
+// The kernels' build, wherever they run: the offsets, each level's edges and the CSR brought back.
+inline BucketedCsr build_csr_bucketed(const Here& here, const HostCoo& edges,
+                                      const BucketLayout& layout) {
+    const DeviceCoo d(here, edges);
+    BucketedBuild build(here, edges.num_rows, edges.num_cols, edges.nnz(), layout);
+    build.run(d);
+    BucketedCsr b{build.bucket_offset.download(), {}, build.csr.download(), true};
+    for (const DeviceArray<int>* kept : {&build.bucket_count, &build.row_fill, &build.chunks_counted})
+        for (int count : kept->download()) b.counters_cleared &= count == 0;
+    for (int level = 0; level < layout.levels; ++level)
+        b.levels.push_back(coo_of(edges.num_rows, edges.num_cols,
+                                  build.staged_rows[level].download(),
+                                  build.staged_cols[level].download(),
+                                  build.staged_weights[level].download()));
+    return b;
+}
+
+#if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
+#include "proof/124_csr_bucketed_construction_kernel.cuh"
+
+int main(int argc, char** argv) {
+    const KernelProgram p = start_kernel_program(argc, argv, bucketed_construction_program());
+    const HostCoo edges = chapter_input(p.options);
+    const BucketLayout layout = bucket_layout(edges.num_rows, edges.nnz(), chunk_capacity(p.here));
+    const BucketedCsr baseline = build_csr_bucketed_cpu(edges, layout);
+    show_layout(edges, layout, baseline.bucket_offset);
+    show_bucketed_build(
+        "the CPU baseline, build_csr_bucketed_cpu: each pass one edge at a time (every bucket "
+        "and every row in arrival order):",
+        baseline, layout);
+    const BucketedCsr built = build_csr_bucketed(p.here, edges, layout);
+    show_bucketed_build(std::string("the ") + p.here.name() +
+                            " kernels: passes 1, 2 and 3 (each bucket's edges, and each row's, in "
+                            "whatever order the atomics made):",
+                        built, layout);
+
+    SelfCheck check;
+    check_bucketed_build(p, edges, baseline, built, layout, check);
+    compare_with_library_builds(p, edges, layout, baseline.csr, check);
+    if (!p.options.book_example()) check.end_with(result_line(edges));
+    return check.finish();
+}
+#endif
+#endif  // CSR_BUCKETED_CONSTRUCTION_124

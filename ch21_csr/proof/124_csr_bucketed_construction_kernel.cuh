@@ -1,0 +1,300 @@
+// What 124 prints, checks and times around its lesson (124_csr_bucketed_construction_kernel.cu):
+// the layout, each pass's arrays, the claims about them, and the library builds it races.
+#pragma once
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <cub/device/device_radix_sort.cuh>
+#include <string>
+#include <vector>
+#include "../../common/cub_scratch.cuh"
+#include "../../common/self_check.h"
+#include "../../common/timing_table.cuh"
+#include "../chapter_inputs.h"
+#include "115_csr_concurrent_construction_kernel.cuh"  // SortBasedCsrBuild, show_csr
+// 122's lesson: the one-pass offsets of sorted rows, which the payload-sort build ends with
+#include "../122_sorted_coo_to_csr_one_pass_kernel.cu"
+
+inline ProgramDescription bucketed_construction_program() {
+    return ProgramDescription(
+               "124 (21.2) kernel: CSR from a raw edge list by bucketing, writes gathered on chip",
+               {"make 124_csr_bucketed_construction_kernel",
+                "build/124_csr_bucketed_construction_kernel",
+                "build/124_csr_bucketed_construction_kernel --matrix data/karate.mtx",
+                "build/124_csr_bucketed_construction_kernel --scale 22 --max-memory 24G"})
+        .with_book_input("the book's example: 6 vertices, 9 weighted edges")
+        .with_memory({240, 40, 900e6})
+        .with_row_limit(kMaxBucketedRows, bucket_limit_text());
+}
+
+// How the graph is cut, and how evenly its edges fill the buckets.
+inline void show_layout(const HostCoo& edges, const BucketLayout& layout,
+                        const std::vector<int>& bucket_offset) {
+    print_wrapped("buckets: " + counted(layout.num_buckets, "bucket") + " of " +
+                  counted(layout.rows_per_bucket(), "row") + "; pass 2 in " +
+                  counted(layout.levels, "level") + " of up to " +
+                  with_separators(1 << layout.level_bits) +
+                  " buckets each; pass 3 in chunks of at most " +
+                  counted(layout.chunk_edges, "edge"));
+    size_t largest = 0, in_hubs = 0;
+    int hubs = 0;
+    for (int b = 0; b < layout.num_buckets; ++b) {
+        const size_t n = bucket_offset[b + 1] - bucket_offset[b];
+        largest = std::max(largest, n);
+        if (n > static_cast<size_t>(layout.chunk_edges)) hubs += 1, in_hubs += n;
+        if (printable(edges))
+            std::printf("  bucket %d: rows %d to %d, %s%s\n", b, b << layout.row_shift,
+                        std::min((b + 1) << layout.row_shift, edges.num_rows) - 1,
+                        counted(n, "edge").c_str(),
+                        n > static_cast<size_t>(layout.chunk_edges) ? " (a hub: split)" : "");
+    }
+    if (!printable(edges) && layout.num_buckets > 0)
+        print_wrapped("  edges per bucket: " + with_separators(edges.nnz() / layout.num_buckets) +
+                      " on average, " + with_separators(largest) + " in the largest; " +
+                      counted(hubs, "hub bucket") + " (more edges than a chunk) hold " +
+                      with_separators(in_hubs) + " edges");
+    std::printf("\n");
+}
+
+// For a small input: the offsets, the edges after each level of pass 2, and the CSR.
+inline void show_bucketed_build(const std::string& title, const BucketedCsr& build,
+                                const BucketLayout& layout) {
+    if (!printable(build.csr)) return;
+    print_wrapped(title);
+    print_array("bucket_offset", build.bucket_offset, 15);
+    for (int level = 0; level < layout.levels; ++level) {
+        const std::vector<int>& staged_rows = build.levels[level].rows;
+        const std::vector<int>& staged_cols = build.levels[level].cols;
+        std::printf("after level %d of pass 2 (buckets of %s):\n", level,
+                    counted(1 << layout.bucket_shift(level), "row").c_str());
+        print_array("staged_rows", staged_rows, 15);
+        print_array("staged_cols", staged_cols, 15);
+    }
+    show_csr("after pass 3:", build.csr);
+}
+
+// Slots [begin, end) of `a` and of `b` hold the same multiset of (row, column, weight).
+inline bool same_slice_multiset(const HostCoo& a, const HostCoo& b, int begin, int end) {
+    auto entries = [&](const HostCoo& staged) {
+        std::vector<Entry> e;
+        for (int k = begin; k < end; ++k)
+            e.emplace_back(staged.rows[k], staged.cols[k], staged.values[k]);
+        std::sort(e.begin(), e.end());
+        return e;
+    };
+    return entries(a) == entries(b);
+}
+
+// After every level of pass 2, each bucket of that level holds the baseline's edges.
+inline bool same_level_multisets(const BucketedCsr& a, const BucketedCsr& b,
+                                 const BucketLayout& layout) {
+    if (a.levels.size() != b.levels.size()) return false;
+    for (int level = 0; level < layout.levels; ++level) {
+        if (a.levels[level].nnz() != b.levels[level].nnz()) return false;
+        for (int g = 0; g < layout.buckets_at(level); ++g)
+            if (!same_slice_multiset(a.levels[level], b.levels[level],
+                                     layout.level_start(b.bucket_offset.data(), level, g),
+                                     layout.level_start(b.bucket_offset.data(), level, g + 1)))
+                return false;
+    }
+    return true;
+}
+
+// The baseline against 115's (each pass keeps arrival order, so they agree slot by slot), then
+// the kernels' offsets, buckets and CSR against the baseline's.
+inline void check_bucketed_build(const KernelProgram& p, const HostCoo& edges,
+                                 const BucketedCsr& baseline, const BucketedCsr& built,
+                                 const BucketLayout& layout, SelfCheck& check) {
+    const HostCsr sequential = build_csr_cpu(edges).grouped;
+    check.claim(
+        "the CPU baseline's CSR equals 115's sequential count, scan and scatter, slot by slot",
+        baseline.csr.row_offsets == sequential.row_offsets &&
+            baseline.csr.col_idx == sequential.col_idx && baseline.csr.values == sequential.values);
+    const std::string where = "the " + std::string(p.here.name()) + " build's";
+    check.claim(where + " bucket_offset (pass 1, then the plan's scan) equals the baseline's",
+                built.bucket_offset == baseline.bucket_offset);
+    announce_large(edges.nnz(), "comparing every bucket and every row with the baseline's");
+    check.claim("after each level of pass 2, every bucket of " + where +
+                    " staged edges holds the baseline's multiset of edges",
+                built.bucket_offset == baseline.bucket_offset &&
+                    same_level_multisets(built, baseline, layout));
+    check.claim(where + " row_offsets equal the baseline's",
+                built.csr.row_offsets == baseline.csr.row_offsets);
+    check.claim("every row of " + where + " CSR holds the baseline's multiset of (neighbour, weight)",
+                same_row_multisets(built.csr, baseline.csr));
+    check.claim(where + " counters (pass 1's histogram, the hub rows' fill counts) are back at "
+                        "zero, ready for the next build",
+                built.counters_cleared);
+    if (p.options.book_example())
+        check.claim("row_offsets = [ 0 2 4 6 8 9 9 ], as in the book",
+                    built.csr.row_offsets == kBookRowOffsets);
+    std::printf("\n");
+}
+
+// The strong library route's own small steps: pack each edge's destination and weight into one
+// 64-bit value that the sort carries with the key, and unpack each sorted slot.
+__host__ __device__ inline void pack_payload_thread(int e, const int* cols, const float* weights,
+                                                    unsigned long long* payload) {
+    unsigned weight_bits;
+    memcpy(&weight_bits, &weights[e], sizeof weight_bits);
+    payload[e] = static_cast<unsigned long long>(static_cast<unsigned>(cols[e])) << 32 | weight_bits;
+}
+
+__global__ void pack_payload_kernel(int num_edges, const int* cols, const float* weights,
+                                    unsigned long long* payload) {
+    const int e = blockIdx.x * blockDim.x + threadIdx.x;
+    if (e < num_edges) pack_payload_thread(e, cols, weights, payload);
+}
+
+__host__ __device__ inline void unpack_payload_thread(int slot, const unsigned long long* payload,
+                                                      int* col_idx, float* values) {
+    const unsigned weight_bits = static_cast<unsigned>(payload[slot]);
+    col_idx[slot] = static_cast<int>(payload[slot] >> 32);
+    memcpy(&values[slot], &weight_bits, sizeof weight_bits);
+}
+
+__global__ void unpack_payload_kernel(int num_edges, const unsigned long long* payload,
+                                      int* col_idx, float* values) {
+    const int slot = blockIdx.x * blockDim.x + threadIdx.x;
+    if (slot < num_edges) unpack_payload_thread(slot, payload, col_idx, values);
+}
+
+// The strong library route, on a GPU only: cub::DeviceRadixSort::SortPairs keyed on the source,
+// the destination and weight moving with the key in one 64-bit value, so that no gather follows
+// the sort; then an unpack, and 122's one pass over the sorted sources for row_offsets. The sort
+// is stable, so each row keeps arrival order and the CSR equals the baseline's exactly. It is
+// the fair comparison: the fastest way a library user groups edges, every pass coalesced.
+struct PayloadSortCsrBuild {
+    auto sort_call(const int* src) {
+        return [=](void* scratch, size_t& bytes) {
+            return cub::DeviceRadixSort::SortPairs(scratch, bytes, src, sorted_src.data(),
+                                                   payload.data(), sorted_payload.data(),
+                                                   static_cast<int>(payload.size()), 0, key_bits);
+        };
+    }
+
+    PayloadSortCsrBuild(int num_rows, int num_cols, size_t num_edges)
+        : payload(gpu, num_edges),
+          sorted_payload(gpu, num_edges),
+          sorted_src(gpu, num_edges),
+          csr(gpu, num_rows, num_cols, num_edges) {
+        while ((int64_t{1} << key_bits) < num_rows) ++key_bits;
+        sort_scratch = CubScratch(sort_call(nullptr));
+    }
+
+    void sort(const DeviceCoo& edges) { sort_scratch.run(sort_call(edges.rows.data())); }
+
+    void run(const DeviceCoo& edges) {
+        const int n = edges.nnz();
+        gpu.launch(n, pack_payload_kernel, pack_payload_thread, edges.cols.data(),
+                   edges.values.data(), payload.data());
+        if (n > 0) sort(edges);
+        gpu.launch(n, unpack_payload_kernel, unpack_payload_thread, sorted_payload.data(),
+                   csr.col_idx.data(), csr.values.data());
+        gpu.launch(row_change_threads(n), row_change_kernel, row_change_thread, sorted_src.data(),
+                   n, csr.num_rows, csr.row_offsets.data());
+    }
+
+    const Here gpu = Here::gpu();
+    int key_bits = 1;
+    DeviceArray<unsigned long long> payload, sorted_payload;
+    DeviceArray<int> sorted_src;
+    DeviceCsr csr;
+    CubScratch sort_scratch;
+};
+
+inline bool same_slots(const HostCsr& a, const HostCsr& b) {
+    return a.row_offsets == b.row_offsets && a.col_idx == b.col_idx && a.values == b.values;
+}
+
+// The bytes that a whole build must move at the least, 20 per edge (read src, dst and weight;
+// write col_idx and weights) and 4 per row (row_offsets), and what each of the bucketed build's
+// passes moves: pass 1 reads 4 per edge, each level of pass 2 reads 12 and writes 12, pass 3
+// reads 16 (the rows twice) and writes 8 and the offsets.
+struct BuildBytes {
+    double least, pass1, pass2, pass3;
+};
+
+inline BuildBytes build_bytes(const HostCoo& edges, const BucketLayout& layout) {
+    const double e = static_cast<double>(edges.nnz()), r = 4.0 * edges.num_rows;
+    return {20 * e + r, 4 * e, 24 * e * layout.levels, 24 * e + r};
+}
+
+// At --scale on a GPU: the bucketed build, passes 1 to 3 timed cumulatively (a pass alone
+// would start from counters that the previous one left), then the library builds and 115's, one
+// at a time so that only one route's arrays are held at once.
+inline void time_builds(const KernelProgram& p, const HostCoo& edges, const BucketLayout& layout) {
+    const DeviceCoo d(p.here, edges);
+    const BuildBytes bytes = build_bytes(edges, layout);
+    TimingTable table(p, "124", p.options.skew,
+                      "bytes: a whole build's, what it must move at least (20 per edge and 4 per "
+                      "row); a pass's, what that pass moves (pass 1: 4 per edge; pass 2: 24 per "
+                      "edge and level; pass 3: 24 per edge and 4 per row)");
+    double bucketed_ms = 0, payload_ms = 0, gather_ms = 0, atomic_ms = 0;
+    {
+        BucketedBuild build(p.here, edges.num_rows, edges.num_cols, edges.nnz(), layout);
+        const double planned = table.time("bucketed_count_plan", "pass 1 and the plan", bytes.pass1,
+                                          [&] { build.count(d), build.plan(); });
+        const double partitioned =
+            table.time("bucketed_through_partition", "passes 1 and 2", bytes.pass1 + bytes.pass2,
+                       [&] { build.count(d), build.plan(), build.partition(d); });
+        bucketed_ms = table.time("bucketed_build", "bucketed build (passes 1, 2 and 3)",
+                                 bytes.least, [&] { build.run(d); });
+        std::printf("  by difference: pass 2 %.3f ms (%.0f GB/s), pass 3 %.3f ms (%.0f GB/s)\n",
+                    partitioned - planned, gb_per_s(bytes.pass2, partitioned - planned),
+                    bucketed_ms - partitioned, gb_per_s(bytes.pass3, bucketed_ms - partitioned));
+    }
+    {
+        PayloadSortCsrBuild by_payload(edges.num_rows, edges.num_cols, edges.nnz());
+        by_payload.run(d);
+        table.time("cub_payload_sort", "SortPairs, (col, weight) moved with the key",
+                   24.0 * edges.nnz(), [&] { by_payload.sort(d); });
+        payload_ms = table.time("cub_payload_sort_build",
+                                "payload-sort build (pack, SortPairs, unpack, 122)", bytes.least,
+                                [&] { by_payload.run(d); });
+    }
+    {
+        SortBasedCsrBuild by_gather(edges.num_rows, edges.num_cols, edges.nnz());
+        gather_ms = table.time("cub_sort_build", "gather-sort build (115's: sort, gather, coo2csr)",
+                               bytes.least, [&] { by_gather.run(d); });
+    }
+    {
+        DeviceGrouping grouping(p.here, edges.num_rows, edges.num_cols, edges.nnz());
+        atomic_ms = table.time("count_scan_scatter", "count + scan + scatter (115)", bytes.least,
+                               [&] { grouping.build(p.here, p.here, d.rows, d.cols, d.values); });
+    }
+    table.ratio("bucketed / payload-sort build", bucketed_ms / payload_ms,
+                "the bucketed build is faster; the target is 0.7");
+    table.ratio("bucketed / gather-sort build", bucketed_ms / gather_ms,
+                "the bucketed build is faster");
+    table.ratio("bucketed / 115's atomic build", bucketed_ms / atomic_ms,
+                "the bucketed build is faster");
+}
+
+// The library builds, checked on any input on a GPU, and timed at --scale.
+inline void compare_with_library_builds(const KernelProgram& p, const HostCoo& edges,
+                                        const BucketLayout& layout, const HostCsr& baseline,
+                                        SelfCheck& check) {
+    const std::string payload_claim =
+        "the payload-sort build (CUB SortPairs with (col, weight) packed, unpack, 122's offsets) "
+        "equals the baseline exactly";
+    const std::string gather_claim =
+        "the gather-sort build (CUB SortPairs of indices, gather, coo2csr) equals the baseline "
+        "exactly";
+    if (!p.on_gpu()) {
+        check.skip(payload_claim);
+        return check.skip(gather_claim);
+    }
+    {
+        const DeviceCoo d(p.here, edges);
+        PayloadSortCsrBuild by_payload(edges.num_rows, edges.num_cols, edges.nnz());
+        by_payload.run(d);
+        check.claim(payload_claim, same_slots(by_payload.csr.download(), baseline));
+        SortBasedCsrBuild by_gather(edges.num_rows, edges.num_cols, edges.nnz());
+        by_gather.run(d);
+        check.claim(gather_claim, same_slots(by_gather.csr.download(), baseline));
+    }
+    if (p.options.scale == 0) return;
+    std::printf("\n");
+    time_builds(p, edges, layout);
+}
