@@ -80,15 +80,18 @@ __host__ __device__ void spmv_csr_warp_per_row_lane(Cuda& cuda, int num_rows,
     const size_t row = thread / kWarpSize;
     const int lane = cuda.threadIdx.x % kWarpSize;
     if (row >= static_cast<size_t>(num_rows)) return;
-    // No thread writes the matrix or x while the kernel runs, so their loads may take the
-    // read-only data path (__ldg), which keeps them out of the way of y's stores.
-    const int end = load_read_only(&row_offsets[row + 1]);
+    const int begin = row_offsets[row], end = row_offsets[row + 1];
+    if (begin == end) return;  // y + 0 is y: an empty row is neither read nor written
+    // Lane 0 reads y[row] before the row's entries, not after them, so that its wait overlaps
+    // theirs: each row's work is a chain of waits (its bounds, its columns, x), and a row of
+    // Graph500's mean length gives a warp one or two rounds of it.
+    const float y_row = lane == 0 ? y[row] : 0.0f;
     float sum = 0.0f;
-    for (int k = load_read_only(&row_offsets[row]) + lane; k < end; k += kWarpSize)
-        sum += load_read_only(&values[k]) * load_read_only(&x[load_read_only(&col_idx[k])]);
+    for (int k = begin + lane; k < end; k += kWarpSize)
+        sum += values[k] * x[col_idx[k]];
     for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
         sum += cuda.shfl_down_sync(kFullWarp, sum, offset);
-    if (lane == 0) y[row] += sum;
+    if (lane == 0) y[row] = y_row + sum;
 }
 
 __global__ void spmv_csr_warp_per_row_kernel(int num_rows, const int* row_offsets,
