@@ -14,9 +14,9 @@ import re
 import sys
 
 # Each family: the (program, kernel) pairs drawn, each taken from the program that times it beside
-# its library reference in one run (148 times 143's kernel, 144 times 142's, 122 times 120's, 123
-# times 115's), which are textbook ("t"), fast ("f") or the
-# library reference ("lib"), and the label of each.
+# its library reference in one run (148 times 143's kernel, 144 times 142's, 122 times 120's, 124
+# times 115's), which are textbook ("t"), fast ("f") or the library reference ("lib": the first
+# is the one that the ratios are taken against), and the label of each.
 FAMILIES = {
     "spmv": ("SpMV, y = A x + y", [
         ("144", "coo_thread_per_nonzero", "t", "COO, thread per nonzero (142)"),
@@ -30,9 +30,10 @@ FAMILIES = {
         ("148", "cusparse_csr_alg2", "lib", "cuSPARSE CSR SpMV, ALG2"),
     ]),
     "build": ("CSR from an unsorted edge list", [
-        ("123", "count_scan_scatter", "t", "count, scan, scatter (115)"),
-        ("123", "binned_build", "f", "binned build (123)"),
-        ("123", "cub_sort_build", "lib", "CUB radix sort + gather"),
+        ("124", "count_scan_scatter", "t", "count, scan, scatter (115)"),
+        ("124", "bucketed_build", "f", "bucketed build (124)"),
+        ("124", "cub_payload_sort_build", "lib", "CUB SortPairs, (col, weight) with the key"),
+        ("124", "cub_sort_build", "lib", "CUB SortPairs of indices + gather"),
     ]),
     "sorted": ("row-sorted COO to CSR (offsets)", [
         ("122", "row_boundary_search", "t", "one search per row (120)"),
