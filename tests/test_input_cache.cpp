@@ -14,6 +14,7 @@
 #include <vector>
 #include "../common/graph_generators.h"
 #include "../common/input_cache.h"
+#include "../common/options.h"
 #include "../common/rmat_cache.h"
 #include "../common/sparse_host.h"
 #include "run_program.h"
