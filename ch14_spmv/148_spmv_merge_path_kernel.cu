@@ -253,7 +253,7 @@ __host__ __device__ inline TileCarry walk_tile(int thread, const TileItem* items
 // between them), and the thread takes the run that ends in the lane before it. A run that no lane
 // before the thread began (none of them closed a row) goes on into the warps before: each warp
 // leaves its last run's sum in shared memory, and the thread adds those of the warps before it,
-// back to the first warp that closed a row, where the run began. The last thread's run is the
+// back to the nearest one that closed a row, where the run began. The last thread's run is the
 // row left open, which y gets by one atomic. Inside a hub row all kMergeThreads carries name one
 // address: as shared atomics they were a compare-and-swap loop each, retried while the others
 // won; here they are a scan of five shuffle rounds a warp and a pass over the warps' sums.
