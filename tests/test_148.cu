@@ -39,7 +39,7 @@ std::vector<std::pair<std::string, std::vector<float>>> every_version(
 
 // True when y0 and every product are multiples of 1/8 and each row's |y0| + sum of |products| is
 // below 2^21: then every partial sum has at most 24 significant bits, float adds the row exactly
-// in any order, and a kernel's y must equal the CPU baseline's bit for bit. The bound alone could
+// in any order, and a kernel's y must equal the CPU baseline's exactly. The bound alone could
 // not see a lost carry in a long row: it allows n * 2^-23 of the row's magnitude. The sweep's
 // values are integers (random_weight), lesson_x's entries eighths and lesson_y0's halves.
 bool sums_are_exact(const SpmvCase& c) {
