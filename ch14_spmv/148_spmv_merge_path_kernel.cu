@@ -135,8 +135,11 @@ inline std::vector<float> merge_path_spmv(const Here& here, const HostCsr& a,
 }
 
 // The block-staged walk: blocks of kMergeThreads threads, each thread kMergeSteps steps of the
-// path, so a block owns a tile of kMergeTile consecutive steps.
-constexpr int kMergeThreads = 128;
+// path, so a block owns a tile of kMergeTile consecutive steps. 256 threads of 8 steps were the
+// fastest of the shapes measured on an H200 (against 128 x 8, 128 x 12 and 128 x 16, in
+// notes/ch14_spmv.md): against 128 x 8 a tile is twice as long, so there are half as many tile
+// searches and global atomics, and each thread still walks 8 steps.
+constexpr int kMergeThreads = 256;
 constexpr int kMergeSteps = 8;
 constexpr int kMergeTile = kMergeThreads * kMergeSteps;
 constexpr int kMergeWarps = kMergeThreads / kWarpSize;
@@ -247,12 +250,13 @@ __host__ __device__ inline TileCarry walk_tile(int thread, const TileItem* items
 // of them the carries of the threads before it that ended in that row. Those threads are a run of
 // consecutive lanes, because a lane's row never decreases across the warp; so a scan segmented by
 // row sums each run into its last lane (lanes d apart with the same row have only that row
-// between them), and the thread takes the run that ends in the lane before it. A run that reaches
-// lane 0 goes on into the warps before: each warp leaves its last run's sum in shared memory, and
-// a warp that closed no row passes the chain on. The last thread's run is the row left open,
-// which y gets by one atomic. Inside a hub row all 128 carries name one address: as shared
-// atomics they were a compare-and-swap loop each, retried while the others won; here they are
-// five shuffles a warp.
+// between them), and the thread takes the run that ends in the lane before it. A run that no lane
+// before the thread began (none of them closed a row) goes on into the warps before: each warp
+// leaves its last run's sum in shared memory, and the thread adds those of the warps before it,
+// back to the nearest one that closed a row, where the run began. The last thread's run is the
+// row left open, which y gets by one atomic. Inside a hub row all kMergeThreads carries name one
+// address: as shared atomics they were a compare-and-swap loop each, retried while the others
+// won; here they are a scan of five shuffle rounds a warp and a pass over the warps' sums.
 template <class Cuda>
 __host__ __device__ void add_carries_by_warps(Cuda& cuda, const TileCarry& carry, int rows,
                                               float* row_sums, float* warp_tail_sums,
@@ -277,10 +281,10 @@ __host__ __device__ void add_carries_by_warps(Cuda& cuda, const TileCarry& carry
         from_earlier_warps += warp_tail_sums[w];
         if (warp_closers[w] != 0) break;
     }
-    const bool run_reaches_lane_0 = (closers & ((1u << lane) - 1)) == 0;
+    const bool run_began_in_earlier_warps = (closers & ((1u << lane) - 1)) == 0;
     if (carry.row != carry.first_row)
-        row_sums[carry.first_row] +=
-            (lane > 0 ? run_before : 0.0f) + (run_reaches_lane_0 ? from_earlier_warps : 0.0f);
+        row_sums[carry.first_row] += (lane > 0 ? run_before : 0.0f) +
+                                     (run_began_in_earlier_warps ? from_earlier_warps : 0.0f);
     if (thread == kMergeThreads - 1)
         row_sums[rows] = run_sum + (closers == 0 ? from_earlier_warps : 0.0f);
 }
@@ -290,6 +294,8 @@ __host__ __device__ void add_carries_by_warps(Cuda& cuda, const TileCarry& carry
 // touches them; row0 may have begun in earlier tiles and the open row row0 + rows goes on in
 // later ones, so they get atomics: two global atomics a block, whatever its threads did. y + 0 is
 // y, so a row that adds nothing is neither read nor written: at high skew most rows are empty.
+// The test sum == 0 holds for -0 too and never for NaN, so a NaN still reaches y; the one
+// difference from adding is that a y of -0 stays -0, where -0 + 0 gives +0, and the two are equal.
 template <class Cuda>
 __host__ __device__ void add_tile_rows(Cuda& cuda, const float* row_sums, int row0, int rows,
                                        int num_rows, float* y) {
@@ -307,22 +313,24 @@ __host__ __device__ void add_tile_rows(Cuda& cuda, const float* row_sums, int ro
 }
 
 // merge_path_thread's walk is balanced but not coalesced: the 32 threads of a warp read 32 runs
-// of nonzeros that lie 16 steps apart, so each load instruction touches many sectors. Here a
-// block walks one tile, which closes the rows row0 .. row0 + rows - 1 and multiplies the nonzeros
-// nz0 .. nz0 + nonzeros - 1; the row row0 + rows may be left open. A thread loads the products
-// value * x[column] of the nonzeros k = thread, thread + 128, ..., consecutive threads at
-// consecutive addresses, so every global load is coalesced. A tile has at most kMergeTile
-// nonzeros, so a thread loads at most kMergeSteps of them, into registers: it issues all of their
-// loads before it waits for any, and stages the row ends while they are in flight, then gathers
-// from x, since a load's latency, not the bandwidth, is what a thread that waits for each load in
-// turn is bound by. Then the products are staged in shared memory and each thread walks its
-// steps of the tile out of it (walk_tile); after a barrier the carries are added into the rows
-// that they belong to, and after another, y gets the tile's rows (add_tile_rows). Step
-// registers: a tile inside one row (at high skew, most tiles: a hub row of 100,000 entries spans
-// about a hundred of them) has no row end to find, so it skips the staging and the walk: each
-// thread adds up its own products in registers, and the carries' scan adds the threads' sums. The
-// threads cooperate, so the body takes the cuda context of common/cooperative.cuh: the same code
-// runs in the emulator.
+// of nonzeros that lie kStepsPerThread steps apart, so each load instruction touches many sectors.
+// Here a block walks one tile, which closes the rows row0 .. row0 + rows - 1, multiplies the
+// nonzeros nz0 .. nz0 + nonzeros - 1 and may leave the row row0 + rows open, in four parts:
+// 1. Load. A thread loads the nonzeros k = thread, thread + kMergeThreads, ..., consecutive
+//    threads at consecutive addresses, so every global load is coalesced; a tile has at most
+//    kMergeTile nonzeros, so that is at most kMergeSteps of them, held in registers. It issues all
+//    of their loads, and those of the tile's row ends, before it waits for any, and only then
+//    gathers from x: a thread that waited for each load in turn would be bound by the latency,
+//    not by the bandwidth.
+// 2. Stage and walk. The row ends and the products go to shared memory, and after a barrier each
+//    thread walks its steps of the tile out of it (walk_tile). Step registers: a tile inside one
+//    row (at high skew most tiles are: a hub row of 100,000 entries spans 100,000 / kMergeTile of
+//    them) has no row end to find, so it skips both, and each thread adds up its own products.
+// 3. Carries. The partial sums of threads that end inside a row are added where that row is
+//    summed (add_carries_by_warps; a shared atomic each in the first two steps).
+// 4. Rows. After a barrier, y gets the tile's row sums (add_tile_rows).
+// The threads cooperate, so the body takes the cuda context of common/cooperative.cuh: the same
+// code runs in the emulator.
 template <MergeTile version, class Cuda>
 __host__ __device__ void merge_path_block(Cuda& cuda, const int* tile_rows_before,
                                           const int* row_offsets, const int* col_idx,
@@ -339,6 +347,8 @@ __host__ __device__ void merge_path_block(Cuda& cuda, const int* tile_rows_befor
     const int nz0 = d0 - row0, nonzeros = (d1 - row0 - rows) - nz0;
     const bool inside_one_row = version >= MergeTile::registers && rows == 0;
 
+    // 1. Load: every load issued before the first use. The end of the row left open is loaded
+    // too; where none is left open (the last tile), nnz stands in for it.
     int column[kMergeSteps];
     float product[kMergeSteps];
     UNROLL_ON_DEVICE
@@ -364,6 +374,7 @@ __host__ __device__ void merge_path_block(Cuda& cuda, const int* tile_rows_befor
         if (!inside_one_row && r <= rows) items[r].row_end = row_end[s] - nz0;
     }
 
+    // 2. Stage and walk, or, inside one row, sum in registers.
     TileCarry carry{0, 0, 0.0f};
     if (inside_one_row) {
         UNROLL_ON_DEVICE
@@ -377,6 +388,7 @@ __host__ __device__ void merge_path_block(Cuda& cuda, const int* tile_rows_befor
         cuda.syncthreads();
         carry = walk_tile<version>(thread, items, rows, nonzeros, row_sums);
     }
+    // 3. Carries.
     if (version >= MergeTile::warp_carries) {
         add_carries_by_warps(cuda, carry, rows, row_sums, warp_tail_sums, warp_closers);
     } else {
@@ -386,6 +398,7 @@ __host__ __device__ void merge_path_block(Cuda& cuda, const int* tile_rows_befor
         cuda.syncthreads();
         cuda.atomic_add(&row_sums[carry.row], carry.sum);
     }
+    // 4. Rows.
     cuda.syncthreads();
     add_tile_rows(cuda, row_sums, row0, rows, num_rows, y);
 }
