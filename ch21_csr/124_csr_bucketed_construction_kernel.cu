@@ -1,14 +1,14 @@
 // 124 (21.2) kernel: CSR from a raw edge list by bucketing, each pass's writes gathered on chip.
 // The rows are cut into buckets of 2^k consecutive rows, each small enough for one block. Pass 1
 // counts each bucket's edges (a histogram in shared memory) and a plan scans the counts. Pass 2
-// moves the edges into their buckets, one or two levels of at most 128 buckets at a time, each
-// tile reordered in shared memory first so that every bucket's run leaves as one coalesced write.
-// Pass 3 gives a bucket to a block: it counts its rows in shared memory, scans them into
-// row_offsets and places the edges in shared memory, then writes the slice out whole; a hub
-// bucket is cut into chunks for several blocks. Rows are multisets: the order within a row is
-// whatever the atomics made, which CSR allows. Bytes: pass 1 reads 4 per edge, each level of
-// pass 2 moves 24, pass 3 reads 16 and writes 8: 76 per edge with two levels, 5.1 GB at scale
-// 22, so 1.2 ms at 4.2 TB/s; one ideal pass would move 20 per edge (0.32 ms).
+// moves the edges into their buckets, in as few levels of up to 256 buckets as it can, each tile
+// reordered in shared memory so that every bucket's run leaves as one coalesced write. Pass 3
+// gives a bucket to a block: it counts its rows in shared memory, scans them into row_offsets,
+// places the edges in shared memory and writes the slice out whole; a hub bucket is cut into
+// chunks for several blocks. Rows are multisets, in whatever order the atomics made. Bytes per
+// edge: pass 1 reads 4, a level of pass 2 moves 24, pass 3 moves 20. At 4.2 TB/s and scale 22
+// (67 million edges): 0.32 ms for one ideal pass (20), 0.8 ms for one level (48), 1.15 ms for the
+// two levels that scale 22 takes (72), since a bucket's edges must fit one block's shared memory.
 //
 // Build and run:  make 124_csr_bucketed_construction_kernel
 //   build/124_csr_bucketed_construction_kernel
@@ -24,12 +24,12 @@
 // 115's lesson: scan_counts_cpu, the build it is timed against, and its CPU baseline
 #include "115_csr_concurrent_construction_kernel.cu"
 
-constexpr int kMaxRowShift = 11;       // 2,048 rows: their counters fit any block's shared memory
-constexpr int kMaxLevelBits = 7;       // 128 buckets per level: long runs from a tile of 3,072
+constexpr int kMaxRowShift = 14;       // 16,384 rows: pass 3's counters, 8 bytes a row, 128 KB
+constexpr int kMaxLevelBits = 8;       // 256 buckets per level: runs of 12 edges from a tile
 constexpr int kMaxBuckets = 1 << 14;   // pass 1's histogram is 64 KB
 constexpr int kMaxLevels = 2;          // pass 2's staging holds two levels' edges
 constexpr int kTileEdges = 256 * 12;   // pass 2: 256 threads, 12 edges each, held in registers
-constexpr int kChunkEdges = 8192;      // pass 3: 80 KB of staging, two blocks per SM
+constexpr int kChunkEdges = 8192;      // pass 3: 96 KB of staged edges, two blocks per SM
 constexpr int64_t kMaxBucketedRows = int64_t{kMaxBuckets} << kMaxRowShift;
 
 // How the build cuts the graph. A row's bucket is row >> row_shift; pass 2's level l (0 first)
@@ -75,7 +75,10 @@ inline BucketLayout bucket_layout(int rows, int row_shift, int max_level_bits, i
 }
 
 // A large graph gets buckets of 2^k rows with 0.8 of a chunk of edges on average, so that a
-// uniform graph's buckets each fit one block; k grows where the buckets would be too many. A
+// uniform graph's buckets each fit one block; k grows where the buckets would be too many. The
+// rows of a bucket are not all that must fit: a bucket far larger than a chunk would write its
+// slice from many blocks at once, every store a partial sector of a slice too large for the L2
+// to gather, so the edges, not the counters, set k (at scale 22, 256 rows and two levels). A
 // printable input is cut small, about sqrt(rows) rows per bucket, two levels and chunks of the
 // average bucket, so that every pass and both kinds of bucket show in its arrays.
 inline BucketLayout bucket_layout(int rows, size_t edges, int chunk_edges) {
@@ -480,7 +483,8 @@ __global__ void __launch_bounds__(kPlaceThreads)
 
 // Pass 3c: each block takes a chunk (a whole bucket, or a hub bucket's share). It counts the
 // chunk's rows in shared memory, each edge's atomic returning its rank within its row, and scans
-// the counts into the rows' starts in the chunk. A whole bucket writes its rows' row_offsets
+// the counts into the rows' starts in the chunk; each edge's row stays in shared memory, so
+// that the rows are read from memory once. A whole bucket writes its rows' row_offsets
 // from these, no global atomic needed; a hub chunk takes its share of each row from the end of
 // what 3a's counters leave, counting them back down to zero. The edges are then placed in
 // shared memory at start + rank, and the chunk goes out in slot order: a whole bucket's slice
@@ -496,6 +500,7 @@ __host__ __device__ void place_chunk_block(Cuda& cuda, BucketLayout layout, int 
     int* first_slot = shared_array<int>(cuda, rows_per_bucket);  // a hub chunk's share of a row
     int* warp_sums = shared_array<int>(cuda, kWarpSize + 1);
     unsigned short* rank = shared_array<unsigned short>(cuda, layout.chunk_edges);
+    unsigned short* staged_row = shared_array<unsigned short>(cuda, layout.chunk_edges);
     int* staged_cols = shared_array<int>(cuda, layout.chunk_edges);
     float* staged_weights = shared_array<float>(cuda, layout.chunk_edges);
     const int thread = cuda.threadIdx.x, F = layout.num_buckets;
@@ -515,9 +520,11 @@ __host__ __device__ void place_chunk_block(Cuda& cuda, BucketLayout layout, int 
             }
             UNROLL_ON_DEVICE
             for (int i = 0; i < kPlaceItems; ++i)
-                if (row[i] >= 0)
-                    rank[base + i * kPlaceThreads + thread] =
-                        static_cast<unsigned short>(cuda.atomic_add(&start[row[i]], 1));
+                if (row[i] >= 0) {
+                    const int k = base + i * kPlaceThreads + thread;
+                    staged_row[k] = static_cast<unsigned short>(row[i]);
+                    rank[k] = static_cast<unsigned short>(cuda.atomic_add(&start[row[i]], 1));
+                }
         }
         cuda.syncthreads();
         block_exclusive_scan(cuda, start, rows_here + 1, warp_sums);
@@ -530,13 +537,12 @@ __host__ __device__ void place_chunk_block(Cuda& cuda, BucketLayout layout, int 
                                 cuda.atomic_add(&row_fill[first_row + r], -length);
         }
         for (int base = 0; base < chunk.count; base += kPlaceItems * kPlaceThreads) {
-            int row[kPlaceItems], col[kPlaceItems];
+            int col[kPlaceItems];
             float weight[kPlaceItems];
             UNROLL_ON_DEVICE
             for (int i = 0; i < kPlaceItems; ++i) {
                 const int k = base + i * kPlaceThreads + thread;
                 if (k < chunk.count) {
-                    row[i] = rows[chunk.begin + k] - first_row;
                     col[i] = cols[chunk.begin + k];
                     weight[i] = weights[chunk.begin + k];
                 }
@@ -545,7 +551,7 @@ __host__ __device__ void place_chunk_block(Cuda& cuda, BucketLayout layout, int 
             for (int i = 0; i < kPlaceItems; ++i) {
                 const int k = base + i * kPlaceThreads + thread;
                 if (k < chunk.count) {
-                    const int position = start[row[i]] + rank[k];
+                    const int position = start[staged_row[k]] + rank[k];
                     staged_cols[position] = col[i];
                     staged_weights[position] = weight[i];
                 }
@@ -598,32 +604,18 @@ inline BucketedCsr build_csr_bucketed_cpu(const HostCoo& edges, const BucketLayo
     return b;
 }
 
-// The most edges a chunk may have where the kernels run: pass 3c's shared memory must fit the
-// GPU's largest block. The emulator takes the H200's chunks.
+// The most edges a chunk may have where the kernels run: pass 3c's shared memory (12 bytes an
+// edge, 8 a row of the largest bucket) must fit the GPU's largest block. The emulator takes the
+// H200's chunks.
 inline int chunk_capacity(const Here& here) {
     int shared_per_block = 227 * 1024;
     if (here.on_gpu())
         CUDA_CHECK(cudaDeviceGetAttribute(&shared_per_block,
                                           cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
     int chunk = kChunkEdges;
-    while (chunk > 256 && 10 * chunk + 8 * (1 << kMaxRowShift) + 256 > shared_per_block)
+    while (chunk > 256 && 12 * chunk + 8 * (1 << kMaxRowShift) + 256 > shared_per_block)
         chunk /= 2;
     return chunk;
-}
-
-// The blocks of a persistent kernel (each loops over the items) that are resident at once: all
-// that fit on every SM of the GPU, three in emulation. A kernel with more than 48 KB of shared
-// memory must be told so first.
-template <class Kernel>
-unsigned resident_blocks(const Here& here, Kernel kernel, const BlockGrid& block) {
-    if (!here.on_gpu()) return 3;
-    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(block.shared_bytes)));
-    int per_sm = 0, sms = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block.threads,
-                                                             block.shared_bytes));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-    return static_cast<unsigned>(std::max(1, per_sm) * sms);
 }
 
 // The build's arrays where the kernels run, and its launches, each pass a call of its own so
@@ -668,8 +660,9 @@ public:
         const BlockGrid grid{0, 1024, SharedBytes().add<int>(layout.num_buckets).total()};
         const unsigned wanted = static_cast<unsigned>((num_edges + 1024 * kCountItems - 1) /
                                                       (1024 * kCountItems));
-        here.launch_blocks({std::min(wanted, resident_blocks(here, count_buckets_kernel, grid)),
-                            grid.threads, grid.shared_bytes},
+        const BlockGrid resident =
+            resident_grid(here, count_buckets_kernel, grid.threads, grid.shared_bytes);
+        here.launch_blocks({std::min(wanted, resident.blocks), grid.threads, grid.shared_bytes},
                            count_buckets_kernel, count_buckets_block<EmulatedCuda>, num_edges,
                            edges.rows.data(), layout.row_shift, layout.num_buckets,
                            bucket_count.data());
@@ -699,11 +692,12 @@ public:
         const BlockGrid block{0, kPartitionThreads,
                               SharedBytes().add<int>(2 << layout.level_bits).add<int>(kWarpSize + 1)
                                   .add<int>(2 * kTileEdges).add<float>(kTileEdges).total()};
-        const unsigned blocks = resident_blocks(here, partition_level_kernel, block);
+        const BlockGrid resident =
+            resident_grid(here, partition_level_kernel, block.threads, block.shared_bytes);
         for (int level = 0; level < layout.levels && num_edges > 0; ++level) {
             const bool first = level == 0;
             here.launch_blocks(
-                {blocks, block.threads, block.shared_bytes}, partition_level_kernel,
+                resident, partition_level_kernel,
                 partition_level_block<EmulatedCuda>, layout, level,
                 tile_start.data() + level * (layout.num_buckets + 1),
                 tiles.data() + level * max_tiles, level_cursor.data() + level * layout.num_buckets,
@@ -721,22 +715,18 @@ public:
         const int* cols = last < 0 ? edges.cols.data() : staged_cols[last].data();
         const float* weights = last < 0 ? edges.values.data() : staged_weights[last].data();
         const int rows_per_bucket = layout.rows_per_bucket();
-        const BlockGrid hubs{0, kPlaceThreads,
-                             SharedBytes().add<int>(rows_per_bucket + 1).add<int>(kWarpSize + 2)
-                                 .total()};
-        here.launch_blocks({resident_blocks(here, count_hub_rows_kernel, hubs), hubs.threads,
-                            hubs.shared_bytes},
+        const size_t hubs =
+            SharedBytes().add<int>(rows_per_bucket + 1).add<int>(kWarpSize + 2).total();
+        here.launch_blocks(resident_grid(here, count_hub_rows_kernel, kPlaceThreads, hubs),
                            count_hub_rows_kernel, count_hub_rows_block<EmulatedCuda>, layout,
                            csr.num_rows, chunk_start.data(), chunks.data(), rows,
                            bucket_offset.data(), row_fill.data(), chunks_counted.data(),
                            csr.row_offsets.data());
-        const BlockGrid chunk{0, kPlaceThreads,
-                              SharedBytes().add<int>(2 * rows_per_bucket + 1).add<int>(kWarpSize + 1)
-                                  .add<unsigned short>(layout.chunk_edges)
-                                  .add<int>(layout.chunk_edges).add<float>(layout.chunk_edges)
-                                  .total()};
-        here.launch_blocks({resident_blocks(here, place_chunk_kernel, chunk), chunk.threads,
-                            chunk.shared_bytes},
+        const size_t chunk = SharedBytes().add<int>(2 * rows_per_bucket + 1)
+                                 .add<int>(kWarpSize + 1).add<unsigned short>(2 * layout.chunk_edges)
+                                 .add<int>(layout.chunk_edges).add<float>(layout.chunk_edges)
+                                 .total();
+        here.launch_blocks(resident_grid(here, place_chunk_kernel, kPlaceThreads, chunk),
                            place_chunk_kernel, place_chunk_block<EmulatedCuda>, layout,
                            csr.num_rows, chunk_start.data(), chunks.data(), rows, cols, weights,
                            row_fill.data(), csr.row_offsets.data(), csr.col_idx.data(),

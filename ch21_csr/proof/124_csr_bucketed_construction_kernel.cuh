@@ -6,6 +6,8 @@
 #include <cstring>
 #include <cub/device/device_radix_sort.cuh>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 #include "../../common/cub_scratch.cuh"
 #include "../../common/self_check.h"
@@ -73,29 +75,81 @@ inline void show_bucketed_build(const std::string& title, const BucketedCsr& bui
     show_csr("after pass 3:", build.csr);
 }
 
-// Slots [begin, end) of `a` and of `b` hold the same multiset of (row, column, weight).
-inline bool same_slice_multiset(const HostCoo& a, const HostCoo& b, int begin, int end) {
-    auto entries = [&](const HostCoo& staged) {
-        std::vector<Entry> e;
-        for (int k = begin; k < end; ++k)
-            e.emplace_back(staged.rows[k], staged.cols[k], staged.values[k]);
-        std::sort(e.begin(), e.end());
-        return e;
-    };
-    return entries(a) == entries(b);
+// The CSR with each row's (column, weight) pairs in ascending order, the rows shared among
+// every core. Two CSRs hold the same multiset in every row when these are equal slot by slot:
+// the check grows with the entries (and each row's sort), where one sort of all the entries
+// took seconds at scale 22.
+inline HostCsr with_rows_sorted(HostCsr csr) {
+#pragma omp parallel
+    {
+        std::vector<std::pair<int, float>> row;
+#pragma omp for schedule(dynamic, 4096)
+        for (int r = 0; r < csr.num_rows; ++r) {
+            row.clear();
+            for (int k = csr.row_offsets[r]; k < csr.row_offsets[r + 1]; ++k)
+                row.emplace_back(csr.col_idx[k], csr.values[k]);
+            std::sort(row.begin(), row.end());
+            for (size_t i = 0; i < row.size(); ++i)
+                std::tie(csr.col_idx[csr.row_offsets[r] + i], csr.values[csr.row_offsets[r] + i]) =
+                    row[i];
+        }
+    }
+    return csr;
 }
 
-// After every level of pass 2, each bucket of that level holds the baseline's edges.
-inline bool same_level_multisets(const BucketedCsr& a, const BucketedCsr& b,
-                                 const BucketLayout& layout) {
-    if (a.levels.size() != b.levels.size()) return false;
+inline bool same_slots(const HostCsr& a, const HostCsr& b) {
+    return a.row_offsets == b.row_offsets && a.col_idx == b.col_idx && a.values == b.values;
+}
+
+// The edges of one level of pass 2 grouped by row, on every core, against the baseline's CSR
+// (its rows sorted): each edge takes its row's next slot, an atomic cursor from the baseline's
+// row_offsets. The rows' counts are compared first; with them equal, the cursors stay in their
+// rows.
+inline bool grouped_like_baseline(const HostCoo& staged, const HostCsr& sorted_baseline) {
+    const long long n = static_cast<long long>(staged.nnz());
+    const std::vector<int>& offsets = sorted_baseline.row_offsets;
+    std::vector<int> count(staged.num_rows, 0);
+#pragma omp parallel for
+    for (long long k = 0; k < n; ++k) {
+#pragma omp atomic
+        ++count[staged.rows[k]];
+    }
+    for (int r = 0; r < staged.num_rows; ++r)
+        if (count[r] != offsets[r + 1] - offsets[r]) return false;
+    std::vector<int> cursor(offsets.begin(), offsets.end() - 1);
+    HostCsr grouped{staged.num_rows, staged.num_cols, offsets, std::vector<int>(staged.nnz()),
+                    std::vector<float>(staged.nnz())};
+#pragma omp parallel for
+    for (long long k = 0; k < n; ++k) {
+        int slot;
+#pragma omp atomic capture
+        slot = cursor[staged.rows[k]]++;
+        grouped.col_idx[slot] = staged.cols[k];
+        grouped.values[slot] = staged.values[k];
+    }
+    return same_slots(with_rows_sorted(std::move(grouped)), sorted_baseline);
+}
+
+// After every level of pass 2, each bucket of that level holds the baseline's edges: every
+// edge lies in the rows of the bucket whose slots it is in, and the level, grouped by row, is
+// the baseline's CSR, row for row. Linear in the edges, on every core.
+inline bool same_level_multisets(const BucketedCsr& built, const BucketedCsr& baseline,
+                                 const HostCsr& sorted_baseline, const BucketLayout& layout) {
+    if (built.levels.size() != static_cast<size_t>(layout.levels) ||
+        built.bucket_offset != baseline.bucket_offset)
+        return false;
     for (int level = 0; level < layout.levels; ++level) {
-        if (a.levels[level].nnz() != b.levels[level].nnz()) return false;
+        const HostCoo& staged = built.levels[level];
+        if (staged.nnz() != sorted_baseline.nnz()) return false;
+        const int shift = layout.bucket_shift(level);
+        long long misplaced = 0;
+#pragma omp parallel for schedule(dynamic) reduction(+ : misplaced)
         for (int g = 0; g < layout.buckets_at(level); ++g)
-            if (!same_slice_multiset(a.levels[level], b.levels[level],
-                                     layout.level_start(b.bucket_offset.data(), level, g),
-                                     layout.level_start(b.bucket_offset.data(), level, g + 1)))
-                return false;
+            for (int k = layout.level_start(baseline.bucket_offset.data(), level, g);
+                 k < layout.level_start(baseline.bucket_offset.data(), level, g + 1); ++k)
+                misplaced += staged.rows[k] < 0 || staged.rows[k] >= staged.num_rows ||
+                             staged.rows[k] >> shift != g;
+        if (misplaced > 0 || !grouped_like_baseline(staged, sorted_baseline)) return false;
     }
     return true;
 }
@@ -108,20 +162,20 @@ inline void check_bucketed_build(const KernelProgram& p, const HostCoo& edges,
     const HostCsr sequential = build_csr_cpu(edges).grouped;
     check.claim(
         "the CPU baseline's CSR equals 115's sequential count, scan and scatter, slot by slot",
-        baseline.csr.row_offsets == sequential.row_offsets &&
-            baseline.csr.col_idx == sequential.col_idx && baseline.csr.values == sequential.values);
+        same_slots(baseline.csr, sequential));
     const std::string where = "the " + std::string(p.here.name()) + " build's";
     check.claim(where + " bucket_offset (pass 1, then the plan's scan) equals the baseline's",
                 built.bucket_offset == baseline.bucket_offset);
     announce_large(edges.nnz(), "comparing every bucket and every row with the baseline's");
+    const HostCsr sorted_baseline = with_rows_sorted(baseline.csr);
     check.claim("after each level of pass 2, every bucket of " + where +
                     " staged edges holds the baseline's multiset of edges",
-                built.bucket_offset == baseline.bucket_offset &&
-                    same_level_multisets(built, baseline, layout));
+                same_level_multisets(built, baseline, sorted_baseline, layout));
     check.claim(where + " row_offsets equal the baseline's",
                 built.csr.row_offsets == baseline.csr.row_offsets);
     check.claim("every row of " + where + " CSR holds the baseline's multiset of (neighbour, weight)",
-                same_row_multisets(built.csr, baseline.csr));
+                built.csr.row_offsets == baseline.csr.row_offsets &&
+                    same_slots(with_rows_sorted(built.csr), sorted_baseline));
     check.claim(where + " counters (pass 1's histogram, the hub rows' fill counts) are back at "
                         "zero, ready for the next build",
                 built.counters_cleared);
@@ -202,10 +256,6 @@ struct PayloadSortCsrBuild {
     DeviceCsr csr;
     CubScratch sort_scratch;
 };
-
-inline bool same_slots(const HostCsr& a, const HostCsr& b) {
-    return a.row_offsets == b.row_offsets && a.col_idx == b.col_idx && a.values == b.values;
-}
 
 // The bytes that a whole build must move at the least, 20 per edge (read src, dst and weight;
 // write col_idx and weights) and 4 per row (row_offsets), and what each of the bucketed build's
