@@ -1,5 +1,6 @@
 // What 124 prints, checks and times around its lesson (124_csr_bucketed_construction_kernel.cu):
-// the layout, each pass's arrays, the claims about them, and the library builds it races.
+// the build's arrays and launches, the layout, each pass's arrays, the claims about them, and the
+// library builds it races.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -16,6 +17,176 @@
 #include "115_csr_concurrent_construction_kernel.cuh"  // SortBasedCsrBuild, show_csr
 // 122's lesson: the one-pass offsets of sorted rows, which the payload-sort build ends with
 #include "../122_sorted_coo_to_csr_one_pass_kernel.cu"
+
+// Why a graph of more rows is refused.
+inline std::string bucket_limit_text() {
+    return "the bucketed build takes at most " + with_separators(kMaxBucketedRows) + " rows (" +
+           with_separators(kMaxBuckets) + " buckets of " + with_separators(1 << kMaxRowShift) + ")";
+}
+
+// The most edges a chunk may have where the kernels run: pass 3c's shared memory (12 bytes an
+// edge, 8 a row of the largest bucket) must fit the GPU's largest block. The emulator takes the
+// H200's chunks.
+inline int chunk_capacity(const Here& here) {
+    int shared_per_block = 227 * 1024;
+    if (here.on_gpu())
+        CUDA_CHECK(cudaDeviceGetAttribute(&shared_per_block,
+                                          cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+    int chunk = kChunkEdges;
+    while (chunk > 256 && 12 * chunk + 8 * (1 << kMaxRowShift) + 256 > shared_per_block)
+        chunk /= 2;
+    return chunk;
+}
+
+// The build's arrays where the kernels run, and its launches, each pass a call of its own so
+// that it can be timed alone. The fill counters start at zero and every build leaves them so.
+class BucketedBuild {
+public:
+    BucketedBuild(const Here& here, int num_rows, int num_cols, size_t num_edges,
+                  const BucketLayout& layout)
+        : here(here),
+          layout(layout),
+          num_edges(static_cast<int>(num_edges)),
+          max_tiles(static_cast<int>((num_edges + kTileEdges - 1) / kTileEdges) +
+                    layout.num_buckets + 1),
+          max_chunks(static_cast<int>((num_edges + layout.chunk_edges - 1) / layout.chunk_edges) +
+                     layout.num_buckets + 1),
+          bucket_count(here, layout.num_buckets + 1),
+          bucket_offset(here, layout.num_buckets + 1),
+          level_cursor(here, std::max(1, layout.levels * layout.num_buckets)),
+          tile_start(here, std::max(1, layout.levels) * (layout.num_buckets + 1)),
+          chunk_start(here, 2 * (layout.num_buckets + 1)),
+          row_fill(here, static_cast<size_t>(num_rows) + 1),
+          chunks_counted(here, layout.num_buckets + 1),
+          no_offset(here, 1),
+          tiles(here, static_cast<size_t>(std::max(1, layout.levels)) * max_tiles),
+          chunks(here, max_chunks),
+          csr(here, num_rows, num_cols, num_edges) {
+        if (!layout.fits()) {
+            const std::string rows = row_limit_problem({kMaxBucketedRows, bucket_limit_text()},
+                                                       num_rows);
+            throw std::invalid_argument(rows.empty() ? "pass 2 takes at most two levels" : rows);
+        }
+        for (DeviceArray<int>* zeroed : {&bucket_count, &row_fill, &chunks_counted, &no_offset})
+            zeroed->fill_bytes(0);
+        for (int level = 0; level < layout.levels; ++level) {
+            staged_rows[level] = DeviceArray<int>(here, num_edges);
+            staged_cols[level] = DeviceArray<int>(here, num_edges);
+            staged_weights[level] = DeviceArray<float>(here, num_edges);
+        }
+    }
+
+    void count(const DeviceCoo& edges) {
+        const BlockGrid grid{0, 1024, SharedBytes().add<int>(layout.num_buckets).total()};
+        const unsigned wanted = static_cast<unsigned>((num_edges + 1024 * kCountItems - 1) /
+                                                      (1024 * kCountItems));
+        const BlockGrid resident =
+            resident_grid(here, count_buckets_kernel, grid.threads, grid.shared_bytes);
+        here.launch_blocks({std::min(wanted, resident.blocks), grid.threads, grid.shared_bytes},
+                           count_buckets_kernel, count_buckets_block<EmulatedCuda>, num_edges,
+                           edges.rows.data(), layout.row_shift, layout.num_buckets,
+                           bucket_count.data());
+    }
+
+    void plan() {
+        const int F = layout.num_buckets;
+        here.launch_blocks({1, 256, SharedBytes().add<int>(kWarpSize + 1).total()},
+                           plan_build_kernel, plan_build_block<EmulatedCuda>, layout,
+                           csr.num_rows, num_edges, bucket_count.data(), bucket_offset.data(),
+                           level_cursor.data(), tile_start.data(), chunk_start.data(),
+                           csr.row_offsets.data());
+        for (int level = 0; level < layout.levels; ++level)
+            here.launch(max_tiles, describe_items_kernel, describe_items_thread, layout, level - 1,
+                        kTileEdges, tile_start.data() + level * (F + 1), bucket_offset.data(),
+                        no_offset.data(), tiles.data() + level * max_tiles);
+        // The hub buckets' chunks first, then one per other bucket, after them.
+        here.launch(max_chunks, describe_items_kernel, describe_items_thread, layout,
+                    layout.levels - 1, layout.chunk_edges, chunk_start.data(),
+                    bucket_offset.data(), no_offset.data(), chunks.data());
+        here.launch(F, describe_items_kernel, describe_items_thread, layout, layout.levels - 1,
+                    layout.chunk_edges, chunk_start.data() + F + 1, bucket_offset.data(),
+                    chunk_start.data() + F, chunks.data());
+    }
+
+    void partition(const DeviceCoo& edges) {
+        const BlockGrid block{0, kPartitionThreads,
+                              SharedBytes().add<int>(2 << layout.level_bits).add<int>(kWarpSize + 1)
+                                  .add<int>(2 * kTileEdges).add<float>(kTileEdges).total()};
+        const BlockGrid resident =
+            resident_grid(here, partition_level_kernel, block.threads, block.shared_bytes);
+        for (int level = 0; level < layout.levels && num_edges > 0; ++level) {
+            const bool first = level == 0;
+            here.launch_blocks(
+                resident, partition_level_kernel,
+                partition_level_block<EmulatedCuda>, layout, level,
+                tile_start.data() + level * (layout.num_buckets + 1),
+                tiles.data() + level * max_tiles, level_cursor.data() + level * layout.num_buckets,
+                first ? edges.rows.data() : staged_rows[level - 1].data(),
+                first ? edges.cols.data() : staged_cols[level - 1].data(),
+                first ? edges.values.data() : staged_weights[level - 1].data(),
+                staged_rows[level].data(), staged_cols[level].data(), staged_weights[level].data());
+        }
+    }
+
+    void place(const DeviceCoo& edges) {
+        // The edges as pass 2's last level left them, or as given where there is one bucket.
+        const int last = layout.levels - 1;
+        const int* rows = last < 0 ? edges.rows.data() : staged_rows[last].data();
+        const int* cols = last < 0 ? edges.cols.data() : staged_cols[last].data();
+        const float* weights = last < 0 ? edges.values.data() : staged_weights[last].data();
+        const int rows_per_bucket = layout.rows_per_bucket();
+        const size_t hubs =
+            SharedBytes().add<int>(rows_per_bucket + 1).add<int>(kWarpSize + 2).total();
+        here.launch_blocks(resident_grid(here, count_hub_rows_kernel, kPlaceThreads, hubs),
+                           count_hub_rows_kernel, count_hub_rows_block<EmulatedCuda>, layout,
+                           csr.num_rows, chunk_start.data(), chunks.data(), rows,
+                           bucket_offset.data(), row_fill.data(), chunks_counted.data(),
+                           csr.row_offsets.data());
+        const size_t chunk = SharedBytes().add<int>(2 * rows_per_bucket + 1)
+                                 .add<int>(kWarpSize + 1).add<unsigned short>(2 * layout.chunk_edges)
+                                 .add<int>(layout.chunk_edges).add<float>(layout.chunk_edges)
+                                 .total();
+        here.launch_blocks(resident_grid(here, place_chunk_kernel, kPlaceThreads, chunk),
+                           place_chunk_kernel, place_chunk_block<EmulatedCuda>, layout,
+                           csr.num_rows, chunk_start.data(), chunks.data(), rows, cols, weights,
+                           row_fill.data(), csr.row_offsets.data(), csr.col_idx.data(),
+                           csr.values.data());
+    }
+
+    void run(const DeviceCoo& edges) {
+        count(edges);
+        plan();
+        partition(edges);
+        place(edges);
+    }
+
+    const Here here;
+    BucketLayout layout;
+    int num_edges, max_tiles, max_chunks;
+    DeviceArray<int> bucket_count, bucket_offset, level_cursor, tile_start, chunk_start, row_fill,
+        chunks_counted, no_offset;
+    DeviceArray<WorkItem> tiles, chunks;
+    DeviceArray<int> staged_rows[kMaxLevels], staged_cols[kMaxLevels];
+    DeviceArray<float> staged_weights[kMaxLevels];
+    DeviceCsr csr;
+};
+
+// The kernels' build, wherever they run: the offsets, each level's edges and the CSR brought back.
+inline BucketedCsr build_csr_bucketed(const Here& here, const HostCoo& edges,
+                                      const BucketLayout& layout) {
+    const DeviceCoo d(here, edges);
+    BucketedBuild build(here, edges.num_rows, edges.num_cols, edges.nnz(), layout);
+    build.run(d);
+    BucketedCsr b{build.bucket_offset.download(), {}, build.csr.download(), true};
+    for (const DeviceArray<int>* kept : {&build.bucket_count, &build.row_fill, &build.chunks_counted})
+        for (int count : kept->download()) b.counters_cleared &= count == 0;
+    for (int level = 0; level < layout.levels; ++level)
+        b.levels.push_back(coo_of(edges.num_rows, edges.num_cols,
+                                  build.staged_rows[level].download(),
+                                  build.staged_cols[level].download(),
+                                  build.staged_weights[level].download()));
+    return b;
+}
 
 inline ProgramDescription bucketed_construction_program() {
     return ProgramDescription(
