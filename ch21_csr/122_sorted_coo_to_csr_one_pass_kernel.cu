@@ -1,7 +1,7 @@
 // 122 (21.3) kernel: row-sorted COO to CSR in one coalesced pass over the row ids.
 // 120 gives each row boundary a thread and a binary search: log2(nnz) scattered reads. Here a
-// thread reads the row ids of four neighbouring entries, and of the entry left of them, beside
-// the other threads of its warp: the row array is read once, coalesced. Where an entry's row
+// thread reads the row ids of two groups of four neighbouring entries, and of the entry left of
+// each group, beside the other threads of its warp: the row array is read once, coalesced. Where an entry's row
 // differs from its left neighbour's, rows start there: the thread writes the offsets of every row
 // in between (empty ones too), so each offset has one writer and no atomics or scan are needed.
 //
@@ -11,18 +11,36 @@
 
 // 120's lesson: validate_then_convert, copy_entry_arrays, and the search it is timed against
 #include "120_sorted_coo_to_csr_kernel.cu"
+#include "../common/warp.h"
 
-constexpr int kEntriesPerThread = 4;
+constexpr int kEntriesPerGroup = 4;
+constexpr int kGroupsPerThread = 2;
+constexpr int kEntriesPerThread = kEntriesPerGroup * kGroupsPerThread;
+constexpr int kEntriesPerWarp = kEntriesPerThread * kWarpSize;
 
-// Entries first .. first + 3, as many of them as exist. Four and not one, because a thread with a
-// single 4-byte load keeps too few bytes in flight to fill the memory pipe. On the GPU a full group
-// is one 16-byte int4 load: rows comes from cudaMalloc, so rows + first, a multiple of 16 bytes
-// past it, is aligned for one.
+// The first entry of group g of thread t. The threads of a warp take consecutive groups, so each
+// of the warp's loads reads 512 consecutive bytes, and its next load the next 512.
+__host__ __device__ inline int group_first(int t, int g) {
+    const int warp = t / kWarpSize, lane = t % kWarpSize;
+    return warp * kEntriesPerWarp + (g * kWarpSize + lane) * kEntriesPerGroup;
+}
+
+// The thread that reads entry k: group_first backwards.
+inline int thread_of_entry(size_t k) {
+    const int warp = static_cast<int>(k / kEntriesPerWarp);
+    const int lane = static_cast<int>(k % kEntriesPerWarp / kEntriesPerGroup % kWarpSize);
+    return warp * kWarpSize + lane;
+}
+
+// The row ids of entries first .. first + 3, as many of them as exist (none from nnz on). On the
+// GPU a full group is one 16-byte int4 load: rows comes from cudaMalloc, so rows + first, a
+// multiple of 16 bytes past it, is aligned for one.
 __host__ __device__ inline int load_row_ids(const int* rows, int first, int nnz,
-                                            int (&row)[kEntriesPerThread]) {
-    const int count = nnz - first < kEntriesPerThread ? nnz - first : kEntriesPerThread;
+                                            int (&row)[kEntriesPerGroup]) {
+    if (first >= nnz) return 0;
+    const int count = nnz - first < kEntriesPerGroup ? nnz - first : kEntriesPerGroup;
 #ifdef __CUDA_ARCH__
-    if (count == kEntriesPerThread) {
+    if (count == kEntriesPerGroup) {
         const int4 four = *reinterpret_cast<const int4*>(rows + first);
         row[0] = four.x, row[1] = four.y, row[2] = four.z, row[3] = four.w;
         return count;
@@ -46,25 +64,37 @@ inline std::vector<int> row_change_cpu(const HostCoo& coo) {
     return row_offsets;
 }
 
-// Thread t reads entries k = 4t .. 4t + 3. Entry k starts the rows (left, row]: their first entry
-// is k, so each of their offsets is k. The last entry also closes the rows after its own: their
-// offsets are nnz. With no entries at all, one thread writes every offset, 0.
+// Thread t loads both of its groups' row ids, and the row of the entry left of each, before it
+// uses any: a thread that waits for one 16-byte load keeps too few bytes in flight to fill the
+// memory pipe. Entry k starts the rows (left, row]: their first entry is k, so each of their
+// offsets is k. The last entry also closes the rows after its own: their offsets are nnz. With no
+// entries at all, one thread writes every offset, 0. The loops have fixed counts, so that the
+// arrays stay in registers.
 __host__ __device__ inline void row_change_thread(int t, const int* rows, int nnz, int num_rows,
                                                   int* row_offsets) {
     if (nnz == 0) {
         for (int r = 0; r <= num_rows; ++r) row_offsets[r] = 0;
         return;
     }
-    const int first = t * kEntriesPerThread;
-    int row[kEntriesPerThread];
-    const int count = load_row_ids(rows, first, nnz, row);
-    int left = first == 0 ? -1 : rows[first - 1];
-    for (int i = 0; i < count; ++i) {
-        for (int r = left + 1; r <= row[i]; ++r) row_offsets[r] = first + i;
-        left = row[i];
+    int row[kGroupsPerThread][kEntriesPerGroup], count[kGroupsPerThread], left[kGroupsPerThread];
+    UNROLL_ON_DEVICE
+    for (int g = 0; g < kGroupsPerThread; ++g) {
+        const int first = group_first(t, g);
+        count[g] = load_row_ids(rows, first, nnz, row[g]);
+        left[g] = first == 0 || first > nnz ? -1 : rows[first - 1];
     }
-    if (first + count == nnz)
-        for (int r = left + 1; r <= num_rows; ++r) row_offsets[r] = nnz;
+    UNROLL_ON_DEVICE
+    for (int g = 0; g < kGroupsPerThread; ++g) {
+        const int first = group_first(t, g);
+        UNROLL_ON_DEVICE
+        for (int i = 0; i < kEntriesPerGroup; ++i) {
+            if (i >= count[g]) continue;
+            for (int r = left[g] + 1; r <= row[g][i]; ++r) row_offsets[r] = first + i;
+            left[g] = row[g][i];
+        }
+        if (count[g] > 0 && first + count[g] == nnz)
+            for (int r = left[g] + 1; r <= num_rows; ++r) row_offsets[r] = nnz;
+    }
 }
 
 __global__ void row_change_kernel(int num_threads, const int* rows, int nnz, int num_rows,
@@ -73,9 +103,11 @@ __global__ void row_change_kernel(int num_threads, const int* rows, int nnz, int
     if (t < num_threads) row_change_thread(t, rows, nnz, num_rows, row_offsets);
 }
 
-// One thread per four entries (one in all for an empty input), wherever the kernels run.
+// Whole warps of threads, a thread for up to kEntriesPerThread entries (one thread in all for an
+// empty input), wherever the kernels run.
 inline int row_change_threads(size_t nnz) {
-    return std::max(1, static_cast<int>((nnz + kEntriesPerThread - 1) / kEntriesPerThread));
+    const size_t warps = (nnz + kEntriesPerWarp - 1) / kEntriesPerWarp;
+    return std::max(1, static_cast<int>(warps * kWarpSize));
 }
 
 inline void launch_row_changes(const Here& here, const DeviceCoo& coo, DeviceCsr& csr) {

@@ -37,6 +37,7 @@ const std::vector<Program> kMatrixPrograms = {
     {"120_sorted_coo_to_csr_kernel", false, true},
     {"121_chunked_coo_to_csr_kernel", false, true},
     {"122_sorted_coo_to_csr_one_pass_kernel", false, true},
+    {"124_csr_bucketed_construction_kernel", false, true},
     {"142_spmv_coo_kernel", true, true},
     {"143_spmv_csr_kernel", true, true},
     {"144_coalescing_kernel", true, true},

@@ -21,9 +21,10 @@ inline ProgramDescription one_pass_program() {
 // For a small input: which thread wrote which offsets, read off the row ids as the threads do.
 inline void show_writers(const HostCoo& coo) {
     std::printf(
-        "%s, one per %d entries: the thread of entry k writes the offsets of the rows "
-        "that start at k\n",
-        counted(row_change_threads(coo.nnz()), "thread").c_str(), kEntriesPerThread);
+        "%s in warps of %d, each thread for up to %d entries in groups of %d: the thread of "
+        "entry k writes the offsets of the rows that start at k\n",
+        counted(row_change_threads(coo.nnz()), "thread").c_str(), kWarpSize, kEntriesPerThread,
+        kEntriesPerGroup);
     if (!printable(coo)) return;
     for (size_t k = 0; k < coo.nnz(); ++k) {
         const int left = k == 0 ? -1 : coo.rows[k - 1], row = coo.rows[k];
@@ -35,7 +36,7 @@ inline void show_writers(const HostCoo& coo) {
         const std::string where =
             k == 0 ? "row " + std::to_string(row) + ", the first entry"
                    : "row " + std::to_string(row) + " after row " + std::to_string(left);
-        std::printf("  thread %zu, entry %zu (%s):%s\n", k / kEntriesPerThread, k, where.c_str(),
+        std::printf("  thread %d, entry %zu (%s):%s\n", thread_of_entry(k), k, where.c_str(),
                     writes.empty() ? " nothing (same row as its left neighbour)" : writes.c_str());
     }
 }
