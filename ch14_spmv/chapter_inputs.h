@@ -12,6 +12,7 @@
 #include "../common/rmat_cache.h"
 #include "../common/self_check.h"
 #include "../common/sparse_host.h"
+#include "../common/stencil_input.h"
 #include "../common/text.h"
 
 // Fig. 14.1, in COO, row by row:
@@ -57,10 +58,11 @@ inline void refuse_float_overflow(const HostCoo& a, const std::string& source) {
         }
 }
 
-// Fig. 14.1; with --scale S an R-MAT matrix (2^S rows, 16 * 2^S entries, skewed row lengths);
-// with --matrix FILE the file's matrix. An input beyond the program's memory budget, a file
-// that cannot be read, or values that overflow float end the program (exit 2). The R-MAT
-// matrix comes through the cache where SUITE_RMAT_CACHE names one (rmat_cache.h).
+// Fig. 14.1; with --scale S an R-MAT matrix (2^S rows, 16 * 2^S entries, skewed row lengths),
+// or with --stencil too a Poisson matrix of about 2^S rows (stencil_input.h); with --matrix FILE
+// the file's matrix. An input beyond the program's memory budget, a file that cannot be read, or
+// values that overflow float end the program (exit 2). The R-MAT matrix comes through the cache
+// where SUITE_RMAT_CACHE names one (rmat_cache.h).
 inline HostCoo spmv_input(const ProgramOptions& opt) {
     if (!opt.matrix.empty()) {
         HostCoo a = read_matrix_option(opt);
@@ -68,6 +70,7 @@ inline HostCoo spmv_input(const ProgramOptions& opt) {
         return a;
     }
     if (opt.scale == 0) return fig14_1();
+    if (opt.stencil != StencilKind::none) return stencil_input(opt);
     const uint64_t rows = uint64_t{1} << opt.scale;
     require_memory(opt, "--scale " + std::to_string(opt.scale), rows, rows,
                    rows * kEdgeFactor);
@@ -76,7 +79,7 @@ inline HostCoo spmv_input(const ProgramOptions& opt) {
                 with_separators(rows * kEdgeFactor).c_str(), opt.rmat.text().c_str());
     HostCoo generated =
         make_rmat_through_cache(opt.scale, kEdgeFactor, opt.rmat, kMatrixSeed, "the R-MAT matrix");
-    std::printf("%s\n", graph_line(generated, opt.scale, opt.rmat.text()).c_str());
+    std::printf("%s\n", graph_line(generated, opt.scale, opt.rmat.text(), "rmat").c_str());
     return generated;
 }
 

@@ -8,6 +8,7 @@
 #include "../common/options.h"
 #include "../common/rmat_cache.h"
 #include "../common/sparse_host.h"
+#include "../common/stencil_input.h"
 #include "../common/text.h"
 
 // The example's edges (src, dst, weight) in the order they arrive: not grouped by source.
@@ -30,14 +31,16 @@ constexpr double kBookTotalWeight = 41;
 
 constexpr uint64_t kGraphSeed = 21;
 
-// The book's example; with --scale S an R-MAT graph of 2^S vertices and 16 * 2^S edges; with
-// --matrix FILE the graph in the file (rows are sources, columns destinations, values weights).
-// The R-MAT graph comes through the cache where SUITE_RMAT_CACHE names one (rmat_cache.h).
-// An input beyond the program's memory budget, or a file that cannot be read, ends the program
-// with its reason and exit code 2.
+// The book's example; with --scale S an R-MAT graph of 2^S vertices and 16 * 2^S edges, or with
+// --stencil too a Poisson matrix of about 2^S rows (stencil_input.h); with --matrix FILE the
+// graph in the file (rows are sources, columns destinations, values weights). The R-MAT graph
+// comes through the cache where SUITE_RMAT_CACHE names one (rmat_cache.h). An input beyond the
+// program's memory budget, or a file that cannot be read, ends the program with its reason and
+// exit code 2.
 inline HostCoo chapter_input(const ProgramOptions& opt) {
     if (!opt.matrix.empty()) return read_matrix_option(opt);
     if (opt.scale == 0) return book_example_edges();
+    if (opt.stencil != StencilKind::none) return stencil_input(opt);
     const uint64_t vertices = uint64_t{1} << opt.scale;
     require_memory(opt, "--scale " + std::to_string(opt.scale), vertices, vertices,
                    vertices * kEdgeFactor);
@@ -46,6 +49,6 @@ inline HostCoo chapter_input(const ProgramOptions& opt) {
                 opt.rmat.text().c_str());
     HostCoo generated =
         make_rmat_through_cache(opt.scale, kEdgeFactor, opt.rmat, kGraphSeed, "the R-MAT graph");
-    std::printf("%s\n", graph_line(generated, opt.scale, opt.rmat.text()).c_str());
+    std::printf("%s\n", graph_line(generated, opt.scale, opt.rmat.text(), "rmat").c_str());
     return generated;
 }

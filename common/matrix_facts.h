@@ -48,8 +48,10 @@ inline MatrixFacts matrix_facts(const HostCoo& a) {
 
 // The line that describes a generated --scale input for the sweep's CSV: how skewed its rows
 // are, as the longest row, the share of empty rows and the coefficient of variation of the row
-// lengths (standard deviation over mean).
-inline std::string graph_line(const HostCoo& a, int scale, const std::string& rmat) {
+// lengths (standard deviation over mean). `rmat` is R-MAT's quadrants ("none" for a stencil),
+// `matrix` the input's class (ProgramOptions::matrix_class), last as on the timing: line.
+inline std::string graph_line(const HostCoo& a, int scale, const std::string& rmat,
+                              const std::string& matrix) {
     std::vector<int> length(a.num_rows, 0);
     for (int r : a.rows) ++length[r];
     double sum = 0, squares = 0;
@@ -65,8 +67,9 @@ inline std::string graph_line(const HostCoo& a, int scale, const std::string& rm
     char text[256];
     std::snprintf(text, sizeof text,
                   "graph: scale=%d rmat=%s rows=%d nnz=%zu max_row=%d empty_share=%.4f "
-                  "degree_cv=%.4f",
-                  scale, rmat.c_str(), a.num_rows, a.nnz(), longest, empty / rows, cv);
+                  "degree_cv=%.4f matrix=%s",
+                  scale, rmat.c_str(), a.num_rows, a.nnz(), longest, empty / rows, cv,
+                  matrix.c_str());
     return text;
 }
 

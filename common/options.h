@@ -17,6 +17,7 @@
 #include "memory_budget.h"
 #include "self_check.h"
 #include "rmat_params.h"
+#include "stencils.h"
 
 constexpr int kExitBadInput = 2;
 constexpr int kMinScale = 1;
@@ -44,6 +45,8 @@ struct ProgramOptions {
     bool skew_given = false;
     RmatParams rmat = RmatParams::from_skew(kDefaultSkew);  // --skew or --rmat
     bool rmat_given = false;
+    StencilKind stencil = StencilKind::none;  // --stencil 2d|3d: a Poisson matrix, not R-MAT
+    std::string scale_matrix = "rmat";        // the class of the program's own --scale input
     bool seed_given = false;
     uint64_t seed = 0;
     bool max_memory_given = false;
@@ -59,6 +62,24 @@ struct ProgramOptions {
     bool quiet = false;
 
     bool book_example() const { return scale == 0 && matrix.empty(); }
+
+    // What the input is, as the graph: and timing: lines and the sweep's CSV name it: rmat,
+    // stencil2d or stencil3d for a --scale input, file for --matrix, book for the example.
+    std::string matrix_class() const {
+        if (!matrix.empty()) return "file";
+        if (scale == 0) return "book";
+        if (stencil != StencilKind::none) return StencilShape{stencil, 0}.name();
+        return scale_matrix;
+    }
+    // The input that --scale or --matrix chose, for people: "R-MAT scale 8", "the 2D Poisson
+    // matrix, scale 8" or the file's name.
+    std::string chosen_input_name() const {
+        if (scale == 0) return matrix;
+        const std::string at_scale = "scale " + std::to_string(scale);
+        if (stencil == StencilKind::none) return "R-MAT " + at_scale;
+        return std::string("the ") + (stencil == StencilKind::two_d ? "2D" : "3D") +
+               " Poisson matrix, " + at_scale;
+    }
 
     bool has(const std::string& flag) const {
         for (const auto& s : switches)
@@ -157,14 +178,17 @@ struct ProgramDescription {
     ProgramDescription(std::string title_line, std::vector<std::string> example_commands)
         : title(std::move(title_line)), examples(std::move(example_commands)) {}
 
-    // What the program runs on with no flags, and what --scale gives it.
+    // What the program runs on with no flags, and what --scale gives it: `matrix_class` names
+    // the class for the timing: lines (ProgramOptions::matrix_class). Only an R-MAT input takes
+    // --skew, --rmat and --stencil, which reshape or replace it.
     ProgramDescription& with_book_input(std::string what) {
         book_input = std::move(what);
         return *this;
     }
-    ProgramDescription& with_scale_input(std::string what, bool rmat = true) {
+    ProgramDescription& with_scale_input(std::string what, std::string matrix_class = "rmat") {
         scale_input = std::move(what);
-        takes_skew = rmat;
+        scale_matrix = std::move(matrix_class);
+        takes_skew = scale_matrix == "rmat";
         return *this;
     }
     ProgramDescription& with_switch(std::string flag, std::string meaning) {
@@ -206,7 +230,8 @@ struct ProgramDescription {
     bool takes_inputs = true;           // --scale, --skew, --matrix, --seed, --max-memory
     std::string book_input = "the book's example";
     std::string scale_input = "an R-MAT graph of 2^S vertices and 16 * 2^S edges";
-    bool takes_skew = true;        // false where --scale is not an R-MAT input
+    std::string scale_matrix = "rmat";
+    bool takes_skew = true;        // false where --scale is not an R-MAT input: no --stencil either
     bool runs_kernels = true;      // false for the CPU baselines: no --order, no --step
     std::vector<Switch> switches;  // boolean flags of this program only
     std::vector<WholeFlag> whole_flags;  // flags of this program only that take a whole number
@@ -220,7 +245,7 @@ inline std::string usage_line(const std::string& program, bool allow_scale,
     std::string usage = "usage: " + program;
     if (allow_scale)
         usage += std::string("\n         [--scale S]") +
-                 (takes_skew ? " [--skew A | --rmat A,B,C]" : "") +
+                 (takes_skew ? " [--skew A | --rmat A,B,C | --stencil 2d|3d]\n        " : "") +
                  " [--matrix FILE] [--seed N] [--max-memory BYTES]";
     for (const auto& s : extra_switches) usage += "\n         [" + s + "]";
     usage += runs_kernels ? "\n         [--order A|B|reverse|N] [--step] [--quiet]"
@@ -252,6 +277,10 @@ inline std::string help_text(const std::string& program, const ProgramDescriptio
         if (d.takes_skew)
             flag("--rmat A,B,C", "with --scale: all of R-MAT's quadrants, D = 1 - A - B - C;");
         if (d.takes_skew) flag("", "0.57,0.19,0.19 is Graph500's generator");
+        if (d.takes_skew)
+            flag("--stencil 2d|3d",
+                 "with --scale: instead of R-MAT, the 5-point (2d) or 7-point (3d)");
+        if (d.takes_skew) flag("", "Poisson matrix of a grid of about 2^S points");
         flag("--matrix FILE", "a Matrix Market file or an edge list (README: Real inputs)");
         flag("--seed N", "the emulator's shuffle seed (kernels without a GPU), digits only;");
         flag("", "default: a new one each run");
@@ -358,6 +387,10 @@ inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_s
             opt.rmat = r;
             opt.skew = r.a;
             opt.rmat_given = true;
+        } else if (allow_scale && flag == "--stencil") {
+            const std::string text = value();
+            if (text != "2d" && text != "3d") fail("--stencil " + text + ": expected 2d or 3d");
+            opt.stencil = text == "2d" ? StencilKind::two_d : StencilKind::three_d;
         } else if (allow_scale && flag == "--matrix") {
             opt.matrix = value();
             if (opt.matrix.empty()) fail("--matrix needs a file name");
@@ -399,6 +432,13 @@ inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_s
     if (opt.skew_given && opt.scale == 0)
         fail("--skew applies to the --scale graph; give --scale too");
     if (opt.scale > 0 && !opt.matrix.empty()) fail("give --scale or --matrix, not both");
+    if (opt.stencil != StencilKind::none) {
+        if (!opt.matrix.empty()) fail("give --stencil or --matrix, not both");
+        if (opt.skew_given || opt.rmat_given)
+            fail(std::string(opt.skew_given ? "--skew" : "--rmat") +
+                 " shapes the R-MAT graph, which --stencil replaces; give one or the other");
+        if (opt.scale == 0) fail("--stencil applies to the --scale input; give --scale too");
+    }
     if (!opt.max_memory_given) opt.budget = default_memory_budget(0);
     return opt;
 }
@@ -427,7 +467,13 @@ inline ProgramOptions parse_options(int argc, char** argv, const ProgramDescript
             throw BadInput(
                 "--skew shapes R-MAT inputs, and this program's --scale input is not "
                 "one\n" +
-                usage_line(argv[0], d.takes_inputs, d.flags_in_usage()));
+                usage_line(argv[0], d.takes_inputs, d.flags_in_usage(), false));
+        if (!d.takes_skew && opt.stencil != StencilKind::none)
+            throw BadInput("--stencil replaces an R-MAT input, and this program's --scale input "
+                           "is its own: " +
+                           d.scale_input + "\n" +
+                           usage_line(argv[0], d.takes_inputs, d.flags_in_usage(), false));
+        opt.scale_matrix = d.scale_matrix;
         g_memory_budget = opt.budget;
         return opt;
     } catch (const BadInput& e) {

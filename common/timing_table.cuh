@@ -14,12 +14,14 @@
 class TimingTable {
 public:
     // `program` is the number ("143"); `skew` the R-MAT skew, or a negative number where the
-    // input is not an R-MAT matrix (a --matrix file or the book's example are not); `bytes_note` says what the byte counts count.
+    // program's input is never an R-MAT matrix; a --matrix file, the book's example and a
+    // --stencil matrix are not one whatever it says. `bytes_note` says what the byte counts count.
     TimingTable(const KernelProgram& p, std::string program, double skew,
                 const std::string& bytes_note)
         : program_(std::move(program)),
           scale_(p.options.scale),
-          skew_(p.options.scale > 0 ? skew : -1),
+          matrix_(p.options.matrix_class()),
+          skew_(matrix_ == "rmat" ? skew : -1),
           rmat_(skew_ >= 0 ? p.options.rmat.text() : "none"),
           device_(p.backend.device_name),
           copy_gbs_(measure_copy_gbs()) {
@@ -57,12 +59,14 @@ public:
     double copy_gbs() const { return copy_gbs_; }
 
     std::string timing_line(const std::string& kernel, double ms, double gbs) const {
-        return ::timing_line({program_, kernel, scale_, skew_, rmat_, ms, gbs, copy_gbs_, device_});
+        return ::timing_line(
+            {program_, kernel, scale_, skew_, rmat_, ms, gbs, copy_gbs_, device_, matrix_});
     }
 
 private:
     std::string program_;
     int scale_;
+    std::string matrix_;
     double skew_;
     std::string rmat_;
     std::string device_;

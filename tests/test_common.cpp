@@ -9,6 +9,7 @@
 #include "../common/options.h"
 #include "../common/self_check.h"
 #include "../common/sparse_host.h"
+#include "../common/stencil_input.h"
 #include "edge_case_graphs.h"
 
 namespace {
@@ -168,6 +169,84 @@ TEST_CASE("memory budget: the estimate, the refusal and its suggested flag", "[c
     CHECK(max_memory_flag_for(100e6) == "--max-memory 101M");
     CHECK(with_separators(1234567) == "1,234,567");
     CHECK(with_separators(999) == "999");
+}
+
+TEST_CASE("options: --stencil 2d|3d replaces the --scale R-MAT input", "[common][options]") {
+    const ProgramOptions two = parse({"--stencil", "2d", "--scale", "12"});
+    CHECK(two.stencil == StencilKind::two_d);
+    CHECK(two.scale == 12);
+    CHECK(two.matrix_class() == "stencil2d");
+    CHECK(two.chosen_input_name() == "the 2D Poisson matrix, scale 12");
+    const ProgramOptions three = parse({"--scale=6", "--stencil=3d"});
+    CHECK(three.stencil == StencilKind::three_d);
+    CHECK(three.matrix_class() == "stencil3d");
+    CHECK(parse({"--scale", "12"}).matrix_class() == "rmat");
+    CHECK(parse({"--scale", "12"}).chosen_input_name() == "R-MAT scale 12");
+    CHECK(parse({"--matrix", "a.mtx"}).matrix_class() == "file");
+    CHECK(parse({}).matrix_class() == "book");
+    CHECK(parse({}).stencil == StencilKind::none);
+}
+
+TEST_CASE("options: --stencil is refused without --scale, with R-MAT's flags or a file",
+          "[common][options]") {
+    for (const char* kind : {"4d", "2D", "2", "3d ", "", "two_d"}) {
+        INFO("--stencil '" << kind << "'");
+        CHECK_THROWS_WITH(parse({"--scale", "6", "--stencil", kind}),
+                          Catch::Contains("--stencil") && Catch::Contains("expected 2d or 3d"));
+    }
+    CHECK_THROWS_WITH(parse({"--stencil", "2d"}),
+                      Catch::Contains("--stencil applies to the --scale input; give --scale too"));
+    CHECK_THROWS_WITH(parse({"--stencil"}), Catch::Contains("--stencil needs a value"));
+    CHECK_THROWS_WITH(parse({"--stencil", "2d", "--scale", "6", "--stencil", "3d"}),
+                      Catch::Contains("--stencil is given twice"));
+    CHECK_THROWS_WITH(parse({"--stencil", "2d", "--scale", "6", "--skew", "0.6"}),
+                      Catch::Contains("--skew shapes the R-MAT graph, which --stencil replaces"));
+    CHECK_THROWS_WITH(parse({"--stencil", "3d", "--scale", "6", "--rmat", "0.57,0.19,0.19"}),
+                      Catch::Contains("--rmat shapes the R-MAT graph, which --stencil replaces"));
+    CHECK_THROWS_WITH(parse({"--stencil", "2d", "--matrix", "a.mtx"}),
+                      Catch::Contains("give --stencil or --matrix, not both"));
+    CHECK_THROWS_WITH(parse({"--stencil", "2d", "--scale", "6"}, false),
+                      Catch::Contains("unknown argument '--stencil'"));
+}
+
+TEST_CASE("options: --help lists --stencil only where --scale is an R-MAT input",
+          "[common][options]") {
+    const ProgramDescription rmat("t", {});
+    CHECK_THAT(help_text("prog", rmat), Catch::Contains("--stencil 2d|3d"));
+    ProgramDescription own("t", {});
+    own.with_scale_input("a 2-D Poisson matrix of 2^S unknowns", "stencil2d");
+    CHECK_FALSE(own.takes_skew);
+    CHECK_THAT(help_text("prog", own), !Catch::Contains("--stencil"));
+    CHECK_THAT(help_text("prog", ProgramDescription("t", {}).without_inputs()),
+               !Catch::Contains("--stencil"));
+}
+
+TEST_CASE("stencil input: the options' grid, described in its input: line", "[common][stencil]") {
+    CHECK(stencil_description(stencil_shape(StencilKind::two_d, 22)) ==
+          "2D 5-point Poisson matrix, 2,048 x 2,048 grid (4,194,304 rows, 20,963,328 entries)");
+    CHECK(stencil_description(stencil_shape(StencilKind::three_d, 6)) ==
+          "3D 7-point Poisson matrix, 4 x 4 x 4 grid (64 rows, 352 entries)");
+    // The smallest grid that the flags reach: --scale 1 rounds either side to 1 point, the
+    // 1 x 1 matrix [4] or [6] (--scale 0 is the book's example).
+    for (const StencilKind kind : {StencilKind::two_d, StencilKind::three_d}) {
+        ProgramOptions o =
+            parse({"--scale", "1", "--stencil", kind == StencilKind::two_d ? "2d" : "3d"});
+        o.budget = {uint64_t{1} << 30, "a test budget"};
+        const HostCoo one = stencil_input(o);
+        CHECK(one.num_rows == 1);
+        CHECK(one.num_cols == 1);
+        REQUIRE(one.nnz() == 1);
+        CHECK(one.values[0] == (kind == StencilKind::two_d ? 4.0f : 6.0f));
+        CHECK(stencil_description(stencil_shape(kind, 1)).find("(1 row, 1 entry)") !=
+              std::string::npos);
+    }
+    ProgramOptions o = parse({"--scale", "8", "--stencil", "2d"});
+    o.budget = {uint64_t{1} << 30, "a test budget"};
+    const HostCoo a = stencil_input(o);
+    const HostCoo expected = make_stencil(stencil_shape(StencilKind::two_d, 8));
+    CHECK(a.rows == expected.rows);
+    CHECK(a.cols == expected.cols);
+    CHECK(a.values == expected.values);
 }
 
 TEST_CASE("options: --matrix is neither the book's example nor a --scale graph",

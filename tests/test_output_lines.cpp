@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 #include "../common/graph_generators.h"
+#include "../common/matrix_facts.h"
 #include "../common/rmat_params.h"
+#include "../common/stencils.h"
 #include "../common/timing_line.h"
 #include "run_program.h"
 
@@ -63,7 +65,7 @@ TEST_CASE("timing: lines carry every field, and parse back", "[output]") {
     CHECK(
         line ==
         "timing: program=143 kernel=csr_thread_per_row scale=22 skew=0.57 rmat=0.57,0.19,0.19,0.05 "
-        "ms=2.687 gbs=225 copy_gbs=4219 device=\"NVIDIA H200\"");
+        "ms=2.687 gbs=225 copy_gbs=4219 device=\"NVIDIA H200\" matrix=rmat");
     const auto fields = parse_fields(line, "timing: ");
     CHECK(fields.at("program") == "143");
     CHECK(fields.at("kernel") == "csr_thread_per_row");
@@ -74,10 +76,43 @@ TEST_CASE("timing: lines carry every field, and parse back", "[output]") {
     CHECK(std::stod(fields.at("copy_gbs")) == Approx(4219));
     CHECK(fields.at("device") == "NVIDIA H200");
     CHECK(fields.at("rmat") == "0.57,0.19,0.19,0.05");
+    CHECK(fields.at("matrix") == "rmat");
     TimingFields poisson = f;
     poisson.skew = -1;
     poisson.rmat = "none";
-    CHECK(parse_fields(timing_line(poisson), "timing: ").at("skew") == "none");
+    poisson.matrix = "stencil3d";
+    const auto stencil_fields = parse_fields(timing_line(poisson), "timing: ");
+    CHECK(stencil_fields.at("skew") == "none");
+    CHECK(stencil_fields.at("rmat") == "none");
+    CHECK(stencil_fields.at("matrix") == "stencil3d");
+    CHECK(stencil_fields.at("device") == "NVIDIA H200");
+    CHECK(stencil_fields.size() == fields.size());
+}
+
+TEST_CASE("graph: lines name the input's class last, after the facts that they had before",
+          "[output]") {
+    const HostCoo rmat = make_rmat(8, 16, 0.57, 14);
+    const std::string rmat_line = graph_line(rmat, 8, RmatParams::from_skew(0.57).text(), "rmat");
+    CHECK_THAT(rmat_line, Catch::StartsWith("graph: scale=8 rmat=0.57,") &&
+                              Catch::EndsWith(" matrix=rmat"));
+    CHECK(parse_fields(rmat_line, "graph: ").at("nnz") == std::to_string(rmat.nnz()));
+
+    const StencilShape shape = stencil_shape(StencilKind::three_d, 6);
+    const std::string line = graph_line(make_stencil(shape), 6, "none", shape.name());
+    const auto f = parse_fields(line, "graph: ");
+    CHECK(f.at("scale") == "6");
+    CHECK(f.at("rmat") == "none");
+    CHECK(f.at("rows") == "64");
+    CHECK(f.at("nnz") == std::to_string(shape.nnz()));
+    CHECK(f.at("max_row") == "7");
+    CHECK(f.at("empty_share") == "0.0000");
+    CHECK(f.at("matrix") == "stencil3d");
+    const std::vector<std::string> keys = {"scale",       "rmat",      "rows",  "nnz", "max_row",
+                                           "empty_share", "degree_cv", "matrix"};
+    std::vector<std::string> in_order;
+    for (size_t i = line.find(' '); i != std::string::npos; i = line.find(' ', i + 1))
+        in_order.push_back(line.substr(i + 1, line.find('=', i) - i - 1));
+    CHECK(in_order == keys);
 }
 
 #ifdef SUITE_HAVE_CUDA

@@ -71,7 +71,7 @@ inline std::vector<ChunkedInput> chunked_inputs(const ProgramOptions& options, S
         sorted = row_sorted_input(input);
     }
     const ChunkLayout layout = chunked_program_layout(static_cast<int>(sorted.nnz()));
-    inputs.push_back(chunked_input(options.scale > 0 ? "R-MAT" : options.matrix, std::move(sorted),
+    inputs.push_back(chunked_input(options.chosen_input_name(), std::move(sorted),
                                    layout.input, layout.output, ChunkedInput::layout));
     return inputs;
 }

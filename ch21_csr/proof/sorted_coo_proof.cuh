@@ -24,9 +24,7 @@ inline std::vector<SortedCooInput> sorted_coo_inputs(const ProgramOptions& optio
     if (options.book_example()) return sorted_coo_examples();
     const HostCoo input = chapter_input(options);
     check.end_with(result_line(input));
-    const std::string name =
-        options.scale > 0 ? "R-MAT scale " + std::to_string(options.scale) : options.matrix;
-    return {{name, row_sorted_input(input)}};
+    return {{options.chosen_input_name(), row_sorted_input(input)}};
 }
 
 // Bitwise, because the poisoned weights are NaNs, which never compare equal to themselves.

@@ -54,7 +54,7 @@ int run_spmv_exercise(const KernelProgram& p, std::vector<ExerciseMatrix> matric
                       Multiply&& multiply, MoreClaims&& more_claims) {
     SelfCheck check;
     if (!p.options.book_example())
-        matrices = {{chosen_input_name(p.options), sorted_by_row(spmv_input(p.options))}};
+        matrices = {{p.options.chosen_input_name(), sorted_by_row(spmv_input(p.options))}};
     for (size_t i = 0; i < matrices.size(); ++i) {
         const ExerciseMatrix& m = matrices[i];
         if (i > 0) std::printf("\n");

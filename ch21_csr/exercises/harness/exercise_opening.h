@@ -26,8 +26,3 @@ inline KernelProgram start_exercise(int argc, char** argv, const ExerciseFacts& 
             .with_scale_input(facts.scale_input)
             .with_memory(facts.memory));
 }
-
-// "R-MAT scale S" or the file's name, for an input that --scale or --matrix chose.
-inline std::string chosen_input_name(const ProgramOptions& options) {
-    return options.scale > 0 ? "R-MAT scale " + std::to_string(options.scale) : options.matrix;
-}

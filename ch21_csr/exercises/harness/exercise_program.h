@@ -26,7 +26,7 @@ int run_exercise(const KernelProgram& p, std::vector<ExerciseInput> inputs,
                  CheckInput&& check_input) {
     SelfCheck check;
     if (!p.options.book_example()) {
-        inputs = {{chosen_input_name(p.options), chapter_input(p.options)}};
+        inputs = {{p.options.chosen_input_name(), chapter_input(p.options)}};
         check.end_with(result_line(inputs.front().coo));
     }
     for (size_t i = 0; i < inputs.size(); ++i) {
