@@ -13,6 +13,8 @@ import os
 import re
 import sys
 
+from sweep import matrix_class
+
 # Each family: the (program, kernel) pairs drawn, each taken from the program that times it beside
 # its library reference in one run (148 times 143's kernel, 144 times 142's, 122 times 120's, 124
 # times 115's), which are textbook ("t"), fast ("f") or the library reference ("lib": the first
@@ -72,7 +74,9 @@ def read(path):
                     header[key] = value
     header["device"] = next((l[len("# device="):].strip() for l in lines
                              if l.startswith("# device=")), "unknown device")
-    rows = list(csv.DictReader(l for l in lines if not l.startswith("#")))
+    # The figures are drawn against R-MAT's skew, which a stencil's rows do not have.
+    rows = [r for r in csv.DictReader(l for l in lines if not l.startswith("#"))
+            if matrix_class(r) == "rmat"]
     return header, rows
 
 

@@ -68,8 +68,17 @@ def fields(line, prefix):
     return {k: v.strip('"') for k, v in FIELD.findall(line[len(prefix):])}
 
 
-COLUMNS = ["program", "kernel", "skew", "scale", "rmat", "ms", "gbs", "copy_gbs", "max_row",
-           "empty_share", "degree_cv"]
+# The CSV's columns: the timing: line's fields, the graph: line's facts, and then the input's
+# class (rmat, stencil2d, stencil3d, file or book), last so that the columns of older CSVs keep
+# their places. An older CSV has no matrix column, and its rows are all R-MAT's.
+TIMING_COLUMNS = ["program", "kernel", "skew", "scale", "rmat", "ms", "gbs", "copy_gbs"]
+GRAPH_COLUMNS = ["max_row", "empty_share", "degree_cv"]
+COLUMNS = TIMING_COLUMNS + GRAPH_COLUMNS + ["matrix"]
+
+
+def matrix_class(row):
+    """A CSV row's or a timing: line's input class; rmat where it predates the field."""
+    return row.get("matrix") or "rmat"
 
 
 def timing_rows(out, skew_label):
@@ -80,9 +89,10 @@ def timing_rows(out, skew_label):
             graph = fields(line, "graph: ")
         elif line.startswith("timing: "):
             t = fields(line, "timing: ")
-            row = {key: t.get(key, "") for key in COLUMNS[:8]}
+            row = {key: t.get(key, "") for key in TIMING_COLUMNS}
             row["skew"] = skew_label
-            row.update({key: graph.get(key, "") for key in COLUMNS[8:]})
+            row.update({key: graph.get(key, "") for key in GRAPH_COLUMNS})
+            row["matrix"] = matrix_class(t)
             rows.append(row)
     return rows
 
