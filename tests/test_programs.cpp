@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 #include "../common/random.h"
+#include "../common/stencils.h"
+#include "../common/text.h"
 #include "run_program.h"
 
 namespace fs = std::filesystem;
@@ -229,6 +231,140 @@ TEST_CASE("programs: flags are read strictly", "[programs][flags]") {
         INFO(args.front() << " " << args[1] << ": " << describe(run));
         CHECK(run.exit_code == 2);
         CHECK_THAT(run.err, StartsWith("error: "));
+    }
+}
+
+namespace {
+
+// The value of `key=` on each line of `out` that starts with `prefix` ("graph: ", "timing: ").
+std::vector<std::string> values_on_lines(const std::string& out, const std::string& prefix,
+                                         const std::string& key) {
+    std::vector<std::string> values;
+    std::istringstream lines(out);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind(prefix, 0) != 0) continue;
+        const size_t at = line.find(" " + key + "=");
+        const size_t begin = at == std::string::npos ? line.size() : at + key.size() + 2;
+        values.push_back(line.substr(begin, line.find(' ', begin) - begin));
+    }
+    return values;
+}
+
+// A usage error: exit 2 and one error line, the first on stderr (the usage follows it), that
+// contains `reason`.
+void check_usage_refused(const std::string& program, const std::vector<std::string>& args,
+                         const std::string& reason) {
+    const ProgramRun run = run_program(program, args, 10);
+    std::string command = program;
+    for (const std::string& a : args) command += " " + a;
+    INFO(command << ": " << describe(run));
+    CHECK(run.exit_code == 2);
+    const std::string first = run.err.substr(0, run.err.find('\n'));
+    CHECK_THAT(first, StartsWith("error: ") && Contains(reason));
+    CHECK(run.err.find("error: ", 1) == std::string::npos);
+    CHECK(run.out.empty());
+}
+
+const char* stencil_flag(StencilKind kind) { return kind == StencilKind::two_d ? "2d" : "3d"; }
+
+}  // namespace
+
+TEST_CASE("programs: --stencil 2d|3d runs the Poisson matrix and names it on its lines",
+          "[programs][stencil]") {
+    std::vector<std::string> programs = {"146_design_considerations_cpu_baseline"};
+#ifdef SUITE_HAVE_CUDA
+    programs.push_back("143_spmv_csr_kernel");
+    programs.push_back("115_csr_concurrent_construction_kernel");
+#endif
+    for (const std::string& program : programs)
+        for (const StencilKind kind : {StencilKind::two_d, StencilKind::three_d}) {
+            const StencilShape shape = stencil_shape(kind, 6);
+            const ProgramRun run =
+                run_program(program, {"--stencil", stencil_flag(kind), "--scale", "6"});
+            INFO(program << " --stencil " << stencil_flag(kind) << " --scale 6: " << describe(run));
+            CHECK(run.exit_code == 0);
+            CHECK_THAT(run.out, Contains("input: " + std::string(shape.dimensions() == 2
+                                                                      ? "2D 5-point"
+                                                                      : "3D 7-point") +
+                                         " Poisson matrix"));
+            CHECK(values_on_lines(run.out, "graph: ", "matrix") ==
+                  std::vector<std::string>{shape.name()});
+            CHECK(values_on_lines(run.out, "graph: ", "rmat") == std::vector<std::string>{"none"});
+            // Timed on a GPU only: every timing: line names the class and no R-MAT skew.
+            for (const std::string& matrix : values_on_lines(run.out, "timing: ", "matrix"))
+                CHECK(matrix == shape.name());
+            for (const std::string& skew : values_on_lines(run.out, "timing: ", "skew"))
+                CHECK(skew == "none");
+            CHECK(result_field(run, "rows") == std::to_string(shape.rows()));
+            CHECK(result_field(run, "nnz") == std::to_string(shape.nnz()));
+            CHECK(result_field(run, "max_row") == std::to_string(1 + 2 * shape.dimensions()));
+            CHECK(result_field(run, "empty_rows") == "0");
+        }
+    // --scale 1 rounds the grid's side to 1: the 1 x 1 matrix, the smallest that the flags give
+    // (--scale 0 is the book's example).
+    const ProgramRun one = run_program(programs.back(), {"--stencil", "3d", "--scale", "1"});
+    INFO(describe(one));
+    CHECK(one.exit_code == 0);
+    CHECK(result_field(one, "rows") == "1");
+    CHECK(result_field(one, "nnz") == "1");
+}
+
+TEST_CASE("programs: --stencil is refused where it makes no sense, with the reason",
+          "[programs][stencil][flags]") {
+    const std::string program = "146_design_considerations_cpu_baseline";
+    check_usage_refused(program, {"--stencil", "2d"}, "--stencil applies to the --scale input");
+    check_usage_refused(program, {"--stencil", "2d", "--scale", "6", "--skew", "0.6"},
+                        "--skew shapes the R-MAT graph, which --stencil replaces");
+    check_usage_refused(program, {"--stencil", "3d", "--scale", "6", "--rmat", "0.57,0.19,0.19"},
+                        "--rmat shapes the R-MAT graph, which --stencil replaces");
+    check_usage_refused(program, {"--stencil", "2d", "--matrix", "data/1138_bus.mtx"},
+                        "give --stencil or --matrix, not both");
+    check_usage_refused(program, {"--stencil", "4d", "--scale", "6"},
+                        "--stencil 4d: expected 2d or 3d");
+    check_usage_refused(program, {"--stencil", "2d", "--scale", "6", "--stencil=3d"},
+                        "--stencil is given twice");
+    check_usage_refused("112_csr_conversion_cpu_baseline", {"--stencil", "2d", "--scale", "6"},
+                        "unknown argument '--stencil'");
+#ifdef SUITE_HAVE_CUDA
+    check_usage_refused("147_conjugate_gradient_kernel", {"--stencil", "2d", "--scale", "6"},
+                        "--stencil replaces an R-MAT input, and this program's --scale input is "
+                        "its own: a 2-D Poisson matrix");
+#endif
+}
+
+TEST_CASE("programs: the largest --stencil scale within --max-memory runs, the next is refused",
+          "[programs][stencil][memory]") {
+    // 146's budget is estimated from the stencil's own rows and entries (about 5 or 7 a row, not
+    // R-MAT's 16): the first scale past 64 MiB is refused before anything is allocated.
+    const std::string program = "146_design_considerations_cpu_baseline";
+    for (const StencilKind kind : {StencilKind::two_d, StencilKind::three_d}) {
+        int admitted = 0, refused = 0;
+        for (int scale = 8; scale <= 24 && refused == 0; ++scale) {
+            const std::string flags =
+                "--stencil " + std::string(stencil_flag(kind)) + " --scale " + std::to_string(scale);
+            const ProgramRun run = run_program(program, {"--stencil", stencil_flag(kind), "--scale",
+                                                         std::to_string(scale), "--max-memory",
+                                                         "64M"});
+            INFO(flags << " --max-memory 64M: " << describe(run));
+            if (run.exit_code == 0) {
+                admitted = scale;
+                continue;
+            }
+            refused = scale;
+            const StencilShape shape = stencil_shape(kind, scale);
+            CHECK(run.exit_code == 2);
+            CHECK_THAT(run.err,
+                       StartsWith("error: " + flags + ": this program would need about") &&
+                           Contains(" for " + with_separators(shape.rows()) + " x " +
+                                    with_separators(shape.rows()) + " with " +
+                                    with_separators(shape.nnz()) + " entries") &&
+                           Contains("budget of 67.1 MB (set by --max-memory)"));
+            CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+            CHECK(run.peak_bytes < 64e6);
+        }
+        INFO("--stencil " << stencil_flag(kind));
+        CHECK(admitted >= 8);
+        CHECK(refused == admitted + 1);
     }
 }
 
