@@ -230,7 +230,7 @@ struct ProgramDescription {
     bool takes_inputs = true;           // --scale, --skew, --matrix, --seed, --max-memory
     std::string book_input = "the book's example";
     std::string scale_input = "an R-MAT graph of 2^S vertices and 16 * 2^S edges";
-    std::string scale_matrix = "rmat";
+    std::string scale_matrix = "rmat";  // the --scale input's class, for the timing: lines
     bool takes_skew = true;        // false where --scale is not an R-MAT input: no --stencil either
     bool runs_kernels = true;      // false for the CPU baselines: no --order, no --step
     std::vector<Switch> switches;  // boolean flags of this program only

@@ -15,7 +15,7 @@ class TimingTable {
 public:
     // `program` is the number ("143"); `skew` the R-MAT skew, or a negative number where the
     // program's input is never an R-MAT matrix; a --matrix file, the book's example and a
-    // --stencil matrix are not one whatever it says. `bytes_note` says what the byte counts count.
+    // --stencil matrix are none either way. `bytes_note` says what the byte counts count.
     TimingTable(const KernelProgram& p, std::string program, double skew,
                 const std::string& bytes_note)
         : program_(std::move(program)),

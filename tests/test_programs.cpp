@@ -340,11 +340,12 @@ TEST_CASE("programs: the largest --stencil scale within --max-memory runs, the n
     for (const StencilKind kind : {StencilKind::two_d, StencilKind::three_d}) {
         int admitted = 0, refused = 0;
         for (int scale = 8; scale <= 24 && refused == 0; ++scale) {
-            const std::string flags =
-                "--stencil " + std::string(stencil_flag(kind)) + " --scale " + std::to_string(scale);
-            const ProgramRun run = run_program(program, {"--stencil", stencil_flag(kind), "--scale",
-                                                         std::to_string(scale), "--max-memory",
-                                                         "64M"});
+            const std::string flags = std::string("--stencil ") + stencil_flag(kind) +
+                                      " --scale " + std::to_string(scale);
+            const ProgramRun run = run_program(
+                program,
+                {"--stencil", stencil_flag(kind), "--scale", std::to_string(scale), "--max-memory",
+                 "64M"});
             INFO(flags << " --max-memory 64M: " << describe(run));
             if (run.exit_code == 0) {
                 admitted = scale;
