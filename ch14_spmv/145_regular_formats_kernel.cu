@@ -1,9 +1,10 @@
 // 145 (14.4) kernel: the regularized formats, each converted from CSR, converted back to check
 // that no entry was lost or made up, and multiplied by its own kernel, one thread per row:
-//   ELL  (144's kernel) every row padded to the longest, slots column-major: contiguous steps,
-//        but on a skewed matrix the padding is unaffordable.
+//   ELL  (144's kernel) rows padded to the longest, column-major; unaffordable when skewed.
 //   HYB  ELL only as wide as a third of the rows reach; the rest in COO (142's kernel, atomics).
 //   JDS  rows sorted longest first, stored as jagged diagonals: contiguous, and no padding.
+//   DIA  each diagonal that holds an entry, a slot per row: no column indices; not built past
+//        1.5 times the CSR's bytes, where its padding would cost more than it saves.
 // Build and run:  make 145_regular_formats_kernel && build/145_regular_formats_kernel
 //                 build/145_regular_formats_kernel --scale 20 --skew 0.3
 //                 build/145_regular_formats_kernel --matrix data/1138_bus.mtx
@@ -29,6 +30,17 @@ inline void spmv_jds_cpu(const HostJds& a, const std::vector<float>& x, std::vec
             sum += a.values[k] * x[a.col_idx[k]];
         }
         y[a.row_perm[t]] += sum;
+    }
+}
+
+// DIA's CPU baseline, in the kernel's shape: row after row, each taking the diagonals in order,
+// those whose column falls inside the matrix.
+inline void spmv_dia_cpu(const HostDia& a, const std::vector<float>& x, std::vector<float>& y) {
+    for (int row = 0; row < a.num_rows; ++row) {
+        float sum = 0.0f;
+        for (int d = 0; d < a.num_diagonals(); ++d)
+            if (a.inside(row, d)) sum += a.data[a.slot(row, d)] * x[row + a.offsets[d]];
+        y[row] += sum;
     }
 }
 
@@ -69,6 +81,43 @@ inline std::vector<float> jds_spmv(const Here& here, const HostJds& a, const std
     return dy.download();
 }
 
+// DIA, one thread per row: in step d, thread `row` reads slot d * num_rows + row and
+// x[row + offsets[d]], so a warp's threads read consecutive addresses of both, coalesced by
+// construction; the offset is one number for the whole warp, and there is no column index to
+// load. The price is the padding: every thread steps through every diagonal, and the zeros
+// inside the matrix are read and multiplied like entries. One thread per row: no atomic.
+__host__ __device__ inline void spmv_dia_thread(int row, int num_rows, int num_cols,
+                                                int num_diagonals, const int* offsets,
+                                                const float* data, const float* x, float* y) {
+    float sum = 0.0f;
+    for (int d = 0; d < num_diagonals; ++d) {
+        const int col = row + offsets[d];
+        if (col >= 0 && col < num_cols)
+            sum += data[static_cast<size_t>(d) * num_rows + row] * x[col];
+    }
+    y[row] += sum;
+}
+
+__global__ void spmv_dia_kernel(int num_threads, int num_rows, int num_cols, int num_diagonals,
+                                const int* offsets, const float* data, const float* x, float* y) {
+    const int row = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row < num_threads)
+        spmv_dia_thread(row, num_rows, num_cols, num_diagonals, offsets, data, x, y);
+}
+
+inline void launch_spmv_dia(const Here& here, DeviceDia& a, const float* x, float* y) {
+    here.launch(a.num_rows, spmv_dia_kernel, spmv_dia_thread, a.num_rows, a.num_cols,
+                a.num_diagonals, a.offsets.data(), a.data.data(), x, y);
+}
+
+inline std::vector<float> dia_spmv(const Here& here, const HostDia& a, const std::vector<float>& x,
+                                   const std::vector<float>& y0) {
+    DeviceDia d(here, a);
+    DeviceArray<float> dx(here, x), dy(here, y0);
+    launch_spmv_dia(here, d, dx.data(), dy.data());
+    return dy.download();
+}
+
 // Two launches, in order: the ELL part adds each row's first entries with a plain +=, then the
 // COO part adds the long rows' remaining entries with atomics (several may share a row). On the
 // GPU one stream orders the launches; the emulator finishes every ELL thread before the first
@@ -102,13 +151,16 @@ int main(int argc, char** argv) {
     show_and_check_hyb(p, in.csr, hyb, entries, check);
     const HostJds jds = jds_from_csr(in.csr);
     show_and_check_jds(p, in.csr, jds, entries, check);
+    const std::optional<HostDia> dia = dia_if_practical(in.csr);
+    show_and_check_dia(p, in.csr, dia, check);
 
-    std::vector<float> y_ell_cpu = in.y0, y_hyb_cpu = in.y0, y_jds_cpu = in.y0;
+    std::vector<float> y_ell_cpu = in.y0, y_hyb_cpu = in.y0, y_jds_cpu = in.y0, y_dia_cpu = in.y0;
     if (ell) spmv_ell_cpu(*ell, in.x, y_ell_cpu);
     spmv_hyb_cpu(hyb, in.x, y_hyb_cpu);
     spmv_jds_cpu(jds, in.x, y_jds_cpu);
-    check_format_spmv(p, in, ell, hyb, jds, y_ell_cpu, y_hyb_cpu, y_jds_cpu, check);
-    if (p.on_gpu() && p.options.scale > 0) time_formats(p, in.csr, ell, hyb, jds);
+    if (dia) spmv_dia_cpu(*dia, in.x, y_dia_cpu);
+    check_format_spmv(p, in, ell, hyb, jds, dia, y_ell_cpu, y_hyb_cpu, y_jds_cpu, y_dia_cpu, check);
+    if (p.on_gpu() && p.options.scale > 0) time_formats(p, in.csr, ell, hyb, jds, dia);
     if (!p.options.book_example())
         check.end_with(spmv_result_line(
             in.coo, jds_spmv(p.here, jds, ones(in.csr.num_cols), zeros(in.csr.num_rows))));

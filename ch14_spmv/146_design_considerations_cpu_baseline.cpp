@@ -1,10 +1,10 @@
 // 146 (14.1) CPU baseline: the five design considerations, measured on one matrix for COO,
-// CSR, ELL, HYB and JDS instead of asserted: space (bytes and padding of each format's arrays),
-// flexibility (the work of adding one entry to the middle row), accessibility (the reads that
-// reach row i and element (i, j)), memory access (how contiguous the SpMV kernel's warp requests
-// are, in access_table.h's model) and load balance (entries per thread of the SpMV kernel).
-// Each format's y comes from its lesson's CPU loop (142 to 145), checked against the reference.
-// Build and run:  make 146_design_considerations_cpu_baseline
+// CSR, ELL, HYB, JDS and DIA instead of asserted: space (bytes and padding of each format's
+// arrays), flexibility (the work of adding one entry to the middle row), accessibility (the reads
+// that reach row i and element (i, j)), memory access (how contiguous the SpMV kernel's warp
+// requests are, in access_table.h's model) and load balance (entries per thread of the SpMV
+// kernel). Each format's y comes from its lesson's CPU loop (142 to 145), checked against the
+// reference. Build and run:  make 146_design_considerations_cpu_baseline
 //                 build/146_design_considerations_cpu_baseline
 //                 build/146_design_considerations_cpu_baseline --scale 16
 //                 build/146_design_considerations_cpu_baseline --matrix data/west2021.mtx
@@ -127,6 +127,30 @@ inline InsertCost insert_into_jds(HostJds& j, int row, int col, float value) {
     return cost;
 }
 
+// The entry goes to its diagonal's slot in the row: a padding zero, or a value already there,
+// which it is added to (DIA keeps one value per place). A place on no diagonal yet makes a new
+// diagonal of num_rows slots, put in offset order: every diagonal after it moves num_rows slots
+// along, with its values, and the offsets after it move one place.
+inline InsertCost insert_into_dia(HostDia& a, int row, int col, float value) {
+    InsertCost cost;
+    const int offset = col - row;
+    const int d = lower_bound_index(a.offsets.data(), a.num_diagonals(), offset);
+    if (d == a.num_diagonals() || a.offsets[d] != offset) {
+        for (size_t k = a.slot(0, d); k < a.num_slots(); ++k) cost.moved += a.data[k] != 0.0f;
+        a.data.insert(a.data.begin() + static_cast<long>(a.slot(0, d)), a.num_rows, 0.0f);
+        a.offsets.insert(a.offsets.begin() + d, offset);
+        cost.written = static_cast<size_t>(a.num_rows) - 1;  // the new diagonal's padding
+        cost.index_updates = static_cast<size_t>(a.num_diagonals() - d);
+        cost.how = "new diagonal of " + std::to_string(a.num_rows) + " slots, later ones shift";
+    } else {
+        cost.how = a.data[a.slot(row, d)] == 0.0f ? "a padding slot on its diagonal"
+                                                  : "added to the value in its slot";
+    }
+    a.data[a.slot(row, d)] += value;
+    cost.written += 1;
+    return cost;
+}
+
 // --------------------------------------------------------------------------- accessibility
 // Reads of a format's arrays, counted as a lookup makes them: to know where all of row i's
 // entries are, and to find the entry (i, j) (the first one, if duplicates exist).
@@ -221,6 +245,28 @@ inline Lookup find_in_jds(const HostJds& j, int row, int col) {
     return l;
 }
 
+// The row's slots are at d * num_rows + row, for the diagonals whose column falls inside the
+// matrix: two binary searches of the offsets find them, and only their values tell an entry from
+// a padding zero. The entry (i, j) is on diagonal j - i: one binary search, then its one slot.
+inline Lookup find_in_dia(const HostDia& a, int row, int col) {
+    Lookup l;
+    const int n = a.num_diagonals();
+    size_t reads = 0;
+    auto first_at_least = [&](int key) {
+        return partition_point_index(0, n, [&](int i) { return ++reads, a.offsets[i] < key; });
+    };
+    const int first = first_at_least(-row), last = first_at_least(a.num_cols - row);
+    l.reads_to_row = reads + static_cast<size_t>(last - first);
+    reads = 0;
+    const int d = first_at_least(col - row);
+    l.reads_to_element = reads;
+    if (d < n && a.offsets[d] == col - row) {
+        ++l.reads_to_element;
+        l.found = a.data[a.slot(row, d)] != 0.0f;
+    }
+    return l;
+}
+
 // ---------------------------------------------------------------------------- the formats
 struct Formats {
     HostCoo coo;
@@ -229,11 +275,14 @@ struct Formats {
     HostEll ell;
     HostHyb hyb;
     HostJds jds;
+    bool dia_built = false;
+    HostDia dia;
 };
 
 inline Formats build_formats(const HostCoo& input) {
     if (input.nnz() >= kAnnouncedSize)
-        announce("building CSR, ELL, HYB and JDS from " + counted(input.nnz(), "entry", "entries"));
+        announce("building CSR, ELL, HYB, JDS and DIA from " +
+                 counted(input.nnz(), "entry", "entries"));
     Formats f;
     f.coo = input;
     f.csr = csr_from_coo_by_stable_sort(input);
@@ -241,6 +290,8 @@ inline Formats build_formats(const HostCoo& input) {
     if (f.ell_built) f.ell = ell_from_csr(f.csr);
     f.hyb = hyb_from_csr(f.csr);
     f.jds = jds_from_csr(f.csr);
+    f.dia_built = dia_is_practical(f.csr);
+    if (f.dia_built) f.dia = dia_from_csr(f.csr);
     return f;
 }
 
@@ -264,6 +315,9 @@ inline size_t built_bytes(const HostHyb& h) {
 inline size_t built_bytes(const HostJds& j) {
     return array_bytes(j.row_perm, j.diag_ptrs, j.col_idx, j.values);
 }
+inline size_t built_bytes(const HostDia& d) {
+    return array_bytes(d.offsets, d.data);
+}
 
 struct Balance {
     double max = 0, mean = 0, cv = 0;
@@ -284,18 +338,53 @@ inline Balance row_length_balance(const std::vector<int>& lengths) {
     return b;
 }
 
-enum Kernel { kCoo, kCsr, kEll, kHyb, kJds, kNumKernels };
-const char* const kKernelNames[kNumKernels][2] = {{"COO", "thread per entry"},
-                                                  {"CSR", "thread per row"},
-                                                  {"ELL", "thread per row"},
-                                                  {"HYB", "ELL part, then COO part"},
-                                                  {"JDS", "thread per sorted row"}};
+enum Kernel { kCoo, kCsr, kEll, kHyb, kJds, kDia, kNumKernels };
+const char* const kKernelNames[kNumKernels][2] = {
+    {"COO", "thread per entry"},      {"CSR", "thread per row"},
+    {"ELL", "thread per row"},        {"HYB", "ELL part, then COO part"},
+    {"JDS", "thread per sorted row"}, {"DIA", "thread per row"}};
+
+// DIA, one thread per row: in step d thread t reads slot d * num_rows + t, if its column is
+// inside the matrix. A thread that sits out a step and takes the next fits none of
+// access_table.h's mappings (each thread busy in its first steps), so each step is a mapping of
+// its own, with one read for each thread whose column is inside.
+class DiaStep {
+public:
+    DiaStep(const HostDia& a, int d) : a_(a), d_(d) {}
+    size_t num_threads() const { return static_cast<size_t>(a_.num_rows); }
+    int length(size_t t) const { return a_.inside(static_cast<int>(t), d_) ? 1 : 0; }
+    long long element(size_t t, int) const {
+        return static_cast<long long>(a_.slot(static_cast<int>(t), d_));
+    }
+
+private:
+    const HostDia& a_;
+    int d_;
+};
+
+// The steps one after the other, and a thread's work its count of slots inside the matrix.
+inline AccessStats dia_access_stats(const HostDia& a) {
+    AccessStats s;
+    for (int d = 0; d < a.num_diagonals(); ++d) s = combined(s, access_stats(DiaStep(a, d)));
+    s.threads = static_cast<size_t>(a.num_rows);
+    s.max_work = 0;
+    s.work_squares = 0;
+    for (int r = 0; r < a.num_rows; ++r) {
+        size_t work = 0;
+        for (int d = 0; d < a.num_diagonals(); ++d) work += a.inside(r, d);
+        s.max_work = std::max(s.max_work, work);
+        s.work_squares += static_cast<double>(work) * static_cast<double>(work);
+    }
+    return s;
+}
 
 // Each SpMV kernel in access_table.h's model, summed up, and whether each reads every stored
 // entry once and no padding. ELL's pattern needs only the row lengths: it is modelled built or not.
+// DIA's needs its slots, so it is modelled where DIA is built.
 struct KernelModels {
     std::vector<AccessStats> stats;  // indexed by Kernel
     bool reads_each_entry_once = false;
+    bool dia_modelled = false;
 };
 
 inline KernelModels model_kernels(const Formats& f) {
@@ -305,8 +394,10 @@ inline KernelModels model_kernels(const Formats& f) {
     const EllThreadPerRow ell(lengths), hyb_ell(f.hyb.ell.nnz_per_row);
     const JdsThreadPerPosition jds(f.jds.diag_ptrs, f.csr.num_rows);
     KernelModels m;
-    m.stats = {access_stats(coo), access_stats(csr), access_stats(ell),
-               combined(access_stats(hyb_ell), access_stats(hyb_coo)), access_stats(jds)};
+    m.stats = {access_stats(coo), access_stats(csr),
+               access_stats(ell), combined(access_stats(hyb_ell), access_stats(hyb_coo)),
+               access_stats(jds), f.dia_built ? dia_access_stats(f.dia) : AccessStats()};
+    m.dia_modelled = f.dia_built;
     const std::vector<char> every_entry(f.csr.nnz(), 1), every_overflow_entry(f.hyb.coo.nnz(), 1);
     auto slots_in_use = [](const HostEll& e) {
         std::vector<char> used(e.num_slots(), 0);
@@ -341,18 +432,20 @@ int main(int argc, char** argv) {
     show_flexibility_and_accessibility(f, input_entries, check);
     if (input.nnz() >= kAnnouncedSize) announce("modelling each SpMV kernel's warp requests");
     const KernelModels models = model_kernels(f);
-    show_memory_access(models.stats);
-    show_load_balance(models.stats, rows);
+    show_memory_access(models);
+    show_load_balance(models, rows);
     check_access(f, models, check);
 
     const std::vector<float> x = lesson_x(f.csr.num_cols), y0 = lesson_y0(f.csr.num_rows);
-    std::vector<float> y_coo = y0, y_csr = y0, y_ell = y0, y_hyb = y0, y_jds = y0;
+    std::vector<float> y_coo = y0, y_csr = y0, y_ell = y0, y_hyb = y0, y_jds = y0, y_dia = y0;
     spmv_coo_cpu(f.coo, x, y_coo);
     spmv_csr_cpu(f.csr, x, y_csr);
     if (f.ell_built) spmv_ell_cpu(f.ell, x, y_ell);
     spmv_hyb_cpu(f.hyb, x, y_hyb);
     spmv_jds_cpu(f.jds, x, y_jds);
-    check_products(f, spmv_reference(input, x, y0), y_coo, y_csr, y_ell, y_hyb, y_jds, check);
+    if (f.dia_built) spmv_dia_cpu(f.dia, x, y_dia);
+    check_products(f, spmv_reference(input, x, y0), {y_coo, y_csr, y_ell, y_hyb, y_jds, y_dia},
+                   check);
     if (!options.book_example()) {
         std::vector<float> y_of_ones = zeros(f.csr.num_rows);
         spmv_csr_cpu(f.csr, ones(f.csr.num_cols), y_of_ones);

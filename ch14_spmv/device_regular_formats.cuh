@@ -1,6 +1,6 @@
-// ELL, HYB and JDS where the kernels run (see common/here.cuh): device copies of the host formats
-// of regular_formats.h, as common/device_formats.cuh holds COO and CSR. The kernels that read
-// them are in their lessons: ELL's in 144, JDS's in 145.
+// ELL, HYB, JDS and DIA where the kernels run (see common/here.cuh): device copies of the host
+// formats of regular_formats.h, as common/device_formats.cuh holds COO and CSR. The kernels that
+// read them are in their lessons: ELL's in 144, JDS's and DIA's in 145.
 #pragma once
 #include "../common/device_formats.cuh"
 #include "regular_formats.h"
@@ -35,4 +35,17 @@ struct DeviceJds {
     int num_rows, num_diagonals;
     DeviceArray<int> row_perm, diag_ptrs, col_idx;
     DeviceArray<float> values;
+};
+
+// The offsets, one per diagonal, and the slots column-major.
+struct DeviceDia {
+    DeviceDia(const Here& here, const HostDia& d)
+        : num_rows(d.num_rows),
+          num_cols(d.num_cols),
+          num_diagonals(d.num_diagonals()),
+          offsets(here, d.offsets),
+          data(here, d.data) {}
+    int num_rows, num_cols, num_diagonals;
+    DeviceArray<int> offsets;
+    DeviceArray<float> data;
 };

@@ -7,9 +7,12 @@
 //   JDS  rows sorted by length, longest first, and stored one "jagged diagonal" after another:
 //        diagonal d holds the d-th entry of every row that has one, again consecutive across
 //        threads, and with no padding at all.
+//   DIA  one array per diagonal of the matrix (column - row constant) that holds an entry, one
+//        slot per row, stored column-major: no column indices at all, and padding wherever a
+//        diagonal is shorter than the matrix or has gaps.
 // Host code only, with the byte count of each format. The kernels and their CPU baselines are in
-// the lessons that teach them: ELL's in 144, HYB's and JDS's in 145; device copies of the formats
-// are in device_regular_formats.cuh.
+// the lessons that teach them: ELL's in 144, HYB's, JDS's and DIA's in 145; device copies of the
+// formats are in device_regular_formats.cuh.
 #pragma once
 #include <algorithm>
 #include <cstddef>
@@ -18,6 +21,7 @@
 #include <numeric>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 #include "../common/memory_budget.h"
 #include "../common/sparse_host.h"
@@ -268,5 +272,165 @@ inline bool is_well_formed(const HostJds& j) {
     }
     for (int c : j.col_idx)
         if (c < 0 || c >= j.num_cols) return false;
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------- DIA
+
+// Diagonal d holds the matrix's (row, row + offsets[d]) for every row; the offsets are sorted
+// and each is a diagonal that holds at least one entry. Slot (row, d) lives at d * num_rows + row,
+// column-major, so that in step d consecutive rows read consecutive slots. A slot whose column
+// falls outside the matrix, or that the diagonal skips, holds 0. A slot holds a value, not an
+// entry: duplicates of one (row, column) are added into it, and an explicit zero looks like
+// padding, so DIA keeps the input's matrix, not its list of entries.
+struct HostDia {
+    int num_rows = 0;
+    int num_cols = 0;
+    std::vector<int> offsets;
+    std::vector<float> data;  // num_rows * num_diagonals
+    int num_diagonals() const { return static_cast<int>(offsets.size()); }
+    size_t slot(int row, int d) const { return static_cast<size_t>(d) * num_rows + row; }
+    size_t num_slots() const { return data.size(); }
+    bool inside(int row, int d) const {
+        const long long col = static_cast<long long>(row) + offsets[d];
+        return col >= 0 && col < num_cols;
+    }
+};
+
+// column - row runs from 1 - num_rows to num_cols - 1; diagonal_index numbers those diagonals
+// from 0.
+inline size_t num_possible_diagonals(const HostCsr& a) {
+    return a.num_rows + a.num_cols > 0 ? static_cast<size_t>(a.num_rows) + a.num_cols - 1 : 0;
+}
+inline size_t diagonal_index(int num_rows, int row, int col) {
+    return static_cast<size_t>(static_cast<long long>(col) - row + num_rows - 1);
+}
+
+inline std::vector<int> dia_offsets(const HostCsr& a) {
+    std::vector<char> used(num_possible_diagonals(a), 0);
+    for (int r = 0; r < a.num_rows; ++r)
+        for (int k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k)
+            used[diagonal_index(a.num_rows, r, a.col_idx[k])] = 1;
+    std::vector<int> offsets;
+    for (size_t i = 0; i < used.size(); ++i)
+        if (used[i])
+            offsets.push_back(static_cast<int>(static_cast<long long>(i) - a.num_rows + 1));
+    return offsets;
+}
+
+// 4 bytes per slot of data, padding included, and one offset per diagonal.
+inline size_t dia_bytes(int num_rows, int num_diagonals) {
+    return 4 * (static_cast<size_t>(num_rows) + 1) * static_cast<size_t>(num_diagonals);
+}
+
+// DIA's kernel streams 4 bytes per slot and no column index; CSR's streams 8 bytes per entry (a
+// column and a value) and the row offsets. So up to 2 slots per entry DIA moves fewer matrix bytes
+// than CSR, and past that it pays in zeros for what it saves. Its other gain is x: a warp reads
+// x[row + offset] for consecutive rows, coalesced, where CSR's x reads follow the column indices
+// and cost about a 32-byte sector each (the notes' measured table). The limit is CUSP's, which
+// refuses more than 3 slots per entry: 3 x 4 bytes against CSR's 8, 1.5 times the CSR's bytes.
+// It also keeps a scattered matrix (an R-MAT one has nearly as many diagonals as rows) from
+// asking for rows x diagonals slots, terabytes; like ELL, DIA is then not built, never trimmed.
+constexpr double kDiaBytesLimit = 1.5;
+
+// What DIA would take for a matrix, computed from its offsets before any slot is allocated.
+struct DiaSize {
+    int num_rows = 0;
+    int num_diagonals = 0;
+    size_t bytes = 0, csr_bytes = 0;
+    double to_csr_bytes() const {
+        return static_cast<double>(bytes) / static_cast<double>(csr_bytes);
+    }
+    bool practical() const { return to_csr_bytes() <= kDiaBytesLimit; }
+};
+
+inline DiaSize dia_size(const HostCsr& a) {
+    const int diagonals = static_cast<int>(dia_offsets(a).size());
+    return {a.num_rows, diagonals, dia_bytes(a.num_rows, diagonals), csr_bytes(a)};
+}
+
+inline bool dia_is_practical(const HostCsr& a) {
+    return dia_size(a).practical();
+}
+
+inline HostDia dia_from_csr(const HostCsr& a) {
+    HostDia d;
+    d.num_rows = a.num_rows;
+    d.num_cols = a.num_cols;
+    d.offsets = dia_offsets(a);
+    std::vector<int> diagonal_of(num_possible_diagonals(a), -1);
+    for (int i = 0; i < d.num_diagonals(); ++i)
+        diagonal_of[diagonal_index(a.num_rows, 0, d.offsets[i])] = i;
+    d.data.assign(static_cast<size_t>(a.num_rows) * d.num_diagonals(), 0.0f);
+    for (int r = 0; r < a.num_rows; ++r)
+        for (int k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k)
+            d.data[d.slot(r, diagonal_of[diagonal_index(a.num_rows, r, a.col_idx[k])])] +=
+                a.values[k];
+    return d;
+}
+
+// DIA, where its bytes stay within the limit; otherwise nothing, and dia_not_built says why.
+inline std::optional<HostDia> dia_if_practical(const HostCsr& a) {
+    if (!dia_is_practical(a)) return std::nullopt;
+    return dia_from_csr(a);
+}
+
+inline std::string dia_not_built(const DiaSize& s) {
+    return "DIA is not built: its " + counted(s.num_diagonals, "diagonal") + " of " +
+           counted(s.num_rows, "slot") + " would take " +
+           readable_bytes(static_cast<double>(s.bytes)) + " (" + with_separators(s.bytes) +
+           " bytes), " + readable_ratio(s.to_csr_bytes()) + " the CSR's " +
+           with_separators(s.csr_bytes) + " bytes; the limit is " + fixed_text(kDiaBytesLimit, 1) +
+           " times";
+}
+
+// The slots that hold a value, as entries (row, row + offsets[d], value).
+inline HostCoo coo_from_dia(const HostDia& d) {
+    HostCoo c;
+    c.num_rows = d.num_rows;
+    c.num_cols = d.num_cols;
+    for (int r = 0; r < d.num_rows; ++r)
+        for (int i = 0; i < d.num_diagonals(); ++i)
+            if (d.inside(r, i) && d.data[d.slot(r, i)] != 0.0f) {
+                c.rows.push_back(r);
+                c.cols.push_back(r + d.offsets[i]);
+                c.values.push_back(d.data[d.slot(r, i)]);
+            }
+    return c;
+}
+
+// The matrix that a CSR stands for, as DIA can hold it: each (row, column)'s entries added, in
+// the row's order, into one value, and the values that are 0 left out; sorted.
+inline std::vector<Entry> summed_entries(const HostCsr& a) {
+    std::vector<Entry> e;
+    for (int r = 0; r < a.num_rows; ++r) {
+        std::vector<std::pair<int, float>> row;
+        for (int k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k)
+            row.emplace_back(a.col_idx[k], a.values[k]);
+        std::stable_sort(row.begin(), row.end(),
+                         [](const auto& x, const auto& y) { return x.first < y.first; });
+        for (size_t i = 0; i < row.size();) {
+            float sum = 0.0f;
+            size_t j = i;
+            for (; j < row.size() && row[j].first == row[i].first; ++j) sum += row[j].second;
+            if (sum != 0.0f) e.emplace_back(r, row[i].first, sum);
+            i = j;
+        }
+    }
+    return e;
+}
+
+// Sizes agree, the offsets are distinct, sorted and name diagonals that meet the matrix, and every
+// slot whose column is outside the matrix holds 0.
+inline bool is_well_formed(const HostDia& d) {
+    if (d.num_rows < 0 || d.num_cols < 0 ||
+        d.data.size() != static_cast<size_t>(d.num_rows) * d.offsets.size())
+        return false;
+    for (int i = 0; i < d.num_diagonals(); ++i) {
+        if (i > 0 && d.offsets[i] <= d.offsets[i - 1]) return false;
+        if (d.offsets[i] <= -d.num_rows || d.offsets[i] >= d.num_cols) return false;
+        for (int r = 0; r < d.num_rows; ++r)
+            if (!d.inside(r, i) && d.data[d.slot(r, i)] != 0.0f) return false;
+    }
     return true;
 }

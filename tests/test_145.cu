@@ -1,13 +1,16 @@
-// Tests of 145 and regular_formats.h: Fig. 14.1 in ELL, HYB and JDS as worked out from the
+// Tests of 145 and regular_formats.h: Fig. 14.1 in ELL, HYB, JDS and DIA as worked out from the
 // figure; every conversion undone to the same multiset of entries on the real matrices of
 // data/, on 1,200 random matrices and on the 10^5-entry hub; HYB's width rule and JDS's
-// order by counting; and each format's kernel and CPU baseline against the double reference,
-// emulated in shuffled orders and on a GPU.
+// order by counting; DIA's offsets and padding on small matrices worked out by hand, its limit
+// just under and just over, and its round trip on the Poisson stencils; and each format's kernel
+// and CPU baseline against the double reference, emulated in shuffled orders and on a GPU.
 #include <catch2/catch.hpp>
+#include <set>
 #include <string>
 #include <vector>
 #include "../ch14_spmv/145_regular_formats_kernel.cu"
 #include "../ch14_spmv/proof/145_regular_formats_kernel.cuh"
+#include "../common/stencils.h"
 #include "data_files.h"
 #include "edge_case_graphs.h"
 #include "spmv_test_inputs.h"
@@ -57,6 +60,73 @@ void require_emulated_spmv(const HostCoo& input, uint64_t seed) {
     REQUIRE(jds_spmv(here, jds, x, y0) == y_jds_cpu);
 }
 
+// DIA's offsets counted here, with a set: one per distinct column - row.
+int distinct_diagonals(const HostCoo& input) {
+    std::set<long long> offsets;
+    for (size_t k = 0; k < input.nnz(); ++k)
+        offsets.insert(static_cast<long long>(input.cols[k]) - input.rows[k]);
+    return static_cast<int>(offsets.size());
+}
+
+// DIA, built whatever its size (the limit is the program's choice, not the format's), undone to
+// the matrix: the entries of one place added, zeros left out. Where the input has neither
+// duplicates nor zeros that is its own list of entries, which is checked directly.
+void require_dia_round_trip(const HostCoo& input) {
+    const HostCsr csr = csr_from_coo_by_stable_sort(input);
+    const HostDia dia = dia_from_csr(csr);
+    REQUIRE(is_well_formed(dia));
+    REQUIRE(dia.num_diagonals() == distinct_diagonals(input));
+    REQUIRE(dia.num_slots() == static_cast<size_t>(input.num_rows) * dia.num_diagonals());
+    REQUIRE(dia_size(csr).bytes == 4 * (input.num_rows + size_t{1}) * dia.num_diagonals());
+    REQUIRE(sorted_entries(coo_from_dia(dia)) == summed_entries(csr));
+    const std::vector<Entry> entries = sorted_entries(input);
+    bool distinct_nonzero = true;
+    for (size_t k = 0; k < entries.size(); ++k)
+        distinct_nonzero = distinct_nonzero && std::get<2>(entries[k]) != 0.0f &&
+                           (k == 0 || std::get<0>(entries[k]) != std::get<0>(entries[k - 1]) ||
+                            std::get<1>(entries[k]) != std::get<1>(entries[k - 1]));
+    if (distinct_nonzero) REQUIRE(sorted_entries(coo_from_dia(dia)) == entries);
+}
+
+// DIA's kernel, emulated, and its baseline against the reference; the two add a row's
+// diagonals in the same order, so they agree to the bit.
+void require_emulated_dia_spmv(const HostCoo& input, uint64_t seed) {
+    const auto [csr, x, y0, reference] = spmv_case(input);
+    const HostDia dia = dia_from_csr(csr);
+    const std::vector<float> y = dia_spmv(Here::emulated(ThreadOrder::shuffled(seed)), dia, x, y0);
+    std::vector<float> y_cpu = y0;
+    spmv_dia_cpu(dia, x, y_cpu);
+    REQUIRE(spmv_matches(y, reference));
+    REQUIRE(spmv_matches(y_cpu, reference));
+    REQUIRE(y == y_cpu);
+}
+
+// The Poisson matrices of 2^0 to 2^12 points, in 2D and in 3D.
+std::vector<StencilShape> stencil_shapes() {
+    std::vector<StencilShape> all;
+    for (StencilKind kind : {StencilKind::two_d, StencilKind::three_d})
+        for (int scale : {0, 1, 2, 3, 6, 9, 12}) all.push_back(stencil_shape(kind, scale));
+    return all;
+}
+
+// A square matrix of n rows: its main diagonal full, and one entry on each of `extra` more
+// diagonals (offsets 1, 2, ...), so DIA has 1 + extra diagonals for n + extra entries.
+HostCoo diagonal_and_singles(int n, int extra) {
+    HostCoo a;
+    a.num_rows = a.num_cols = n;
+    for (int r = 0; r < n; ++r) {
+        a.rows.push_back(r);
+        a.cols.push_back(r);
+        a.values.push_back(2.0f);
+    }
+    for (int e = 1; e <= extra; ++e) {
+        a.rows.push_back(0);
+        a.cols.push_back(e);
+        a.values.push_back(-1.0f);
+    }
+    return a;
+}
+
 }  // namespace
 
 TEST_CASE("145: Fig. 14.1 in ELL, HYB and JDS", "[145][emulation]") {
@@ -101,12 +171,161 @@ TEST_CASE("145: Fig. 14.1 in ELL, HYB and JDS", "[145][emulation]") {
     CHECK(y_jds == expected);
 }
 
+TEST_CASE("145: DIA of Fig. 14.1, worked out from the figure", "[145][emulation]") {
+    const HostCsr csr = csr_from_coo_by_stable_sort(fig14_1());
+    // column - row: r0 0 1, r1 -1 1 2, r2 -1 0, r3 0. Diagonal -1 holds 5 (r1) and 2 (r2), r0's
+    // slot being outside; diagonal 0: 1 . 8 6; diagonal 1: 7 3 . and r3 outside; 2: . 9, r2 and
+    // r3 outside.
+    const HostDia dia = dia_from_csr(csr);
+    CHECK(dia.offsets == std::vector<int>{-1, 0, 1, 2});
+    CHECK(dia.data == std::vector<float>{0, 5, 2, 0, 1, 0, 8, 6, 7, 3, 0, 0, 0, 9, 0, 0});
+    CHECK(dia_bytes(4, 4) == 80);  // 16 slots and 4 offsets
+    CHECK(dia_size(csr).bytes == 80);
+    CHECK(dia_size(csr).practical());
+    const std::vector<float> x = {1, 2, 3, 4}, zeros(4, 0.0f);
+    const std::vector<float> expected = {15, 50, 28, 24};
+    for (uint64_t seed : {1u, 2u, 145u})
+        CHECK(dia_spmv(Here::emulated(ThreadOrder::shuffled(seed)), dia, x, zeros) == expected);
+    std::vector<float> y = zeros;
+    spmv_dia_cpu(dia, x, y);
+    CHECK(y == expected);
+}
+
+TEST_CASE("145: DIA's offsets and padding on small matrices", "[145][emulation]") {
+    SECTION(
+        "a tridiagonal matrix: three diagonals, one padding slot at each end of the outer two") {
+        HostCoo a;
+        a.num_rows = a.num_cols = 5;
+        for (int r = 0; r < 5; ++r)
+            for (int c = std::max(0, r - 1); c <= std::min(4, r + 1); ++c) {
+                a.rows.push_back(r);
+                a.cols.push_back(c);
+                a.values.push_back(r == c ? 2.0f : static_cast<float>(-1 - r));
+            }
+        const HostDia dia = dia_from_csr(csr_from_coo_by_stable_sort(a));
+        CHECK(dia.offsets == std::vector<int>{-1, 0, 1});
+        CHECK(dia.data == std::vector<float>{0, -2, -3, -4, -5, 2, 2, 2, 2, 2, -1, -2, -3, -4, 0});
+        CHECK(dia_bytes(5, 3) < csr_bytes(csr_from_coo_by_stable_sort(a)));  // 72 against 128
+        const std::vector<float> x = {1, 1, 1, 1, 1};
+        // Row r: a(r, r - 1) + 2 + a(r, r + 1), the off-diagonal entries of row r being -1 - r.
+        CHECK(dia_spmv(Here::emulated(ThreadOrder::shuffled(5)), dia, x, zeros(5)) ==
+              std::vector<float>{1, -2, -4, -6, -3});
+    }
+    SECTION("a 1 x 1 matrix, with its entry and without") {
+        const HostDia one = dia_from_csr(csr_from_coo_by_stable_sort(coo_of(1, 1, {0}, {0}, {3})));
+        CHECK(one.offsets == std::vector<int>{0});
+        CHECK(one.data == std::vector<float>{3});
+        const HostDia none = dia_from_csr(csr_from_coo_by_stable_sort(coo_of(1, 1, {}, {}, {})));
+        CHECK(none.offsets.empty());
+        CHECK(none.data.empty());
+        CHECK(dia_spmv(Here::emulated(ThreadOrder::shuffled(1)), none, {2}, {0.5f}) ==
+              std::vector<float>{0.5f});
+    }
+    SECTION("one row: a diagonal per entry, one slot each") {
+        const HostDia dia =
+            dia_from_csr(csr_from_coo_by_stable_sort(coo_of(1, 6, {0, 0}, {4, 1}, {7, 5})));
+        CHECK(dia.offsets == std::vector<int>{1, 4});
+        CHECK(dia.data == std::vector<float>{5, 7});
+        CHECK(dia_spmv(Here::emulated(ThreadOrder::shuffled(1)), dia, {1, 2, 3, 4, 5, 6}, {0}) ==
+              std::vector<float>{5 * 2 + 7 * 5});
+    }
+    SECTION("an empty matrix, with and without columns") {
+        for (int cols : {0, 3}) {
+            const HostDia dia =
+                dia_from_csr(csr_from_coo_by_stable_sort(coo_of(0, cols, {}, {}, {})));
+            CHECK(dia.offsets.empty());
+            CHECK(dia.data.empty());
+            CHECK(is_well_formed(dia));
+            CHECK(dia_spmv(Here::emulated(ThreadOrder::shuffled(1)), dia, zeros(cols), {}).empty());
+        }
+    }
+    SECTION("duplicates add into one slot, and an explicit zero is padding") {
+        // (0, 0) three times: 1 + 2 + 4; (1, 0) an explicit zero.
+        const HostCsr csr =
+            csr_from_coo_by_stable_sort(coo_of(2, 2, {0, 1, 0, 0}, {0, 0, 0, 0}, {1, 0, 2, 4}));
+        const HostDia dia = dia_from_csr(csr);
+        CHECK(dia.offsets == std::vector<int>{-1, 0});
+        CHECK(dia.data == std::vector<float>{0, 0, 7, 0});
+        CHECK(sorted_entries(coo_from_dia(dia)) == std::vector<Entry>{{0, 0, 7.0f}});
+        CHECK(summed_entries(csr) == std::vector<Entry>{{0, 0, 7.0f}});
+    }
+    SECTION("a malformed DIA is told apart") {
+        HostDia dia = dia_from_csr(csr_from_coo_by_stable_sort(fig14_1()));
+        REQUIRE(is_well_formed(dia));
+        HostDia outside = dia;
+        outside.data[outside.slot(0, 0)] = 1.0f;  // row 0's column on diagonal -1 is -1
+        CHECK_FALSE(is_well_formed(outside));
+        HostDia unsorted = dia;
+        std::swap(unsorted.offsets[0], unsorted.offsets[1]);
+        CHECK_FALSE(is_well_formed(unsorted));
+    }
+}
+
+TEST_CASE("145: DIA is not built past 1.5 times the CSR's bytes, just under and just over",
+          "[145][emulation]") {
+    // 5 x 5, one entry on each of D diagonals: DIA 4 x 6 x D bytes, CSR 8 x D + 24. D = 3: 72
+    // against 48, exactly 1.5 times, built; D = 4: 96 against 56, 1.71 times, not built.
+    const DiaSize at_limit =
+        dia_size(csr_from_coo_by_stable_sort(coo_of(5, 5, {0, 0, 0}, {0, 1, 2}, {1, 1, 1})));
+    CHECK(at_limit.bytes == 72);
+    CHECK(at_limit.csr_bytes == 48);
+    CHECK(at_limit.to_csr_bytes() == kDiaBytesLimit);
+    CHECK(at_limit.practical());
+    const HostCsr over =
+        csr_from_coo_by_stable_sort(coo_of(5, 5, {0, 0, 0, 0}, {0, 1, 2, 3}, {1, 1, 1, 1}));
+    CHECK(dia_size(over).bytes == 96);
+    CHECK(dia_size(over).csr_bytes == 56);
+    CHECK_FALSE(dia_is_practical(over));
+    CHECK_FALSE(dia_if_practical(over).has_value());
+    // 8 x 8, the main diagonal and single entries on more: DIA 36 x D bytes, CSR 92 + 8 x D.
+    // D = 5: 180 against 132 (1.36 times), built; D = 6: 216 against 140 (1.54 times), not.
+    const HostCsr under = csr_from_coo_by_stable_sort(diagonal_and_singles(8, 4));
+    CHECK(dia_size(under).bytes == 180);
+    CHECK(dia_size(under).csr_bytes == 132);
+    REQUIRE(dia_if_practical(under).has_value());
+    CHECK(dia_if_practical(under)->num_diagonals() == 5);
+    const HostCsr just_over = csr_from_coo_by_stable_sort(diagonal_and_singles(8, 5));
+    CHECK(dia_size(just_over).bytes == 216);
+    CHECK(dia_size(just_over).csr_bytes == 140);
+    CHECK_FALSE(dia_if_practical(just_over).has_value());
+    // The reason names the diagonals, the bytes on both sides, the ratio and the limit.
+    const std::string why = dia_not_built(dia_size(just_over));
+    CHECK(why ==
+          "DIA is not built: its 6 diagonals of 8 slots would take 216 bytes (216 bytes), "
+          "1.5 times the CSR's 140 bytes; the limit is 1.5 times");
+    // The hub's 10^5 entries lie on 10^5 diagonals: 40 GB of slots.
+    CHECK_FALSE(dia_is_practical(csr_from_coo_by_stable_sort(make_star(100001, 0, kSeed145))));
+}
+
+TEST_CASE("145: DIA on the Poisson stencils: 5 or 7 diagonals, a round trip, the kernel",
+          "[145][emulation][stencil]") {
+    for (const StencilShape& shape : stencil_shapes()) {
+        const HostCoo input = make_stencil(shape);
+        CAPTURE(shape.name(), shape.side);
+        const HostCsr csr = csr_from_coo_by_stable_sort(input);
+        const HostDia dia = dia_from_csr(csr);
+        // A point's neighbours along the axes are 1, side (and side^2 in 3D) rows away, in both
+        // directions, where the grid has a second point along that axis.
+        std::vector<int> expected = {0};
+        if (shape.side > 1)
+            for (int d = 0, step = 1; d < shape.dimensions(); ++d, step *= shape.side)
+                expected.insert(expected.end(), {-step, step});
+        std::sort(expected.begin(), expected.end());
+        CHECK(dia.offsets == expected);
+        CHECK(dia_is_practical(csr));
+        require_dia_round_trip(input);
+        require_emulated_dia_spmv(input, kSeed145);
+    }
+}
+
 TEST_CASE("145: conversions round-trip on the real matrices of data/", "[145][emulation][data]") {
     for (const std::string& name : readable_data_files()) {
         CAPTURE(name);
         const HostCoo input = read_data_file(name);
         require_round_trips(input);
         require_emulated_spmv(input, kSeed145);
+        require_dia_round_trip(input);
+        require_emulated_dia_spmv(input, kSeed145);
     }
 }
 
@@ -117,6 +336,7 @@ TEST_CASE("145: conversions round-trip on 1,200 random matrices and the hub",
         const HostCoo input = edge_case_graph(g, kSeed145);
         CAPTURE(g, input.num_rows, input.nnz());
         require_round_trips(input);
+        require_dia_round_trip(input);
     }
     const HostCoo star = make_star(100001, 0, kSeed145);
     CHECK_FALSE(ell_is_practical(csr_from_coo_by_stable_sort(star)));
@@ -160,6 +380,7 @@ TEST_CASE("145: the emulated ELL, HYB and JDS bodies match the reference",
         const HostCoo input = edge_case_graph(g, kSeed145);
         CAPTURE(g, input.num_rows, input.nnz());
         require_emulated_spmv(input, mix_seed(kSeed145, g));
+        require_emulated_dia_spmv(input, mix_seed(kSeed145, g));
     }
     require_emulated_spmv(make_star(100001, 0, kSeed145), kSeed145);
 }
@@ -179,6 +400,25 @@ TEST_CASE("145: GPU kernels of ELL, HYB and JDS on 200 random matrices, 0 rows a
             REQUIRE(spmv_matches(ell_spmv(Here::gpu(), ell_from_csr(csr), x, y0), reference));
         REQUIRE(spmv_matches(hyb_spmv(Here::gpu(), hyb_from_csr(csr), x, y0), reference));
         REQUIRE(spmv_matches(jds_spmv(Here::gpu(), jds_from_csr(csr), x, y0), reference));
+        REQUIRE(cudaGetLastError() == cudaSuccess);
+    }
+}
+
+TEST_CASE("145: DIA's GPU kernel on 200 random matrices, 0 rows, Fig. 14.1 and the stencils",
+          "[145][gpu][random][stencil]") {
+    INFO("seed " << kSeed145);
+    std::vector<HostCoo> inputs;
+    for (const StencilShape& shape : stencil_shapes()) inputs.push_back(make_stencil(shape));
+    for (const HostCoo& extra :
+         {fig14_1(), make_uniform_random(0, 0, 1), make_uniform_random(7, 0, 1),
+          make_uniform_random(300, 2000, kSeed145)})
+        inputs.push_back(extra);
+    for (int g = 0; g < 200; ++g) inputs.push_back(edge_case_graph(g, kSeed145));
+    for (size_t g = 0; g < inputs.size(); ++g) {
+        const HostCoo& input = inputs[g];
+        CAPTURE(g, input.num_rows, input.nnz());
+        const auto [csr, x, y0, reference] = spmv_case(input);
+        REQUIRE(spmv_matches(dia_spmv(Here::gpu(), dia_from_csr(csr), x, y0), reference));
         REQUIRE(cudaGetLastError() == cudaSuccess);
     }
 }

@@ -2,12 +2,15 @@
 // lookup reads, row-length balance), and its properties on random matrices (an insertion keeps
 // every format's entries plus the new one, CSR moves exactly the later rows' entries, column-
 // major ELL moves none, every lookup finds exactly what the entry list holds, every kernel's
-// access model reads each entry once, every format's CPU SpMV is within the reference's bound).
+// access model reads each entry once, every format's CPU SpMV is within the reference's bound),
+// DIA's column among them: its bytes, insertions, lookups and access model worked out by hand on
+// Fig. 14.1, and on the stencils and random matrices checked against the matrix's values.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <vector>
 #include "../ch14_spmv/146_design_considerations_cpu_baseline.cpp"
+#include "../common/stencils.h"
 #include "edge_case_graphs.h"
 
 namespace {
@@ -27,6 +30,14 @@ bool in_entry_list(const HostCoo& a, int row, int col) {
     return false;
 }
 
+// The place's value in the matrix, its entries added in input order: what DIA holds there.
+float matrix_value(const HostCoo& a, int row, int col) {
+    float sum = 0.0f;
+    for (size_t k = 0; k < a.nnz(); ++k)
+        if (a.rows[k] == row && a.cols[k] == col) sum += a.values[k];
+    return sum;
+}
+
 }  // namespace
 
 TEST_CASE("146: bytes of each format on Fig. 14.1", "[146]") {
@@ -42,6 +53,81 @@ TEST_CASE("146: bytes of each format on Fig. 14.1", "[146]") {
     CHECK(ell_bytes(4, 3) == 112);
     CHECK(hyb_bytes(f.hyb) == 92);
     CHECK(jds_bytes(f.jds) == 96);
+    // DIA: diagonals -1, 0, 1 and 2, a slot per row each and 4 offsets: 4 x 4 x 4 + 4 x 4.
+    REQUIRE(f.dia_built);
+    CHECK(built_bytes(f.dia) == 80);
+    CHECK(std::count(f.dia.data.begin(), f.dia.data.end(), 0.0f) == 8);
+}
+
+TEST_CASE("146: DIA's column on Fig. 14.1: insertions, lookups, access and balance", "[146]") {
+    Formats f = build_formats(fig14_1());
+    REQUIRE(f.dia_built);
+    // (1, 1) is on diagonal 0, where row 1 has no entry: its padding slot takes it.
+    const InsertCost padding = insert_into_dia(f.dia, 1, 1, 1.0f);
+    CHECK(padding.moved == 0);
+    CHECK(padding.written == 1);
+    CHECK(padding.index_updates == 0);
+    // (0, 0) holds 1 already: the new value is added to it.
+    insert_into_dia(f.dia, 0, 0, 1.0f);
+    CHECK(f.dia.data[f.dia.slot(0, 1)] == 2.0f);
+    // (2, 0) is on diagonal -2, none yet: a new first diagonal of 4 slots (the entry and 3
+    // padding), the other 4 diagonals' 9 values (the 8 entries and (1, 1)) move 4 slots along,
+    // and the new offset and the 4 after it change places.
+    const InsertCost new_diagonal = insert_into_dia(f.dia, 2, 0, 1.0f);
+    CHECK(new_diagonal.moved == 9);
+    CHECK(new_diagonal.written == 4);
+    CHECK(new_diagonal.index_updates == 5);
+    CHECK(f.dia.offsets == std::vector<int>{-2, -1, 0, 1, 2});
+    CHECK(is_well_formed(f.dia));
+
+    const Formats g = build_formats(fig14_1());
+    // Row 2 meets diagonals -1, 0 and 1 (column 4 of diagonal 2 is outside): the first offset
+    // >= -2 takes 3 probes of the 4 offsets (indices 2, 1, 0), the first >= 2 takes 2 (2, 3),
+    // then its 3 slots. (2, 2) is on diagonal 0: 3 probes (2, 1, 0), then its slot.
+    CHECK(find_in_dia(g.dia, 2, 2).reads_to_row == 8);
+    CHECK(find_in_dia(g.dia, 2, 2).reads_to_element == 4);
+    CHECK(find_in_dia(g.dia, 2, 2).found);
+    CHECK_FALSE(find_in_dia(g.dia, 3, 0).found);
+    CHECK_FALSE(find_in_dia(g.dia, 1, 1).found);  // diagonal 0 exists, row 1's slot is padding
+
+    const KernelModels m = model_kernels(g);
+    REQUIRE(m.dia_modelled);
+    // One request per diagonal (4 rows, one warp); 12 of the 16 slots are inside the matrix
+    // (rows 0..3 meet 3, 4, 3 and 2 diagonals), each read once, 4 of them padding zeros.
+    CHECK(m.stats[kDia].requests == 4);
+    CHECK(m.stats[kDia].reads == 12);
+    CHECK(m.stats[kDia].contiguous_fraction() == 1.0);
+    CHECK(m.stats[kDia].lanes_busy() == Approx(12.0 / 16));
+    CHECK(m.stats[kDia].max_work == 4);
+    CHECK(m.stats[kDia].mean_work() == 3.0);
+}
+
+TEST_CASE("146: DIA's column on the Poisson stencils", "[146][stencil]") {
+    for (StencilKind kind : {StencilKind::two_d, StencilKind::three_d})
+        for (int scale : {4, 6, 10}) {  // sides of 3 or more: a point with all its neighbours
+            const StencilShape shape = stencil_shape(kind, scale);
+            CAPTURE(shape.name(), shape.side);
+            const Formats f = build_formats(make_stencil(shape));
+            REQUIRE(f.dia_built);
+            const int diagonals = 1 + 2 * shape.dimensions();
+            CHECK(f.dia.num_diagonals() == diagonals);
+            // Every slot inside the matrix but those that a face of the grid cuts off holds an
+            // entry: the zeros inside are the slots of points on a face, on the diagonal that
+            // would cross it.
+            const size_t rows = static_cast<size_t>(shape.rows());
+            const size_t padding = rows * diagonals - static_cast<size_t>(shape.nnz());
+            CHECK(static_cast<size_t>(std::count(f.dia.data.begin(), f.dia.data.end(), 0.0f)) ==
+                  padding);
+            CHECK(built_bytes(f.dia) == 4 * (rows + 1) * diagonals);
+            CHECK(built_bytes(f.dia) < built_bytes(f.csr));
+            const KernelModels m = model_kernels(f);
+            CHECK(m.stats[kDia].contiguous_fraction() == 1.0);
+            CHECK(m.stats[kDia].max_work == static_cast<size_t>(diagonals));
+            const std::vector<float> x = lesson_x(f.csr.num_cols), y0(f.csr.num_rows, 0.25f);
+            std::vector<float> y = y0;
+            spmv_dia_cpu(f.dia, x, y);
+            CHECK(spmv_matches(y, spmv_reference(f.coo, x, y0)));
+        }
 }
 
 TEST_CASE("146: adding an entry to Fig. 14.1's rows, counted", "[146]") {
@@ -130,6 +216,8 @@ TEST_CASE("146: insertions and lookups on 1,200 random matrices", "[146][random]
         CAPTURE(row, col);
         const Formats f = build_formats(input);
         REQUIRE(f.ell_built);
+        // DIA is built here whatever its size: the limit is the program's choice.
+        const HostDia dia = dia_from_csr(f.csr);
 
         const bool present = in_entry_list(input, row, col);
         REQUIRE(find_in_coo(f.coo, row, col).found == present);
@@ -138,6 +226,7 @@ TEST_CASE("146: insertions and lookups on 1,200 random matrices", "[146][random]
         REQUIRE(find_in_ell(f.ell, row, col).found == present);
         REQUIRE(find_in_hyb(f.hyb, row, col).found == present);
         REQUIRE(find_in_jds(f.jds, row, col).found == present);
+        REQUIRE(find_in_dia(dia, row, col).found == (matrix_value(input, row, col) != 0.0f));
         REQUIRE(find_in_csr(f.csr, row, col).reads_to_row == 2);
         REQUIRE(find_in_coo(f.coo, row, col).reads_to_row == input.nnz());
 
@@ -158,6 +247,16 @@ TEST_CASE("146: insertions and lookups on 1,200 random matrices", "[146][random]
         insert_into_jds(grown.jds, row, col, 3.0f);
         REQUIRE(is_well_formed(grown.jds));
         REQUIRE(sorted_entries(coo_from_jds(grown.jds)) == expected);
+        HostDia grown_dia = dia;
+        const size_t values_before = coo_from_dia(dia).nnz();
+        const InsertCost dia_cost = insert_into_dia(grown_dia, row, col, 3.0f);
+        REQUIRE(is_well_formed(grown_dia));
+        REQUIRE(sorted_entries(coo_from_dia(grown_dia)) == summed_entries(grown.csr));
+        // A new diagonal moves every value on a later diagonal; a slot that exists moves none.
+        if (grown_dia.num_diagonals() > dia.num_diagonals())
+            REQUIRE(dia_cost.moved <= values_before);
+        else
+            REQUIRE(dia_cost.moved == 0);
         const KernelModels m = model_kernels(f);
         REQUIRE(m.reads_each_entry_once);
         for (Kernel k : {kCoo, kEll, kHyb, kJds}) REQUIRE(m.stats[k].contiguous_fraction() == 1.0);
@@ -182,7 +281,7 @@ TEST_CASE("146: each format's CPU SpMV matches the reference on random matrices 
         const std::vector<float> x = lesson_x(input.num_cols);
         const std::vector<float> y0(input.num_rows, 0.25f);
         const SpmvReference reference = spmv_reference(input, x, y0);
-        std::vector<float> y_coo = y0, y_csr = y0, y_ell = y0, y_hyb = y0, y_jds = y0;
+        std::vector<float> y_coo = y0, y_csr = y0, y_ell = y0, y_hyb = y0, y_jds = y0, y_dia = y0;
         spmv_coo_cpu(f.coo, x, y_coo);
         spmv_csr_cpu(f.csr, x, y_csr);
         spmv_hyb_cpu(f.hyb, x, y_hyb);
@@ -191,6 +290,11 @@ TEST_CASE("146: each format's CPU SpMV matches the reference on random matrices 
         REQUIRE(spmv_matches(y_csr, reference));
         REQUIRE(spmv_matches(y_hyb, reference));
         REQUIRE(spmv_matches(y_jds, reference));
+        if (input.num_rows <= 100000) {  // the hub's DIA would have 10^10 slots
+            spmv_dia_cpu(dia_from_csr(f.csr), x, y_dia);
+            REQUIRE(spmv_matches(y_dia, reference));
+        }
+        REQUIRE(f.dia_built == dia_is_practical(f.csr));
         REQUIRE(f.ell_built == ell_is_practical(f.csr));
         if (!f.ell_built) continue;
         spmv_ell_cpu(f.ell, x, y_ell);

@@ -19,13 +19,13 @@
 
 inline ProgramDescription regular_formats_program() {
     return ProgramDescription(
-               "145 (14.4) kernel: ELL, HYB and JDS, converted from CSR, one kernel each",
+               "145 (14.4) kernel: ELL, HYB, JDS and DIA, converted from CSR, one kernel each",
                {"make 145_regular_formats_kernel && build/145_regular_formats_kernel",
                 "build/145_regular_formats_kernel --scale 20 --skew 0.3",
                 "build/145_regular_formats_kernel --matrix data/1138_bus.mtx"})
         .with_book_input("the 4 x 4 matrix of Fig. 14.1")
         .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
-        .with_memory({128, 108, 1000e6});
+        .with_memory({152, 120, 1000e6});
 }
 
 // Fig. 14.1 in each format, worked out by hand from the figure (row lengths 2 3 2 1) and the
@@ -37,6 +37,9 @@ const std::vector<Entry> kFigHybCooPart = {{1, 3, 9.0f}};  // row 1's third entr
 const std::vector<int> kFigJdsRowPerm = {1, 0, 2, 3};      // lengths 3, 2, 2, 1; ties by row
 // 4 rows have a first entry, 3 a second, 1 a third.
 const std::vector<int> kFigJdsDiagPtrs = {0, 4, 7, 8};
+// column - row of the entries: 0 1 | -1 1 2 | -1 0 | 0; 4 diagonals x 4 rows, 8 of them padding.
+const std::vector<int> kFigDiaOffsets = {-1, 0, 1, 2};
+constexpr size_t kFigDiaPaddingSlots = 8;
 
 // How many rows have at least `length` entries.
 inline size_t rows_with_at_least(const std::vector<int>& lengths, int length) {
@@ -199,19 +202,62 @@ inline void show_and_check_jds(const KernelProgram& p, const HostCsr& a, const H
     std::printf("\n");
 }
 
+inline void show_and_check_dia(const KernelProgram& p, const HostCsr& a,
+                               const std::optional<HostDia>& dia, SelfCheck& check) {
+    const std::string claim =
+        "DIA converted back holds the CSR's matrix (the entries of one place added into one value, "
+        "zeros left out), and the slots outside the matrix are zero";
+    if (!dia) {
+        print_wrapped(dia_not_built(dia_size(a)) +
+                      " (the diagonals are never trimmed to make it fit); JDS above needs no "
+                      "padding.");
+        std::printf("\n");
+        check.skip(claim, dia_not_built(dia_size(a)));
+        std::printf("\n");
+        return;
+    }
+    std::printf("DIA: %s that hold entries, a slot per row each; slot (row, d) at d * %s + row\n",
+                counted(dia->num_diagonals(), "diagonal").c_str(),
+                with_separators(dia->num_rows).c_str());
+    if (printable(a)) {
+        print_array("offsets", dia->offsets, 11);
+        print_array("data", dia->data, 11);
+        std::printf(
+            "  (offsets: column - row; padding: 0, where a diagonal leaves the matrix or has no "
+            "entry)\n");
+    }
+    const size_t padding =
+        static_cast<size_t>(std::count(dia->data.begin(), dia->data.end(), 0.0f));
+    std::printf("  %s, %s of them padding (%.1f%%); %s\n\n",
+                counted(dia->num_slots(), "slot").c_str(), with_separators(padding).c_str(),
+                dia->num_slots() ? 100.0 * padding / dia->num_slots() : 0.0,
+                bytes_beside_csr(dia_bytes(dia->num_rows, dia->num_diagonals()), a).c_str());
+    if (a.nnz() >= kAnnouncedSize) announce("converting DIA back to entries, to compare");
+    check.claim(claim,
+                is_well_formed(*dia) && sorted_entries(coo_from_dia(*dia)) == summed_entries(a));
+    if (p.options.book_example())
+        check.claim("DIA of Fig. 14.1: offsets = [ -1 0 1 2 ], 16 slots, 8 of them padding",
+                    dia->offsets == kFigDiaOffsets && padding == kFigDiaPaddingSlots);
+    std::printf("\n");
+}
+
 // Each format's y from its kernel against its CPU baseline's, from the x and y0 of every lesson
 // of the chapter (the y that 142 and 143 print for the same matrix); then cuSPARSE's, on a GPU.
 inline void check_format_spmv(const KernelProgram& p, const SpmvLessonInput& in,
                               const std::optional<HostEll>& ell, const HostHyb& hyb,
-                              const HostJds& jds, const std::vector<float>& y_ell_cpu,
+                              const HostJds& jds, const std::optional<HostDia>& dia,
+                              const std::vector<float>& y_ell_cpu,
                               const std::vector<float>& y_hyb_cpu,
-                              const std::vector<float>& y_jds_cpu, SelfCheck& check) {
+                              const std::vector<float>& y_jds_cpu,
+                              const std::vector<float>& y_dia_cpu, SelfCheck& check) {
     if (in.csr.nnz() >= kAnnouncedSize) announce("multiplying in each format");
     const SpmvReference reference = spmv_reference(in.coo, in.x, in.y0);
     const std::vector<float> y_ell =
         ell ? ell_spmv(p.here, *ell, in.x, in.y0) : std::vector<float>();
     const std::vector<float> y_hyb = hyb_spmv(p.here, hyb, in.x, in.y0);
     const std::vector<float> y_jds = jds_spmv(p.here, jds, in.x, in.y0);
+    const std::vector<float> y_dia =
+        dia ? dia_spmv(p.here, *dia, in.x, in.y0) : std::vector<float>();
     if (printable(in.csr)) {
         std::printf("SpMV, y = A * x + y0, in each format, by its kernel and by its baseline:\n");
         if (ell) print_array("y_ell", y_ell, 9);
@@ -220,6 +266,8 @@ inline void check_format_spmv(const KernelProgram& p, const SpmvLessonInput& in,
         print_array("y_hyb_cpu", y_hyb_cpu, 9);
         print_array("y_jds", y_jds, 9);
         print_array("y_jds_cpu", y_jds_cpu, 9);
+        if (dia) print_array("y_dia", y_dia, 9);
+        if (dia) print_array("y_dia_cpu", y_dia_cpu, 9);
         std::printf("\n");
     }
     const std::string here = std::string("the ") + p.here.name() + " ";
@@ -229,24 +277,48 @@ inline void check_format_spmv(const KernelProgram& p, const SpmvLessonInput& in,
         check.skip(here + "ELL kernel's y matches its CPU baseline's", ell_not_built(in.csr));
     claim_kernel_matches_baseline(check, here + "HYB kernel pair", y_hyb, y_hyb_cpu, reference);
     claim_kernel_matches_baseline(check, here + "JDS kernel", y_jds, y_jds_cpu, reference);
+    if (dia)
+        claim_kernel_matches_baseline(check, here + "DIA kernel", y_dia, y_dia_cpu, reference);
+    else
+        check.skip(here + "DIA kernel's y matches its CPU baseline's",
+                   dia_not_built(dia_size(in.csr)));
     check_cusparse_spmv(p, in, reference, check);
 }
 
-// Every format is given the same bytes, those that any SpMV of this matrix must move at least
-// once (the CSR arrays, x, and y read and written), so GB/s ranks them as time does; padding and
-// permutations are a format's own overhead on top. Repeated runs keep adding into y.
+// Where DIA is not built, the line that the sweep can read in its place: the timing: line's
+// program, kernel, scale, skew, rmat and device fields, with the reason and its numbers.
+inline std::string dia_skipped_line(const KernelProgram& p, const DiaSize& s) {
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "skipped: program=145 kernel=dia_thread_per_row scale=%d skew=%.2f rmat=%s "
+                  "reason=fill diagonals=%d dia_bytes=%zu csr_bytes=%zu ratio=%.4g limit=%.1f "
+                  "device=\"%s\"",
+                  p.options.scale, p.options.skew, p.options.rmat.text().c_str(), s.num_diagonals,
+                  s.bytes, s.csr_bytes, s.to_csr_bytes(), kDiaBytesLimit,
+                  p.backend.device_name.c_str());
+    return line;
+}
+
+// Every format but DIA is given the same bytes, those that any SpMV of this matrix must move at
+// least once (the CSR arrays, x, and y read and written), so GB/s ranks them as time does;
+// padding and permutations are a format's own overhead on top. DIA's arrays are no CSR plus
+// overhead (it has no column indices), so it is given its own bytes: its slots, padding
+// included, and offsets, x, and y read and written. Repeated runs keep adding into y.
 inline void time_formats(const KernelProgram& p, const HostCsr& a,
-                         const std::optional<HostEll>& ell, const HostHyb& hyb,
-                         const HostJds& jds) {
+                         const std::optional<HostEll>& ell, const HostHyb& hyb, const HostJds& jds,
+                         const std::optional<HostDia>& dia) {
     DeviceCsr d_csr(p.here, a);
     std::unique_ptr<DeviceEll> d_ell = ell ? std::make_unique<DeviceEll>(p.here, *ell) : nullptr;
     DeviceHyb d_hyb(p.here, hyb);
     DeviceJds d_jds(p.here, jds);
+    std::unique_ptr<DeviceDia> d_dia = dia ? std::make_unique<DeviceDia>(p.here, *dia) : nullptr;
     DeviceArray<float> dx(p.here, lesson_x(a.num_cols)), dy(p.here, lesson_y0(a.num_rows));
     float *x = dx.data(), *y = dy.data();
-    const double bytes = static_cast<double>(csr_bytes(a)) + 4.0 * a.num_cols + 8.0 * a.num_rows;
+    const double x_and_y = 4.0 * a.num_cols + 8.0 * a.num_rows;
+    const double bytes = static_cast<double>(csr_bytes(a)) + x_and_y;
     TimingTable table(p, "145", p.options.skew,
-                      "bytes for every format: the CSR arrays, x, and y read and written");
+                      "bytes for CSR, ELL, HYB, JDS and cuSPARSE: the CSR arrays, x, and y read "
+                      "and written; for DIA its own slots and offsets, x, and y");
     std::vector<std::pair<std::string, double>> formats;
     formats.emplace_back("CSR", table.time("csr_thread_per_row", "CSR, thread per row", bytes,
                                            [&] { launch_spmv_csr(p.here, d_csr, x, y); }));
@@ -259,6 +331,17 @@ inline void time_formats(const KernelProgram& p, const HostCsr& a,
                                            [&] { launch_spmv_hyb(p.here, d_hyb, x, y); }));
     formats.emplace_back("JDS", table.time("jds_thread_per_row", "JDS, thread per sorted row",
                                            bytes, [&] { launch_spmv_jds(p.here, d_jds, x, y); }));
+    if (d_dia) {
+        const double dia_own_bytes =
+            static_cast<double>(dia_bytes(dia->num_rows, dia->num_diagonals())) + x_and_y;
+        formats.emplace_back("DIA",
+                             table.time("dia_thread_per_row", "DIA, thread per row", dia_own_bytes,
+                                        [&] { launch_spmv_dia(p.here, *d_dia, x, y); }));
+    } else {
+        const DiaSize needs = dia_size(a);
+        print_wrapped("  (" + dia_not_built(needs) + ")", 4);
+        std::printf("%s\n", dia_skipped_line(p, needs).c_str());
+    }
     // cuSPARSE's CSR SpMV, checked in check_cusparse_spmv, on the same arrays. At --scale 1 to
     // 3 the R-MAT matrix can hold more entries than places, which cuSPARSE refuses; it is then
     // not timed.

@@ -26,7 +26,8 @@ inline ProgramDescription design_considerations_program() {
         .with_memory({200, 76, 200e6});
 }
 
-// The matrix's shape and row lengths, and the widths that ELL, HYB and JDS take from them.
+// The matrix's shape and row lengths, the widths that ELL, HYB and JDS take from them, and DIA's
+// diagonals.
 inline void show_matrix_summary(const Formats& f, const Balance& rows) {
     const HostCsr& csr = f.csr;
     print_wrapped(with_separators(csr.num_rows) + " x " + with_separators(csr.num_cols) + ", " +
@@ -37,7 +38,9 @@ inline void show_matrix_summary(const Formats& f, const Balance& rows) {
     print_wrapped("ELL width " + with_separators(max_row_length(csr)) + " (the longest row)" +
                   (f.ell_built ? "" : ", not built: see space") + "; HYB width " +
                   with_separators(f.hyb.ell.width) + " (a third of the rows reach it); JDS " +
-                  counted(f.jds.num_diagonals(), "diagonal") + "\n");
+                  counted(f.jds.num_diagonals(), "diagonal") + "; DIA " +
+                  counted(dia_size(csr).num_diagonals, "diagonal") + " (column - row of an entry)" +
+                  (f.dia_built ? "" : ", not built: see space") + "\n");
 }
 
 // Bytes of each format's arrays, beside regular_formats.h's formulas, and each format's entries
@@ -64,6 +67,12 @@ inline void show_space(const Formats& f, const std::vector<Entry>& input_entries
     space_row("HYB", hyb_bytes(f.hyb), f.hyb.ell.num_slots() - (nnz - f.hyb.coo.nnz()),
               "ELL part: rows x its width; COO part");
     space_row("JDS", jds_bytes(f.jds), 0, "row_perm: rows; diag_ptrs; col_idx, values: nnz");
+    const DiaSize dia = dia_size(csr);
+    const size_t dia_slots = static_cast<size_t>(csr.num_rows) * dia.num_diagonals;
+    const size_t matrix_values = summed_entries(csr).size();
+    space_row("DIA", dia.bytes, dia_slots - matrix_values,
+              f.dia_built ? "offsets: diagonals; data: rows x diagonals"
+                          : "computed, not built: passes 1.5x CSR");
     std::printf("\n");
 
     const std::vector<int> lengths = row_lengths(csr);
@@ -95,13 +104,25 @@ inline void show_space(const Formats& f, const std::vector<Entry>& input_entries
             jds_bytes(f.jds) == 8 * nnz + 4 * static_cast<size_t>(csr.num_rows) +
                                     4 * (f.jds.num_diagonals() + size_t{1}) &&
             f.jds.num_diagonals() == longest);
+    if (f.dia_built)
+        check.claim(
+            "DIA's arrays take 4 x (rows + 1) x diagonals bytes, and rows x diagonals - the "
+            "matrix's nonzeros of its slots are padding zeros",
+            built_bytes(f.dia) == dia.bytes &&
+                built_bytes(f.dia) == 4 * (csr.num_rows + size_t{1}) * f.dia.num_diagonals() &&
+                static_cast<size_t>(std::count(f.dia.data.begin(), f.dia.data.end(), 0.0f)) ==
+                    dia_slots - matrix_values);
+    else
+        check.skip("DIA's arrays take 4 x (rows + 1) x diagonals bytes", dia_not_built(dia));
     if (nnz >= kAnnouncedSize) announce("comparing each format's entries with the input's");
     check.claim(
-        "each format, converted back to a list of entries, holds the input's (as a multiset)",
+        "each format, converted back to a list of entries, holds the input's (as a multiset); "
+        "DIA the matrix's (the entries of one place added, zeros left out)",
         sorted_entries(csr) == input_entries &&
             (!f.ell_built || sorted_entries(coo_from_ell(f.ell)) == input_entries) &&
             sorted_entries(coo_from_hyb(f.hyb)) == input_entries &&
-            sorted_entries(coo_from_jds(f.jds)) == input_entries);
+            sorted_entries(coo_from_jds(f.jds)) == input_entries &&
+            (!f.dia_built || sorted_entries(coo_from_dia(f.dia)) == summed_entries(csr)));
 }
 
 // Adds the entry (row, 0) = 1 to a copy of each format, counting the work, and checks that each
@@ -134,18 +155,25 @@ inline void show_flexibility(const Formats& f, int row, const std::vector<Entry>
         std::printf("  %-6s %13s %13s %13s   not built\n", "ELL", "-", "-", "-");
     flex_row("HYB", insert_into_hyb(grown.hyb, row, new_col, new_value));
     flex_row("JDS", insert_into_jds(grown.jds, row, new_col, new_value));
+    if (f.dia_built)
+        flex_row("DIA", insert_into_dia(grown.dia, row, new_col, new_value));
+    else
+        std::printf("  %-6s %13s %13s %13s   not built\n", "DIA", "-", "-", "-");
     std::printf("\n");
     if (f.csr.nnz() >= kAnnouncedSize) announce("comparing their entries with the input's");
     check.claim(
         "after adding the entry, every format holds the input's entries and the new "
-        "one (as a multiset), and is still well formed",
+        "one (as a multiset; DIA the grown CSR's matrix), and is still well formed",
         sorted_entries(grown.coo) == grown_entries && is_well_formed(grown.csr) &&
             sorted_entries(grown.csr) == grown_entries &&
             (!f.ell_built || (is_well_formed(grown.ell) &&
                               sorted_entries(coo_from_ell(grown.ell)) == grown_entries)) &&
             is_well_formed(grown.hyb.ell) &&
             sorted_entries(coo_from_hyb(grown.hyb)) == grown_entries && is_well_formed(grown.jds) &&
-            sorted_entries(coo_from_jds(grown.jds)) == grown_entries);
+            sorted_entries(coo_from_jds(grown.jds)) == grown_entries &&
+            (!f.dia_built ||
+             (is_well_formed(grown.dia) &&
+              sorted_entries(coo_from_dia(grown.dia)) == summed_entries(grown.csr))));
 }
 
 // Looks up the last entry of the row, so that a scan of the row goes all the way; an empty
@@ -161,24 +189,37 @@ inline void show_accessibility(const Formats& f, int row, SelfCheck& check) {
     std::printf("  %-19s %13s %13s\n", "format", "to row", "to entry");
     if (f.coo.nnz() >= kAnnouncedSize) announce("sorting a copy of the COO by row");
     bool all_found = true;
-    auto access_row = [&](const char* name, const Lookup& l) {
+    auto access_row = [&](const char* name, const Lookup& l, bool present) {
         std::printf("  %-19s %13s %13s\n", name, with_separators(l.reads_to_row).c_str(),
                     with_separators(l.reads_to_element).c_str());
-        all_found = all_found && l.found == !row_empty;
+        all_found = all_found && l.found == present;
     };
-    access_row("COO, as stored", find_in_coo(f.coo, row, col));
-    access_row("COO, sorted by row", find_in_row_sorted_coo(sorted_by_row(f.coo), row, col));
-    access_row("CSR", find_in_csr(csr, row, col));
+    const bool present = !row_empty;
+    access_row("COO, as stored", find_in_coo(f.coo, row, col), present);
+    access_row("COO, sorted by row", find_in_row_sorted_coo(sorted_by_row(f.coo), row, col),
+               present);
+    access_row("CSR", find_in_csr(csr, row, col), present);
     if (f.ell_built)
-        access_row("ELL", find_in_ell(f.ell, row, col));
+        access_row("ELL", find_in_ell(f.ell, row, col), present);
     else
         std::printf("  %-19s %13s %13s   not built\n", "ELL", "-", "-");
-    access_row("HYB", find_in_hyb(f.hyb, row, col));
-    access_row("JDS", find_in_jds(f.jds, row, col));
+    access_row("HYB", find_in_hyb(f.hyb, row, col), present);
+    access_row("JDS", find_in_jds(f.jds, row, col), present);
+    // DIA holds a value, not entries: the place is found where its entries add up to nonzero.
+    const std::vector<Entry> values = summed_entries(csr);
+    const bool has_value = std::any_of(values.begin(), values.end(), [&](const Entry& e) {
+        return std::get<0>(e) == row && std::get<1>(e) == col;
+    });
+    if (f.dia_built)
+        access_row("DIA", find_in_dia(f.dia, row, col), has_value);
+    else
+        std::printf("  %-19s %13s %13s   not built\n", "DIA", "-", "-");
     std::printf("\n");
-    check.claim(row_empty ? "no format finds an entry in the empty row"
-                          : "every format finds the entry (" + std::to_string(row) + ", " +
-                                std::to_string(col) + ")",
+    check.claim(row_empty
+                    ? "no format finds an entry in the empty row"
+                    : "every format finds the entry (" + std::to_string(row) + ", " +
+                          std::to_string(col) + ")" +
+                          (has_value ? "" : ", and DIA, whose value there adds up to 0, does not"),
                 all_found);
 }
 
@@ -199,21 +240,28 @@ inline void show_flexibility_and_accessibility(const Formats& f,
     show_accessibility(f, f.csr.num_rows / 2, check);
 }
 
-inline void show_memory_access(const std::vector<AccessStats>& stats) {
+inline void show_memory_access(const KernelModels& m) {
+    const std::vector<AccessStats>& stats = m.stats;
     std::printf(
         "memory access: the SpMV kernel's reads of the values, per warp request, in the\n"
-        "  model of access_table.h (4-byte values, 32-byte sectors; ELL's from its row lengths)\n");
+        "  model of access_table.h (4-byte values, 32-byte sectors; ELL's from its row lengths;\n"
+        "  DIA's reads are its slots inside the matrix, padding zeros included)\n");
     std::printf("  %-6s %-24s %13s %11s %12s %10s %10s\n", "format", "kernel", "requests",
                 "sectors/req", "fetched/used", "contiguous", "lanes busy");
     for (int k = 0; k < kNumKernels; ++k)
-        std::printf("  %-6s %-24s %13s %11.2f %12.2f %9.1f%% %9.1f%%\n", kKernelNames[k][0],
-                    kKernelNames[k][1], with_separators(stats[k].requests).c_str(),
-                    stats[k].sectors_per_request(), stats[k].fetched_per_used(),
-                    100 * stats[k].contiguous_fraction(), 100 * stats[k].lanes_busy());
+        if (k == kDia && !m.dia_modelled)
+            std::printf("  %-6s %-24s %13s   not built\n", kKernelNames[k][0], kKernelNames[k][1],
+                        "-");
+        else
+            std::printf("  %-6s %-24s %13s %11.2f %12.2f %9.1f%% %9.1f%%\n", kKernelNames[k][0],
+                        kKernelNames[k][1], with_separators(stats[k].requests).c_str(),
+                        stats[k].sectors_per_request(), stats[k].fetched_per_used(),
+                        100 * stats[k].contiguous_fraction(), 100 * stats[k].lanes_busy());
     std::printf("\n");
 }
 
-inline void show_load_balance(const std::vector<AccessStats>& stats, const Balance& rows) {
+inline void show_load_balance(const KernelModels& m, const Balance& rows) {
+    const std::vector<AccessStats>& stats = m.stats;
     std::printf(
         "load balance: entries per thread of the SpMV kernel (row lengths: max %s, mean %.2f, CV "
         "%.2f)\n",
@@ -221,10 +269,14 @@ inline void show_load_balance(const std::vector<AccessStats>& stats, const Balan
     std::printf("  %-6s %-24s %13s %13s %10s %8s\n", "format", "kernel", "threads", "max", "mean",
                 "CV");
     for (int k = 0; k < kNumKernels; ++k)
-        std::printf("  %-6s %-24s %13s %13s %10.2f %8.2f\n", kKernelNames[k][0], kKernelNames[k][1],
-                    with_separators(stats[k].threads).c_str(),
-                    with_separators(stats[k].max_work).c_str(), stats[k].mean_work(),
-                    stats[k].work_cv());
+        if (k == kDia && !m.dia_modelled)
+            std::printf("  %-6s %-24s %13s   not built\n", kKernelNames[k][0], kKernelNames[k][1],
+                        "-");
+        else
+            std::printf("  %-6s %-24s %13s %13s %10.2f %8.2f\n", kKernelNames[k][0],
+                        kKernelNames[k][1], with_separators(stats[k].threads).c_str(),
+                        with_separators(stats[k].max_work).c_str(), stats[k].mean_work(),
+                        stats[k].work_cv());
     std::printf("\n");
 }
 
@@ -245,27 +297,43 @@ inline void check_access(const Formats& f, const KernelModels& m, SelfCheck& che
         stats[kCsr].max_work == longest && stats[kEll].max_work == longest &&
             stats[kJds].max_work == longest && stats[kCoo].max_work == (nnz > 0 ? 1u : 0u) &&
             stats[kHyb].max_work == std::max(hyb_ell_longest, f.hyb.coo.nnz() > 0 ? size_t{1} : 0));
+    if (!m.dia_modelled) {
+        check.skip("DIA's requests are contiguous", dia_not_built(dia_size(f.csr)));
+        return;
+    }
+    // Diagonal `offset` meets the rows whose column row + offset is inside: a run of rows.
+    size_t slots_inside = 0;
+    for (int offset : f.dia.offsets)
+        slots_inside += static_cast<size_t>(
+            std::max(0, std::min(f.csr.num_rows, f.csr.num_cols - offset) - std::max(0, -offset)));
+    check.claim("every DIA request is contiguous, and its kernel reads each of its " +
+                    with_separators(slots_inside) +
+                    " slots inside the matrix once: the matrix's values and the zeros between them",
+                stats[kDia].contiguous_fraction() == 1.0 && stats[kDia].reads == slots_inside);
 }
 
 // Each format's y, from the loop of the lesson that teaches its kernel (142 to 145), against the
-// double reference. The formats add a row's products in different orders (HYB's COO part last,
-// COO in entry order), so each is held to the float32 bound rather than to the others' bits.
+// double reference, indexed by Kernel. The formats add a row's products in different orders
+// (HYB's COO part last, COO in entry order, DIA by diagonal), so each is held to the float32
+// bound rather than to the others' bits.
 inline void check_products(const Formats& f, const SpmvReference& reference,
-                           const std::vector<float>& y_coo, const std::vector<float>& y_csr,
-                           const std::vector<float>& y_ell, const std::vector<float>& y_hyb,
-                           const std::vector<float>& y_jds, SelfCheck& check) {
+                           const std::vector<std::vector<float>>& y, SelfCheck& check) {
+    const bool built[kNumKernels] = {true, true, f.ell_built, true, true, f.dia_built};
+    const char* const y_names[kNumKernels] = {"y_coo", "y_csr", "y_ell", "y_hyb", "y_jds", "y_dia"};
+    std::string names;
+    bool all_match = true;
+    for (int k = 0; k < kNumKernels; ++k) {
+        if (!built[k]) continue;
+        names += std::string(names.empty() ? "" : ", ") + kKernelNames[k][0];
+        all_match = all_match && spmv_matches(y[k], reference);
+    }
     if (printable(f.csr)) {
         std::printf("SpMV, y = A * x + y0, by each format's CPU loop (142 to 145):\n");
-        print_array("y_coo", y_coo, 5);
-        print_array("y_csr", y_csr, 5);
-        if (f.ell_built) print_array("y_ell", y_ell, 5);
-        print_array("y_hyb", y_hyb, 5);
-        print_array("y_jds", y_jds, 5);
+        for (int k = 0; k < kNumKernels; ++k)
+            if (built[k]) print_array(y_names[k], y[k], 5);
         std::printf("\n");
     }
-    check.claim(std::string("each format's CPU SpMV (COO, CSR, ") + (f.ell_built ? "ELL, " : "") +
-                    "HYB and JDS) is within float32 rounding of the double reference",
-                spmv_matches(y_coo, reference) && spmv_matches(y_csr, reference) &&
-                    (!f.ell_built || spmv_matches(y_ell, reference)) &&
-                    spmv_matches(y_hyb, reference) && spmv_matches(y_jds, reference));
+    check.claim(
+        "each format's CPU SpMV (" + names + ") is within float32 rounding of the double reference",
+        all_match);
 }
