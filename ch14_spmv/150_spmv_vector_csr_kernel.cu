@@ -118,9 +118,12 @@ inline RowFacts row_facts(const HostCsr& a) {
 // times on a GPU. An H200 measured, on the 5-point and 7-point Poisson matrices (4.2 million rows
 // of 5 and 7 entries), one lane a row faster than 4 lanes and 4 lanes faster than 32; those rows
 // share most of their sectors with the row before.
-constexpr double kSharedSectorsForOneLane = 0.5;  // neighbouring rows read x together from here
-constexpr double kShortRowForOneLane = 8.0;       // a lane's loop is short up to this many steps
-constexpr double kSpreadsSized = 1.0;  // a group is sized for the row this many deviations long
+// kSharedSectorsForOneLane: from this share on, neighbouring rows read x together.
+// kShortRowForOneLane: rows of up to this many entries (mean * (1 + CV)) keep a lane's loop short.
+// kDeviationsAboveMean: a group is sized for a row this many standard deviations above the mean.
+constexpr double kSharedSectorsForOneLane = 0.5;
+constexpr double kShortRowForOneLane = 8.0;
+constexpr double kDeviationsAboveMean = 1.0;
 
 struct GroupChoice {
     int group_size = 1;
@@ -129,12 +132,12 @@ struct GroupChoice {
 
 // Lesson: the rule. Where neighbouring rows share their x sectors and rows are short, one lane a
 // row wins: a warp's 32 rows gather x together, and the strided reads of values and col_idx are
-// few and land in sectors that the next steps use. Otherwise a group is sized for a row one
-// spread above the mean (mean * (1 + CV)): the next power of two, at most the warp. Lanes past a
-// row's end idle, but rows longer than the group keep their warp waiting, and with uneven rows
-// those long rows set the time: a star's hub gets the whole warp.
+// few and land in sectors that the next steps use. Otherwise a group is sized for a row a
+// standard deviation above the mean, mean * (1 + CV): the next power of two, at most the warp.
+// Lanes past a row's end idle, but rows longer than the group keep their warp waiting, and with
+// uneven rows those long rows set the time: a star's hub gets the whole warp.
 inline GroupChoice choose_group_size(const RowFacts& f) {
-    const double sized_for = f.mean * (1 + kSpreadsSized * f.cv);
+    const double sized_for = f.mean * (1 + kDeviationsAboveMean * f.cv);
     GroupChoice choice;
     if (f.shared_sectors >= kSharedSectorsForOneLane && sized_for <= kShortRowForOneLane) {
         choice.reason =
@@ -143,7 +146,8 @@ inline GroupChoice choose_group_size(const RowFacts& f) {
         return choice;
     }
     while (choice.group_size < kWarpSize && choice.group_size < sized_for) choice.group_size *= 2;
-    choice.reason = "lanes for a row of mean * (1 + CV) = " + fixed_text(sized_for, 1) +
+    choice.reason = "lanes for a row of mean * (1 + " + fixed_text(kDeviationsAboveMean, 1) +
+                    " * CV) = " + fixed_text(sized_for, 1) +
                     " entries, the next power of two up to the warp's 32";
     return choice;
 }
