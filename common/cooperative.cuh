@@ -23,8 +23,9 @@
 // reading shared memory without the barrier that orders it, gives different answers from seed
 // to seed. What a GPU would hang on or leave undefined stops the emulation with an error: a lane
 // that leaves while its warp waits for it in a collective, a mask without the calling lane, a
-// shuffle from a lane outside the mask, or no thread able to go on (lanes of one warp that wait
-// at different collectives for each other, say).
+// shuffle from a lane outside the mask, a shuffle's width that is not a power of two up to 32,
+// or no thread able to go on (lanes of one warp that wait at different collectives for each
+// other, say).
 //
 // In the race check (SUITE_RACE_CHECK, under ThreadSanitizer) the blocks of a shuffled launch
 // run on the pool of host threads at once, and ThreadSanitizer is told about the fibers: each
@@ -145,9 +146,12 @@ struct DeviceCuda {
     __device__ T shfl_up_sync(unsigned mask, T value, unsigned delta) const {
         return __shfl_up_sync(mask, value, delta);
     }
+    // width: the lanes split into segments of `width` (a power of two up to 32), and a lane
+    // whose source lies past its segment's end gets its own value back.
     template <class T>
-    __device__ T shfl_down_sync(unsigned mask, T value, unsigned delta) const {
-        return __shfl_down_sync(mask, value, delta);
+    __device__ T shfl_down_sync(unsigned mask, T value, unsigned delta,
+                                int width = kWarpSize) const {
+        return __shfl_down_sync(mask, value, delta, width);
     }
     __device__ unsigned ballot_sync(unsigned mask, bool predicate) const {
         return __ballot_sync(mask, predicate);
@@ -237,8 +241,9 @@ public:
         ON_EMULATOR_ONLY(return host_shfl_up_sync(mask, value, delta), value);
     }
     template <class T>
-    __host__ __device__ T shfl_down_sync(unsigned mask, T value, unsigned delta) {
-        ON_EMULATOR_ONLY(return host_shfl_down_sync(mask, value, delta), value);
+    __host__ __device__ T shfl_down_sync(unsigned mask, T value, unsigned delta,
+                                         int width = kWarpSize) {
+        ON_EMULATOR_ONLY(return host_shfl_down_sync(mask, value, delta, width), value);
     }
     __host__ __device__ unsigned ballot_sync(unsigned mask, bool predicate) {
         ON_EMULATOR_ONLY(return host_ballot_sync(mask, predicate), 0u);
@@ -263,6 +268,7 @@ private:
     int lane() const { return static_cast<int>(threadIdx.x) % kWarpSize; }
     void barrier();
     int source_lane(unsigned mask, int source, const char* what);
+    void check_width(int width, const char* what);
     const uint64_t* exchange(const char* what, unsigned mask, uint64_t payload);
 
     template <class T>
@@ -278,10 +284,12 @@ private:
         return value_of<T>(all[source_lane(mask, source, "__shfl_up_sync")]);
     }
     template <class T>
-    T host_shfl_down_sync(unsigned mask, T value, unsigned delta) {
+    T host_shfl_down_sync(unsigned mask, T value, unsigned delta, int width) {
+        check_width(width, "__shfl_down_sync");
         const uint64_t* all = exchange("__shfl_down_sync", mask, bits_of(value));
         const unsigned source = lane() + delta;
-        if (source >= static_cast<unsigned>(kWarpSize)) return value;
+        const unsigned segment_end = static_cast<unsigned>(lane() / width * width + width);
+        if (source >= segment_end) return value;
         return value_of<T>(all[source_lane(mask, static_cast<int>(source), "__shfl_down_sync")]);
     }
     unsigned host_ballot_sync(unsigned mask, bool predicate) {
@@ -633,6 +641,15 @@ inline int EmulatedCuda::source_lane(unsigned mask, int source, const char* what
                               std::to_string(source) + " in " + what +
                               ", which the mask leaves out");
     return source;
+}
+
+// A shuffle's width must be a power of two up to the warp's 32 lanes; the GPU leaves any other
+// undefined.
+inline void EmulatedCuda::check_width(int width, const char* what) {
+    if (width < 1 || width > kWarpSize || (width & (width - 1)) != 0)
+        block_->fail_and_stop("lane " + std::to_string(lane()) + " calls " + what +
+                              " with width " + std::to_string(width) +
+                              ", which is not a power of two up to 32");
 }
 
 template <class T>

@@ -1,10 +1,11 @@
 // Tests of the cooperative emulator (common/cooperative.cuh): warps that meet at shuffles,
 // ballots and matches, blocks that meet at barriers and share memory, each on the GPU and in
-// emulation with the same body. Planted bugs show what the emulator catches: a lane that leaves
-// before a shuffle that names it, a reduction that skips a step, a block reduction that reads
-// shared memory without the barrier, a warp that reads its lanes' shared slots without
-// __syncwarp, and lanes of one warp that wait for each other at different collectives. Lanes
-// that reach a collective at different times (an inner group first) are legal.
+// emulation with the same body; shuffles of a width below the warp's, within segments of lanes.
+// Planted bugs show what the emulator catches: a lane that leaves before a shuffle that names it,
+// a reduction that skips a step, a block reduction that reads shared memory without the barrier,
+// a warp that reads its lanes' shared slots without __syncwarp, a segment's shuffle without its
+// width, and lanes of one warp that wait for each other at different collectives. Lanes that
+// reach a collective at different times (an inner group first) are legal.
 #include <catch2/catch.hpp>
 #include <numeric>
 #include <string>
@@ -167,6 +168,46 @@ bool rotates(uint64_t seed, bool with_syncwarp) {
     return out.download() == rotated;
 }
 
+// Each segment of `width` lanes sums its values by shuffles of that width, its mask naming its
+// own lanes only; lane 0 of a segment writes the sum. Lane l also records what a shuffle one lane
+// down hands it: its right neighbour's value, or its own at the end of its segment. A body
+// that leaves the width out (`shuffle_width` 32 with a segment's mask) reads a lane outside
+// the mask.
+template <class Cuda>
+__host__ __device__ void segment_sum_body(Cuda& cuda, const int* in, int* sums, int* next,
+                                          int width, int shuffle_width) {
+    const int t = cuda.threadIdx.x, lane = t % kWarpSize;
+    const unsigned mask = (kFullWarp >> (kWarpSize - width)) << (lane / width * width);
+    int sum = in[t];
+    next[t] = cuda.shfl_down_sync(mask, in[t], 1, shuffle_width);
+    for (int offset = width / 2; offset > 0; offset /= 2)
+        sum += cuda.shfl_down_sync(mask, sum, offset, shuffle_width);
+    if (lane % width == 0) sums[t / width] = sum;
+}
+
+__global__ void segment_sum_kernel(const int* in, int* sums, int* next, int width,
+                                   int shuffle_width) {
+    DeviceCuda cuda;
+    segment_sum_body(cuda, in, sums, next, width, shuffle_width);
+}
+
+// Two warps' segment sums and right neighbours at one width, against the same computed lane by
+// lane.
+bool segment_sums_match(const Here& here, const std::vector<int>& values, int width,
+                        int shuffle_width) {
+    const size_t n = values.size();
+    DeviceArray<int> in(here, values), sums(here, n / width), next(here, n);
+    here.launch_blocks({1, static_cast<unsigned>(n), 0}, segment_sum_kernel,
+                       segment_sum_body<EmulatedCuda>, in.data(), sums.data(), next.data(), width,
+                       shuffle_width);
+    std::vector<int> expected_sums(n / width, 0), expected_next(n);
+    for (size_t t = 0; t < n; ++t) {
+        expected_sums[t / width] += values[t];
+        expected_next[t] = (t + 1) % width == 0 ? values[t] : values[t + 1];
+    }
+    return sums.download() == expected_sums && next.download() == expected_next;
+}
+
 }  // namespace
 
 TEST_CASE("cooperative emulation: block sums by shuffles and a barrier, in many orders",
@@ -215,6 +256,31 @@ TEST_CASE("cooperative emulation: shfl_up_sync gives each lane the lane delta be
         CAPTURE(seed);
         CHECK(prefix_sums_match(Here::emulated(ThreadOrder::shuffled(seed)), values));
     }
+}
+
+TEST_CASE("cooperative emulation: shfl_down_sync of width w sums each segment of w lanes apart",
+          "[common][emulator][cooperative]") {
+    const std::vector<int> values = random_values(2 * kWarpSize, 15);
+    for (int width : {1, 2, 4, 8, 16, 32})
+        for (uint64_t seed = 1; seed <= 10; ++seed) {
+            CAPTURE(width, seed);
+            CHECK(segment_sums_match(Here::emulated(ThreadOrder::shuffled(seed)), values, width,
+                                     width));
+        }
+}
+
+TEST_CASE("planted bug: a segment's shuffle without its width reads a lane outside its mask",
+          "[common][emulator][cooperative][planted]") {
+    const std::vector<int> values = random_values(2 * kWarpSize, 16);
+    for (int width : {2, 4, 8, 16}) {
+        CAPTURE(width);
+        CHECK_THROWS_WITH(segment_sums_match(Here::emulated(ThreadOrder::shuffled(1)), values,
+                                             width, kWarpSize),
+                          Catch::Contains("which the mask leaves out"));
+    }
+    CHECK_THROWS_WITH(
+        segment_sums_match(Here::emulated(ThreadOrder::shuffled(1)), values, 4, 3),
+        Catch::Contains("not a power of two"));
 }
 
 TEST_CASE("cooperative emulation: the scheduling order changes with the seed, not between runs",
@@ -291,4 +357,8 @@ TEST_CASE("cooperative kernels: the same bodies on the GPU", "[gpu][cooperative]
         CHECK(block_sums(Here::gpu(), values, Plant::none) == expected_block_sums(values));
     }
     CHECK(prefix_sums_match(Here::gpu(), random_values(2 * kWarpSize, 14)));
+    for (int width : {1, 2, 4, 8, 16, 32}) {
+        CAPTURE(width);
+        CHECK(segment_sums_match(Here::gpu(), random_values(2 * kWarpSize, 15), width, width));
+    }
 }

@@ -47,6 +47,7 @@ const std::vector<Program> kMatrixPrograms = {
     {"146_design_considerations_cpu_baseline", true, false},
     {"147_conjugate_gradient_kernel", true, true},
     {"148_spmv_merge_path_kernel", true, true},
+    {"150_spmv_vector_csr_kernel", true, true},
 };
 
 // The programs that this build has: without nvcc only the CPU ones are built.
