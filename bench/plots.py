@@ -26,6 +26,8 @@ FAMILIES = {
         ("144", "csr_warp_per_row", "f", "CSR, warp per row (144)"),
         ("144", "ell_thread_per_row", "f", "ELL, column-major (144)"),
         ("145", "jds_thread_per_row", "f", "JDS (145)"),
+        ("145", "dia_thread_per_row", "f", "DIA (145)"),
+        ("150", "csr_vector_chosen", "f", "CSR, vector, its chosen group (150)"),
         ("148", "csr_merge_path_per_thread", "t", "CSR, merge path, per thread (148)"),
         ("148", "csr_merge_path", "f", "CSR, merge path, staged by blocks (148)"),
         ("148", "cusparse_csr_alg1", "lib", "cuSPARSE CSR SpMV, ALG1"),
@@ -74,10 +76,26 @@ def read(path):
                     header[key] = value
     header["device"] = next((l[len("# device="):].strip() for l in lines
                              if l.startswith("# device=")), "unknown device")
-    # The figures are drawn against R-MAT's skew, which a stencil's rows do not have.
-    rows = [r for r in csv.DictReader(l for l in lines if not l.startswith("#"))
-            if matrix_class(r) == "rmat"]
-    return header, rows
+    # The figures are drawn against R-MAT's skew, which a stencil's rows do not have. A kernel
+    # that was not timed (a skipped row) is kept apart, so that its figure can say so.
+    every = list(csv.DictReader(l for l in lines if not l.startswith("#")))
+    rows = [r for r in every if matrix_class(r) == "rmat"]
+    stencils = [r for r in every if matrix_class(r).startswith("stencil")]
+    return (header, [r for r in rows if not r.get("skipped")],
+            [r for r in rows if r.get("skipped")], stencils)
+
+
+def skipped_note(skipped, kernels):
+    """A line for each of the family's kernels that some skews did not time, and why."""
+    notes = []
+    for program, kernel, _, label in kernels:
+        where = [r for r in skipped if r["program"] == program and r["kernel"] == kernel]
+        if where:
+            skews = [s for s in SKEW_ORDER if any(r["skew"] == s for r in where)]
+            reasons = sorted({r["skipped"] for r in where})
+            notes.append(f"{label}: not timed at {', '.join(skews)} "
+                         f"(skipped={', '.join(reasons)}: its padding is beyond reach there)")
+    return "\n".join(notes)
 
 
 def series(rows, program, kernel, value):
@@ -94,6 +112,43 @@ def style(kind, library_index=0):
     if kind == "t":
         return dict(linestyle="--", marker="o", markerfacecolor="none")
     return dict(linestyle="-", marker="o")
+
+
+def draw_stencils(plt, stencils, header, out_dir):
+    """The SpMV family on each structured class, as bars (a class is no point on a skew axis),
+    each kernel that was not built there named with its reason in place of its bar."""
+    classes = [c for c in ("stencil2d", "stencil3d") if any(r["skew"] == c for r in stencils)]
+    kernels = [k for k in FAMILIES["spmv"][1]
+               if any(r["program"] == k[0] and r["kernel"] == k[1] for r in stencils)]
+    fig, ax = plt.subplots(figsize=(10, 5))
+    width = 0.8 / max(1, len(classes))
+    labelled = set()
+    for c, matrix in enumerate(classes):
+        for i, (program, kernel, kind, label) in enumerate(kernels):
+            row = next((r for r in stencils if r["skew"] == matrix and r["program"] == program
+                        and r["kernel"] == kernel), None)
+            x = i + (c - (len(classes) - 1) / 2) * width
+            if row is None:
+                continue
+            if row.get("skipped"):
+                ax.text(x, 0, f"not built\n({row['skipped']})", ha="center", va="bottom",
+                        fontsize=6, rotation=90)
+                continue
+            ax.bar(x, float(row["ms"]), width, color=["tab:blue", "tab:orange"][c],
+                   edgecolor="black" if kind == "lib" else None,
+                   label=None if matrix in labelled else matrix)
+            labelled.add(matrix)
+    ax.set_xticks(range(len(kernels)))
+    ax.set_xticklabels([k[3] for k in kernels], rotation=30, ha="right", fontsize=7)
+    ax.set_ylabel("time (ms, median of 21)")
+    ax.set_title(f"SpMV on the Poisson stencils, about 2^{header.get('scale', '?')} rows\n"
+                 f"{header['device']}", fontsize=10)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    out = os.path.join(out_dir, "spmv_stencils.png")
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out
 
 
 def main():
@@ -113,7 +168,7 @@ def main():
     if path is None:
         print("make plots: no sweep CSV in notes/bench/ (make bench writes one on a GPU machine)")
         return 1
-    header, rows = read(path)
+    header, rows, skipped, stencils = read(path)
     os.makedirs(args.out, exist_ok=True)
     title = f"{header['device']}, R-MAT scale {header.get('scale', '?')}, edge factor 16"
     written = []
@@ -156,11 +211,16 @@ def main():
             ax.set_title(f"{name}: {plot.replace('_', ' ')}\n{title}", fontsize=10)
             ax.grid(True, which="both", alpha=0.3)
             ax.legend(fontsize=8)
-            fig.tight_layout()
+            note = skipped_note(skipped, kernels)
+            if note:
+                fig.text(0.01, 0.01, note, fontsize=7, va="bottom")
+            fig.tight_layout(rect=(0, 0.04 * (note.count("\n") + 1) if note else 0, 1, 1))
             out = os.path.join(args.out, f"{family}_{plot}.png")
             fig.savefig(out, dpi=110)
             plt.close(fig)
             written.append(out)
+    if stencils:
+        written.append(draw_stencils(plt, stencils, header, args.out))
     print(f"make plots: {len(written)} figures from {path} in {args.out}/")
     return 0
 

@@ -34,30 +34,48 @@ SKEWS = [
 
 # The programs that time each family's textbook kernels, fast kernels and library reference in
 # one run: 148 (143's thread per row, merge path, cuSPARSE), 144 (142's COO, warp per row, ELL,
-# strides), 124 (115's build, the bucketed build, CUB's payload sort and its gather-based sort),
-# 122 (120's search, the one pass, coo2csr), 117 (the reductions, CUB) and 149 (SpMV across two
+# strides), 150 (vector CSR at every group size, and the one it chooses), 145 (ELL, HYB, JDS and
+# DIA), 124 (115's build, the bucketed build, CUB's payload sort and its gather-based sort), 122
+# (120's search, the one pass, coo2csr), 117 (the reductions, CUB) and 149 (SpMV across two
 # ranks, one GPU each where there are two, and CG's iteration). 123's binned build is not swept:
 # 124 is the chapter's fast build, and 123 is timed by its own runs.
 PROGRAMS = [
     "148_spmv_merge_path_kernel",
     "144_coalescing_kernel",
+    "150_spmv_vector_csr_kernel",
+    "145_regular_formats_kernel",
     "124_csr_bucketed_construction_kernel",
     "122_sorted_coo_to_csr_one_pass_kernel",
     "117_coo_edge_parallel_reduce_kernel",
     "149_spmv_across_ranks_kernel",
 ]
 
+# The structured classes, beside R-MAT's skews: the 5-point and 7-point Poisson matrices of about
+# 2^scale rows, timed by the SpMV family only (their rows are as long as each other, which is
+# what ELL, DIA and a small vector group are for).
+STENCILS = [
+    ("stencil2d", ["--stencil", "2d"]),
+    ("stencil3d", ["--stencil", "3d"]),
+]
+STENCIL_PROGRAMS = [
+    "148_spmv_merge_path_kernel",
+    "144_coalescing_kernel",
+    "150_spmv_vector_csr_kernel",
+    "145_regular_formats_kernel",
+]
+
 ACROSS_RANKS = "149_spmv_across_ranks_kernel"
 
-# Seconds per skew that each program takes at --scale 22 on an H200 (16 host cores), in a sweep
-# that starts from an empty cache; most of it is the host's part: the input, the CPU baselines
-# and the checks. A run at another scale is estimated from these by 2^(scale - 22).
+# Seconds per input that each program took at --scale 22 on an H200 (16 host cores) in the sweep
+# of 2026-12-01 14:43, graphs shared through the cache; most of it is the host's part: the CPU
+# baselines, the checks and the timed runs. A run at another scale is estimated from these by
+# 2^(scale - 22); a program without a figure is named in the estimate instead.
 SECONDS_AT_SCALE_22 = {
-    "148_spmv_merge_path_kernel": 9.0,
-    "144_coalescing_kernel": 7.0,
-    "124_csr_bucketed_construction_kernel": 12.0,
-    "122_sorted_coo_to_csr_one_pass_kernel": 6.0,
-    "117_coo_edge_parallel_reduce_kernel": 4.0,
+    "148_spmv_merge_path_kernel": 14.6,
+    "144_coalescing_kernel": 14.5,
+    "124_csr_bucketed_construction_kernel": 16.3,
+    "122_sorted_coo_to_csr_one_pass_kernel": 6.4,
+    "117_coo_edge_parallel_reduce_kernel": 5.2,
     ACROSS_RANKS: 40.0,
 }
 
@@ -68,12 +86,14 @@ def fields(line, prefix):
     return {k: v.strip('"') for k, v in FIELD.findall(line[len(prefix):])}
 
 
-# The CSV's columns: the timing: line's fields, the graph: line's facts, and then the input's
-# class (rmat, stencil2d, stencil3d, file or book), last so that the columns of older CSVs keep
-# their places. An older CSV has no matrix column, and its rows are all R-MAT's.
+# The CSV's columns: the timing: line's fields, the graph: line's facts, the input's class
+# (rmat, stencil2d, stencil3d, file or book), and the reason where a kernel was not timed (a
+# skipped: line; fill where a format's padding was beyond reach), the last two after the others
+# so that the columns of older CSVs keep their places. An older CSV has neither: its rows are all
+# R-MAT's, and all timed.
 TIMING_COLUMNS = ["program", "kernel", "skew", "scale", "rmat", "ms", "gbs", "copy_gbs"]
 GRAPH_COLUMNS = ["max_row", "empty_share", "degree_cv"]
-COLUMNS = TIMING_COLUMNS + GRAPH_COLUMNS + ["matrix"]
+COLUMNS = TIMING_COLUMNS + GRAPH_COLUMNS + ["matrix", "skipped"]
 
 
 def matrix_class(row):
@@ -81,19 +101,24 @@ def matrix_class(row):
     return row.get("matrix") or "rmat"
 
 
-def timing_rows(out, skew_label):
-    """One CSV row per timing: line of a program's output, with its graph's facts."""
+def timing_rows(out, label):
+    """One CSV row per timing: or skipped: line of a program's output, with its graph's facts;
+    `label` is the input's place in the sweep (a skew, graph500, or a stencil's class)."""
     graph, rows = {}, []
     for line in out.splitlines():
         if line.startswith("graph: "):
             graph = fields(line, "graph: ")
-        elif line.startswith("timing: "):
-            t = fields(line, "timing: ")
-            row = {key: t.get(key, "") for key in TIMING_COLUMNS}
-            row["skew"] = skew_label
-            row.update({key: graph.get(key, "") for key in GRAPH_COLUMNS})
-            row["matrix"] = matrix_class(t)
-            rows.append(row)
+            continue
+        prefix = next((p for p in ("timing: ", "skipped: ") if line.startswith(p)), None)
+        if prefix is None:
+            continue
+        t = fields(line, prefix)
+        row = {key: t.get(key, "") for key in TIMING_COLUMNS}
+        row["skew"] = label
+        row.update({key: graph.get(key, "") for key in GRAPH_COLUMNS})
+        row["matrix"] = matrix_class(t)
+        row["skipped"] = t.get("reason", "") if prefix == "skipped: " else ""
+        rows.append(row)
     return rows
 
 
@@ -121,11 +146,12 @@ def gpu_count():
     return count.value
 
 
-def estimated_seconds(programs, scale):
-    """The sweep's time from SECONDS_AT_SCALE_22, and the programs that have no figure there."""
-    known = [p for p in programs if p in SECONDS_AT_SCALE_22]
-    per_skew = sum(SECONDS_AT_SCALE_22[p] for p in known)
-    return per_skew * len(SKEWS) * 2.0 ** (scale - 22), [p for p in programs if p not in known]
+def estimated_seconds(runs, scale):
+    """The sweep's time from SECONDS_AT_SCALE_22 for its (program, input) runs, and the programs
+    that have no figure there."""
+    known = [p for p, _ in runs if p in SECONDS_AT_SCALE_22]
+    unknown = sorted({p for p, _ in runs if p not in SECONDS_AT_SCALE_22})
+    return sum(SECONDS_AT_SCALE_22[p] for p in known) * 2.0 ** (scale - 22), unknown
 
 
 def minutes(seconds):
@@ -174,8 +200,14 @@ def main():
               f"about several GPUs)")
     env = dict(os.environ)
     env.setdefault("SUITE_RMAT_CACHE", os.path.join(args.build, "rmat-cache"))
-    estimate, unknown = estimated_seconds(programs, args.scale)
-    print(f"make bench: {len(programs)} programs x {len(SKEWS)} skews at --scale {args.scale}, "
+    # Every (program, input) run, in order: each R-MAT skew with every program, then each
+    # stencil with the SpMV family among them.
+    runs = [(program, (label, flags)) for label, flags in SKEWS for program in programs]
+    runs += [(program, (label, flags)) for label, flags in STENCILS
+             for program in STENCIL_PROGRAMS if program in programs]
+    estimate, unknown = estimated_seconds(runs, args.scale)
+    print(f"make bench: {len(runs)} runs ({len(programs)} programs x {len(SKEWS)} skews, and "
+          f"{len(runs) - len(programs) * len(SKEWS)} on the stencils) at --scale {args.scale}, "
           f"an estimated {minutes(estimate)}"
           + (f" and whatever {', '.join(unknown)} take{'s' if len(unknown) == 1 else ''}"
              if unknown else "")
@@ -185,37 +217,34 @@ def main():
     name = os.path.join(args.out, f"sweep-scale{args.scale}-{now.strftime('%Y%m%d-%H%M')}.csv")
     started = time.time()
     count = 0
-    seconds_per_program = {}
+    seconds_per_run = {}
     # Rows are written as each program ends, so that a sweep cut short keeps what it measured.
     with open(name, "w", newline="") as f:
         f.write(f"# device={device}\n# date={now.strftime('%Y-%m-%d %H:%M')}\n")
         f.write(f"# commit={commit()}\n# scale={args.scale} edge_factor=16\n")
         writer = csv.DictWriter(f, fieldnames=COLUMNS)
         writer.writeheader()
-        for label, skew_flags in SKEWS:
-            for program in programs:
-                print(f"{program} at --scale {args.scale}, skew {label} ...", end="",
-                      flush=True)
-                flags = ["--scale", str(args.scale), "--max-memory", args.max_memory] + skew_flags
-                began = time.time()
-                out = run(program, flags, args.build, args.timeout, env)
-                if out is None:
-                    continue
-                seconds = time.time() - began
-                print(f" {seconds:.1f} s", flush=True)
-                seconds_per_program[program] = seconds_per_program.get(program, 0) + seconds
-                rows = timing_rows(out, label)
-                writer.writerows(rows)
-                f.flush()
-                count += len(rows)
+        for program, (label, input_flags) in runs:
+            print(f"{program} at --scale {args.scale}, {label} ...", end="", flush=True)
+            flags = ["--scale", str(args.scale), "--max-memory", args.max_memory] + input_flags
+            began = time.time()
+            out = run(program, flags, args.build, args.timeout, env)
+            if out is None:
+                continue
+            seconds = time.time() - began
+            print(f" {seconds:.1f} s", flush=True)
+            seconds_per_run.setdefault(program, []).append(seconds)
+            rows = timing_rows(out, label)
+            writer.writerows(rows)
+            f.flush()
+            count += len(rows)
     took = time.time() - started
-    print(f"make bench: {count} timings in {minutes(took)} (estimated {minutes(estimate)}), "
+    print(f"make bench: {count} rows in {minutes(took)} (estimated {minutes(estimate)}), "
           f"written to {name}")
-    print("seconds per skew, as SECONDS_AT_SCALE_22 keeps them: " +
-          ", ".join(f"{p.split('_')[0]} {t / len(SKEWS):.1f}"
-                    for p, t in seconds_per_program.items()))
+    print("mean seconds per run, as SECONDS_AT_SCALE_22 keeps them: " +
+          ", ".join(f"{p.split('_')[0]} {sum(t) / len(t):.1f}"
+                    for p, t in seconds_per_run.items()))
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

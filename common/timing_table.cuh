@@ -56,6 +56,16 @@ public:
                     below_one.empty() ? "" : (" (below 1: " + below_one + ")").c_str());
     }
 
+    // A kernel not timed on this input: `why` for people, its skipped: line for scripts.
+    void skipped(const std::string& kernel, const std::string& why,
+                 const std::string& reason) const {
+        print_wrapped("  (" + why + ")", 4);
+        std::printf("%s\n", skipped_line({program_, kernel, scale_, skew_, rmat_, 0, 0, copy_gbs_,
+                                           device_, matrix_},
+                                          reason)
+                               .c_str());
+    }
+
     double copy_gbs() const { return copy_gbs_; }
 
     std::string timing_line(const std::string& kernel, double ms, double gbs) const {

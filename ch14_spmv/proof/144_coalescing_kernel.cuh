@@ -310,7 +310,7 @@ inline void time_spmv_kernels(const KernelProgram& p, TimingTable& table, const 
     const double ell_ms = d_ell ? table.time("ell_thread_per_row", "ELL, thread per row", bytes,
                                              [&] { launch_spmv_ell(p.here, *d_ell, x, y); })
                                 : 0.0;
-    if (!d_ell) print_wrapped("  (" + ell_not_built(a) + ")", 4);
+    if (!d_ell) table.skipped("ell_thread_per_row", ell_not_built(a), "fill");
     // At --scale 1 to 3 the R-MAT matrix can hold more entries than places, which cuSPARSE
     // refuses; it is then not timed.
     if (cusparse_refusal(a.num_rows, a.num_cols, a.nnz()).empty()) {

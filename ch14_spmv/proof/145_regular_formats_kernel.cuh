@@ -287,18 +287,6 @@ inline void check_format_spmv(const KernelProgram& p, const SpmvLessonInput& in,
 
 // Where DIA is not built, the line that the sweep can read in its place: the timing: line's
 // program, kernel, scale, skew, rmat and device fields, with the reason and its numbers.
-inline std::string dia_skipped_line(const KernelProgram& p, const DiaSize& s) {
-    char line[512];
-    std::snprintf(line, sizeof line,
-                  "skipped: program=145 kernel=dia_thread_per_row scale=%d skew=%.2f rmat=%s "
-                  "reason=fill diagonals=%d dia_bytes=%zu csr_bytes=%zu ratio=%.4g limit=%.1f "
-                  "device=\"%s\"",
-                  p.options.scale, p.options.skew, p.options.rmat.text().c_str(), s.num_diagonals,
-                  s.bytes, s.csr_bytes, s.to_csr_bytes(), kDiaBytesLimit,
-                  p.backend.device_name.c_str());
-    return line;
-}
-
 // Every format but DIA is given the same bytes, those that any SpMV of this matrix must move at
 // least once (the CSR arrays, x, and y read and written), so GB/s ranks them as time does;
 // padding and permutations are a format's own overhead on top. DIA's arrays are no CSR plus
@@ -326,7 +314,7 @@ inline void time_formats(const KernelProgram& p, const HostCsr& a,
         formats.emplace_back("ELL", table.time("ell_thread_per_row", "ELL, thread per row", bytes,
                                                [&] { launch_spmv_ell(p.here, *d_ell, x, y); }));
     else
-        print_wrapped("  (" + ell_not_built(a) + ")", 4);
+        table.skipped("ell_thread_per_row", ell_not_built(a), "fill");
     formats.emplace_back("HYB", table.time("hyb_ell_then_coo", "HYB, ELL part then COO part", bytes,
                                            [&] { launch_spmv_hyb(p.here, d_hyb, x, y); }));
     formats.emplace_back("JDS", table.time("jds_thread_per_row", "JDS, thread per sorted row",
@@ -338,9 +326,7 @@ inline void time_formats(const KernelProgram& p, const HostCsr& a,
                              table.time("dia_thread_per_row", "DIA, thread per row", dia_own_bytes,
                                         [&] { launch_spmv_dia(p.here, *d_dia, x, y); }));
     } else {
-        const DiaSize needs = dia_size(a);
-        print_wrapped("  (" + dia_not_built(needs) + ")", 4);
-        std::printf("%s\n", dia_skipped_line(p, needs).c_str());
+        table.skipped("dia_thread_per_row", dia_not_built(dia_size(a)), "fill");
     }
     // cuSPARSE's CSR SpMV, checked in check_cusparse_spmv, on the same arrays. At --scale 1 to
     // 3 the R-MAT matrix can hold more entries than places, which cuSPARSE refuses; it is then
