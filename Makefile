@@ -289,7 +289,7 @@ bench: all
 # The figures of the newest sweep (or BENCH_CSV=...) in notes/figures/; matplotlib only.
 BENCH_CSV ?=
 plots:
-	@python3 bench/plots.py $(BENCH_CSV)
+	@python3 bench/plots.py $(BENCH_CSV) && python3 bench/format_table.py $(BENCH_CSV)
 
 # Nsight Compute's sectors per element loaded for 144's four mappings, each array apart from the
 # others and from the x gather (GPU and ncu only): bench/ncu_sectors.py profiles one probe kernel

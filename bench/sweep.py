@@ -87,13 +87,14 @@ def fields(line, prefix):
 
 
 # The CSV's columns: the timing: line's fields, the graph: line's facts, the input's class
-# (rmat, stencil2d, stencil3d, file or book), and the reason where a kernel was not timed (a
-# skipped: line; fill where a format's padding was beyond reach), the last two after the others
-# so that the columns of older CSVs keep their places. An older CSV has neither: its rows are all
-# R-MAT's, and all timed.
+# (rmat, stencil2d, stencil3d, file or book), the reason where a kernel was not timed (a
+# skipped: line; fill where a format's padding was beyond reach), and the graph's structure (mean
+# row, bandwidth, diagonals), each group after the ones before so that the columns of older CSVs
+# keep their places. An older CSV has none of these: its rows are all R-MAT's, and all timed.
 TIMING_COLUMNS = ["program", "kernel", "skew", "scale", "rmat", "ms", "gbs", "copy_gbs"]
 GRAPH_COLUMNS = ["max_row", "empty_share", "degree_cv"]
-COLUMNS = TIMING_COLUMNS + GRAPH_COLUMNS + ["matrix", "skipped"]
+STRUCTURE_COLUMNS = ["mean_row", "bandwidth", "diagonals"]
+COLUMNS = TIMING_COLUMNS + GRAPH_COLUMNS + ["matrix", "skipped"] + STRUCTURE_COLUMNS
 
 
 def matrix_class(row):
@@ -115,7 +116,7 @@ def timing_rows(out, label):
         t = fields(line, prefix)
         row = {key: t.get(key, "") for key in TIMING_COLUMNS}
         row["skew"] = label
-        row.update({key: graph.get(key, "") for key in GRAPH_COLUMNS})
+        row.update({key: graph.get(key, "") for key in GRAPH_COLUMNS + STRUCTURE_COLUMNS})
         row["matrix"] = matrix_class(t)
         row["skipped"] = t.get("reason", "") if prefix == "skipped: " else ""
         rows.append(row)

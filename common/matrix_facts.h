@@ -3,6 +3,8 @@
 #pragma once
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -46,10 +48,39 @@ inline MatrixFacts matrix_facts(const HostCoo& a) {
     return f;
 }
 
+// Where a matrix's entries lie, the facts that decide between the diagonal and the row formats:
+// the mean row, the bandwidth (the largest |column - row|) and the number of distinct diagonals
+// (column - row) that hold an entry. The diagonals are marked in a bitmap of rows + cols - 1 bits
+// when that is not much larger than the entries, and otherwise counted by sorting them.
+struct StructureFacts {
+    double mean_row = 0;
+    int64_t bandwidth = 0, diagonals = 0;
+};
+
+inline StructureFacts structure_facts(const HostCoo& a) {
+    StructureFacts f;
+    f.mean_row = a.num_rows > 0 ? static_cast<double>(a.nnz()) / a.num_rows : 0.0;
+    const int64_t places = int64_t{a.num_rows} + a.num_cols - 1;
+    auto offset = [&](size_t k) { return int64_t{a.cols[k]} - a.rows[k]; };
+    for (size_t k = 0; k < a.nnz(); ++k) f.bandwidth = std::max(f.bandwidth, std::abs(offset(k)));
+    if (places <= static_cast<int64_t>(64 * a.nnz() + 64)) {
+        std::vector<bool> held(static_cast<size_t>(std::max<int64_t>(places, 0)), false);
+        for (size_t k = 0; k < a.nnz(); ++k) held[offset(k) + a.num_rows - 1] = true;
+        f.diagonals = std::count(held.begin(), held.end(), true);
+        return f;
+    }
+    std::vector<int64_t> offsets(a.nnz());
+    for (size_t k = 0; k < a.nnz(); ++k) offsets[k] = offset(k);
+    std::sort(offsets.begin(), offsets.end());
+    f.diagonals = std::unique(offsets.begin(), offsets.end()) - offsets.begin();
+    return f;
+}
+
 // The line that describes a generated --scale input for the sweep's CSV: how skewed its rows
 // are, as the longest row, the share of empty rows and the coefficient of variation of the row
 // lengths (standard deviation over mean). `rmat` is R-MAT's quadrants ("none" for a stencil),
-// `matrix` the input's class (ProgramOptions::matrix_class), last as on the timing: line.
+// `matrix` the input's class (ProgramOptions::matrix_class), then the structure facts, after
+// the fields that older lines have.
 inline std::string graph_line(const HostCoo& a, int scale, const std::string& rmat,
                               const std::string& matrix) {
     std::vector<int> length(a.num_rows, 0);
@@ -64,12 +95,15 @@ inline std::string graph_line(const HostCoo& a, int scale, const std::string& rm
     }
     const double rows = std::max(1, a.num_rows), mean = sum / rows;
     const double cv = mean > 0 ? std::sqrt(std::max(0.0, squares / rows - mean * mean)) / mean : 0;
-    char text[256];
+    const StructureFacts structure = structure_facts(a);
+    char text[320];
     std::snprintf(text, sizeof text,
                   "graph: scale=%d rmat=%s rows=%d nnz=%zu max_row=%d empty_share=%.4f "
-                  "degree_cv=%.4f matrix=%s",
+                  "degree_cv=%.4f matrix=%s mean_row=%.2f bandwidth=%lld diagonals=%lld",
                   scale, rmat.c_str(), a.num_rows, a.nnz(), longest, empty / rows, cv,
-                  matrix.c_str());
+                  matrix.c_str(), structure.mean_row,
+                  static_cast<long long>(structure.bandwidth),
+                  static_cast<long long>(structure.diagonals));
     return text;
 }
 

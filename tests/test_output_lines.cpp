@@ -89,12 +89,12 @@ TEST_CASE("timing: lines carry every field, and parse back", "[output]") {
     CHECK(stencil_fields.size() == fields.size());
 }
 
-TEST_CASE("graph: lines name the input's class last, after the facts that they had before",
+TEST_CASE("graph: lines name the input's class and its structure after the facts they had before",
           "[output]") {
     const HostCoo rmat = make_rmat(8, 16, 0.57, 14);
     const std::string rmat_line = graph_line(rmat, 8, RmatParams::from_skew(0.57).text(), "rmat");
     CHECK_THAT(rmat_line, Catch::StartsWith("graph: scale=8 rmat=0.57,") &&
-                              Catch::EndsWith(" matrix=rmat"));
+                              Catch::Contains(" matrix=rmat mean_row=16.00 "));
     CHECK(parse_fields(rmat_line, "graph: ").at("nnz") == std::to_string(rmat.nnz()));
 
     const StencilShape shape = stencil_shape(StencilKind::three_d, 6);
@@ -107,8 +107,14 @@ TEST_CASE("graph: lines name the input's class last, after the facts that they h
     CHECK(f.at("max_row") == "7");
     CHECK(f.at("empty_share") == "0.0000");
     CHECK(f.at("matrix") == "stencil3d");
-    const std::vector<std::string> keys = {"scale",       "rmat",      "rows",  "nnz", "max_row",
-                                           "empty_share", "degree_cv", "matrix"};
+    // A 4 x 4 x 4 grid: the planes' neighbours are 16 columns away, on 7 diagonals.
+    CHECK(shape.nnz() == 352);  // 7 a point, less 6 faces of 16
+    CHECK(f.at("mean_row") == "5.50");
+    CHECK(f.at("bandwidth") == "16");
+    CHECK(f.at("diagonals") == "7");
+    const std::vector<std::string> keys = {"scale",     "rmat",     "rows",      "nnz",
+                                           "max_row",   "empty_share", "degree_cv", "matrix",
+                                           "mean_row",  "bandwidth", "diagonals"};
     std::vector<std::string> in_order;
     for (size_t i = line.find(' '); i != std::string::npos; i = line.find(' ', i + 1))
         in_order.push_back(line.substr(i + 1, line.find('=', i) - i - 1));
