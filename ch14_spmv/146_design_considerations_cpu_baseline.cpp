@@ -338,6 +338,32 @@ inline Balance row_length_balance(const std::vector<int>& lengths) {
     return b;
 }
 
+// Which format when, for any matrix: the rule that chapter 14's table ("Which format when" in
+// notes/ch14_spmv.md, written from the sweep's CSV) points to. DIA wherever it is built: its
+// diagonals are few enough that their slots cost at most kDiaBytesLimit times the CSR's bytes, so
+// every diagonal is read coalesced and no column index is moved, which is what a stencil's 5 or
+// 7 diagonals give. Otherwise CSR by merge path (148): it gives every thread the same share of
+// rows and entries, whatever the rows' lengths, and it was the fastest of the suite's kernels on
+// every R-MAT class of the table, from a = 0.25's even rows to a = 0.80's hubs.
+struct Recommendation {
+    std::string format, reason;
+};
+
+inline Recommendation recommend_format(const Formats& f, const Balance& rows) {
+    const DiaSize dia = dia_size(f.csr);
+    if (f.dia_built)
+        return {"DIA (145)", counted(dia.num_diagonals, "diagonal") + " take " +
+                                 readable_ratio(dia.to_csr_bytes()) +
+                                 " the CSR's bytes, within DIA's limit: every diagonal is read "
+                                 "coalesced and no column index is moved, as on the stencils"};
+    return {"CSR by merge path (148)",
+            counted(dia.num_diagonals, "diagonal") + " would take " +
+                readable_ratio(dia.to_csr_bytes()) +
+                " the CSR's bytes, beyond DIA's limit; the merge path gives every thread the "
+                "same work whatever the rows' lengths (here a coefficient of variation of " +
+                fixed_text(rows.cv, 2) + "), as on every R-MAT class of the sweep"};
+}
+
 enum Kernel { kCoo, kCsr, kEll, kHyb, kJds, kDia, kNumKernels };
 const char* const kKernelNames[kNumKernels][2] = {
     {"COO", "thread per entry"},      {"CSR", "thread per row"},
@@ -446,6 +472,7 @@ int main(int argc, char** argv) {
     if (f.dia_built) spmv_dia_cpu(f.dia, x, y_dia);
     check_products(f, spmv_reference(input, x, y0), {y_coo, y_csr, y_ell, y_hyb, y_jds, y_dia},
                    check);
+    show_recommendation(f, input, rows, check);
     if (!options.book_example()) {
         std::vector<float> y_of_ones = zeros(f.csr.num_rows);
         spmv_csr_cpu(f.csr, ones(f.csr.num_cols), y_of_ones);

@@ -43,6 +43,21 @@ inline void show_matrix_summary(const Formats& f, const Balance& rows) {
                   (f.dia_built ? "" : ", not built: see space") + "\n");
 }
 
+// The facts that decide the format (structure_facts of common/matrix_facts.h, from the input's
+// entries), then the format that chapter 14's table points to for them, and why. The diagonals
+// are counted twice, there and from the CSR by DIA's offsets, and the two must agree.
+inline void show_recommendation(const Formats& f, const HostCoo& input, const Balance& rows,
+                                SelfCheck& check) {
+    const StructureFacts facts = structure_facts(input);
+    const Recommendation r = recommend_format(f, rows);
+    print_wrapped("\nwhich format: mean row " + fixed_text(facts.mean_row, 2) + ", bandwidth " +
+                  with_separators(static_cast<size_t>(facts.bandwidth)) + ", " +
+                  counted(static_cast<size_t>(facts.diagonals), "diagonal") + " -> " + r.format +
+                  ": " + r.reason);
+    check.claim("the input's entries lie on as many diagonals as DIA's offsets count",
+                facts.diagonals == dia_size(f.csr).num_diagonals);
+}
+
 // Bytes of each format's arrays, beside regular_formats.h's formulas, and each format's entries
 // against the input's.
 inline void show_space(const Formats& f, const std::vector<Entry>& input_entries,
