@@ -286,10 +286,14 @@ BENCH_SCALE ?= 22
 bench: all
 	@python3 bench/sweep.py --scale $(BENCH_SCALE) --build $(BUILD)
 
+# The interpreter for make plots; one without matplotlib falls back to /usr/bin/python3 where
+# that has it (bench/python_with_matplotlib.sh).
+PYTHON ?= python3
 # The figures of the newest sweep (or BENCH_CSV=...) in notes/figures/; matplotlib only.
 BENCH_CSV ?=
 plots:
-	@python3 bench/plots.py $(BENCH_CSV) && python3 bench/format_table.py $(BENCH_CSV)
+	@PYTHON="$(PYTHON)" bench/python_with_matplotlib.sh bench/plots.py $(BENCH_CSV) && \
+	  $(PYTHON) bench/format_table.py $(BENCH_CSV)
 
 # Nsight Compute's sectors per element loaded for 144's four mappings, each array apart from the
 # others and from the x gather (GPU and ncu only): bench/ncu_sectors.py profiles one probe kernel

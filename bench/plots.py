@@ -161,8 +161,9 @@ def main():
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        print("make plots needs matplotlib: apt-get install python3-matplotlib, "
-              "or pip install matplotlib")
+        print(f"make plots needs matplotlib, which {sys.executable} lacks: "
+              f"{sys.executable} -m pip install matplotlib (make plots PYTHON=... chooses "
+              f"another interpreter)")
         return 1
     path = args.csv or newest_csv()
     if path is None:
