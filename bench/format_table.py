@@ -10,13 +10,12 @@ that it cannot drift from the numbers: `--check` exits 1 where the notes differ 
 gives (make test runs it).
 """
 import argparse
-import csv
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from plots import FAMILIES, newest_csv  # noqa: E402
-from sweep import matrix_class  # noqa: E402
+from sweep import read_sweep  # noqa: E402
 
 NOTES = "notes/ch14_spmv.md"
 BEGIN = "<!-- format-table: begin (bench/format_table.py writes this table) -->"
@@ -34,20 +33,8 @@ REFERENCE = ("148", "cusparse_csr_alg1")
 
 
 def read(path):
-    with open(path) as f:
-        lines = list(f)
-    header = {}
-    for line in lines:
-        if line.startswith("# "):
-            for part in line[2:].split():
-                if "=" in part:
-                    key, value = part.split("=", 1)
-                    header[key] = value
-    header["device"] = next((l[len("# device="):].strip() for l in lines
-                             if l.startswith("# device=")), "unknown device")
-    rows = [r for r in csv.DictReader(l for l in lines if not l.startswith("#"))
-            if not r.get("skipped") and r.get("ms")]
-    return header, rows
+    header, every = read_sweep(path)
+    return header, [r for r in every if not r.get("skipped") and r.get("ms")]
 
 
 def fact(row, key, digits=None):

@@ -7,13 +7,12 @@ time relative to its library reference, and each kernel's share of the copy band
 Textbook kernels are drawn dashed with hollow markers, the fast ones solid; the libraries black.
 """
 import argparse
-import csv
 import glob
 import os
 import re
 import sys
 
-from sweep import matrix_class
+from sweep import matrix_class, read_sweep
 
 # Each family: the (program, kernel) pairs drawn, each taken from the program that times it beside
 # its library reference in one run (148 times 143's kernel, 144 times 142's, 122 times 120's, 124
@@ -65,20 +64,9 @@ def newest_csv():
 
 
 def read(path):
-    header, rows = {}, []
-    with open(path) as f:
-        lines = [line for line in f]
-    for line in lines:
-        if line.startswith("# "):
-            for part in line[2:].split():
-                if "=" in part:
-                    key, value = part.split("=", 1)
-                    header[key] = value
-    header["device"] = next((l[len("# device="):].strip() for l in lines
-                             if l.startswith("# device=")), "unknown device")
+    header, every = read_sweep(path)
     # The figures are drawn against R-MAT's skew, which a stencil's rows do not have. A kernel
     # that was not timed (a skipped row) is kept apart, so that its figure can say so.
-    every = list(csv.DictReader(l for l in lines if not l.startswith("#")))
     rows = [r for r in every if matrix_class(r) == "rmat"]
     stencils = [r for r in every if matrix_class(r).startswith("stencil")]
     return (header, [r for r in rows if not r.get("skipped")],

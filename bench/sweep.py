@@ -123,6 +123,22 @@ def timing_rows(out, label):
     return rows
 
 
+def read_sweep(path):
+    """A sweep CSV's header (its "# key=value" lines; device whole) and its rows, as written."""
+    with open(path) as f:
+        lines = list(f)
+    header = {}
+    for line in lines:
+        if line.startswith("# "):
+            for part in line[2:].split():
+                if "=" in part:
+                    key, value = part.split("=", 1)
+                    header[key] = value
+    header["device"] = next((l[len("# device="):].strip() for l in lines
+                             if l.startswith("# device=")), "unknown device")
+    return header, list(csv.DictReader(l for l in lines if not l.startswith("#")))
+
+
 def commit():
     """The commit measured: SUITE_COMMIT where the tree was copied without its history."""
     if os.environ.get("SUITE_COMMIT"):
