@@ -66,9 +66,15 @@ STENCIL_PROGRAMS = [
 
 ACROSS_RANKS = "149_spmv_across_ranks_kernel"
 
+# 145 builds, converts back and checks ELL, HYB, JDS and DIA on the host: 25 s a graph of 67
+# million entries. On R-MAT it runs at the skews that chapter 14's "Which format when" table
+# names (bench/format_table.py), where its formats stand beside the CSR kernels.
+ONLY_AT_SKEWS = {"145_regular_formats_kernel": {"0.25", "0.80", "graph500"}}
+
 # Seconds per input that each program took at --scale 22 on an H200 (16 host cores) in the sweep
-# of 2026-12-01 14:43, graphs shared through the cache; most of it is the host's part: the CPU
-# baselines, the checks and the timed runs. A run at another scale is estimated from these by
+# of 2026-12-01 14:43 (150 and 145: their own runs on R-MAT later that day), graphs shared
+# through the cache; most of it is the host's part: the CPU baselines, the checks and the timed
+# runs. A run at another scale is estimated from these by
 # 2^(scale - 22); a program without a figure is named in the estimate instead.
 SECONDS_AT_SCALE_22 = {
     "148_spmv_merge_path_kernel": 14.6,
@@ -76,6 +82,8 @@ SECONDS_AT_SCALE_22 = {
     "124_csr_bucketed_construction_kernel": 16.3,
     "122_sorted_coo_to_csr_one_pass_kernel": 6.4,
     "117_coo_edge_parallel_reduce_kernel": 5.2,
+    "150_spmv_vector_csr_kernel": 12.0,
+    "145_regular_formats_kernel": 25.0,
     ACROSS_RANKS: 40.0,
 }
 
@@ -219,12 +227,14 @@ def main():
     env.setdefault("SUITE_RMAT_CACHE", os.path.join(args.build, "rmat-cache"))
     # Every (program, input) run, in order: each R-MAT skew with every program, then each
     # stencil with the SpMV family among them.
-    runs = [(program, (label, flags)) for label, flags in SKEWS for program in programs]
+    runs = [(program, (label, flags)) for label, flags in SKEWS for program in programs
+            if label in ONLY_AT_SKEWS.get(program, {label})]
     runs += [(program, (label, flags)) for label, flags in STENCILS
              for program in STENCIL_PROGRAMS if program in programs]
     estimate, unknown = estimated_seconds(runs, args.scale)
-    print(f"make bench: {len(runs)} runs ({len(programs)} programs x {len(SKEWS)} skews, and "
-          f"{len(runs) - len(programs) * len(SKEWS)} on the stencils) at --scale {args.scale}, "
+    on_stencils = sum(label in dict(STENCILS) for _, (label, _) in runs)
+    print(f"make bench: {len(runs)} runs ({len(runs) - on_stencils} on {len(SKEWS)} R-MAT skews, "
+          f"{on_stencils} on the stencils) at --scale {args.scale}, "
           f"an estimated {minutes(estimate)}"
           + (f" and whatever {', '.join(unknown)} take{'s' if len(unknown) == 1 else ''}"
              if unknown else "")

@@ -83,6 +83,7 @@ static_assert(kThreadsPerBlock % kWarpSize == 0, "blocks must hold whole warps")
 // What the choice reads off the matrix, in one pass over its rows.
 struct RowFacts {
     double mean = 0, cv = 0;    // the row lengths' mean, and their standard deviation / mean
+    double longest_over_mean = 0;  // the longest row's length over the mean's
     double shared_sectors = 0;  // of the entries after the first row, the share whose x sector
                                 // the row before also reads
 };
@@ -98,9 +99,11 @@ inline RowFacts row_facts(const HostCsr& a) {
     std::vector<int> last_reader(static_cast<size_t>(a.num_cols) / 8 + 1, -1);
     double squares = 0;
     size_t shared = 0, after_first = 0;
+    int longest = 0;
     for (int row = 0; row < a.num_rows; ++row) {
         const int begin = a.row_offsets[row], end = a.row_offsets[row + 1];
         squares += static_cast<double>(end - begin) * (end - begin);
+        longest = std::max(longest, end - begin);
         if (row > 0) {
             for (int k = begin; k < end; ++k) shared += last_reader[a.col_idx[k] / 8] == row - 1;
             after_first += end - begin;
@@ -110,20 +113,31 @@ inline RowFacts row_facts(const HostCsr& a) {
     f.mean = static_cast<double>(a.nnz()) / a.num_rows;
     const double variance = std::fmax(0.0, squares / a.num_rows - f.mean * f.mean);
     f.cv = f.mean > 0 ? std::sqrt(variance) / f.mean : 0;
+    f.longest_over_mean = f.mean > 0 ? longest / f.mean : 0;
     f.shared_sectors = after_first > 0 ? static_cast<double>(shared) / after_first : 0;
     return f;
 }
 
-// The rule's thresholds, first guesses to be calibrated from the sweep of every G that --scale
-// times on a GPU. An H200 measured, on the 5-point and 7-point Poisson matrices (4.2 million rows
-// of 5 and 7 entries), one lane a row faster than 4 lanes and 4 lanes faster than 32; those rows
-// share most of their sectors with the row before.
+// The rule's constants, fitted to every G timed on an H200 at scale 22 (notes/ch14_spmv.md,
+// "Vector CSR: G lanes a row"). On the 5- and 7-point Poisson matrices one lane
+// a row was fastest (0.070 and 0.086 ms; 4 lanes 0.134 and 0.137). On R-MAT, 16 entries a row:
+// 8 lanes at CV 0.25 and 1.9, 16 at CV 6.2 (the longest row 2,485 mean rows long), and the whole
+// warp where the longest row is 10,004 (Graph500), 30,988 (a = 0.70) and 180,140 (a = 0.80)
+// mean rows long.
 // kSharedSectorsForOneLane: from this share on, neighbouring rows read x together.
 // kShortRowForOneLane: rows of up to this many entries (mean * (1 + CV)) keep a lane's loop short.
-// kDeviationsAboveMean: a group is sized for a row this many standard deviations above the mean.
+// kHubMeanRows: from a longest row this many mean rows long on, that row's group finishes last,
+//   and rows want every lane of a warp; between 2,485 (32 lanes 15% slower than 16) and 10,004
+//   (32 lanes 40% faster than 16).
+// kEntriesPerLane: a mean row gives each lane this many products, two loads in flight a lane.
+// kCvPerExtraMeanRow: each CV of this much sizes the group for one more mean row, since the rows
+//   a standard deviation above the mean keep their warp waiting. The rule gives 16 lanes at CV
+//   0.25 and 1.9 (4% slower than 8) and 16 at 6.2; at 6, CV 6.2 would get 32 lanes, 15% slower.
 constexpr double kSharedSectorsForOneLane = 0.5;
 constexpr double kShortRowForOneLane = 8.0;
-constexpr double kDeviationsAboveMean = 1.0;
+constexpr double kHubMeanRows = 5000;
+constexpr double kEntriesPerLane = 2.0;
+constexpr double kCvPerExtraMeanRow = 8.0;
 
 struct GroupChoice {
     int group_size = 1;
@@ -132,23 +146,30 @@ struct GroupChoice {
 
 // Lesson: the rule. Where neighbouring rows share their x sectors and rows are short, one lane a
 // row wins: a warp's 32 rows gather x together, and the strided reads of values and col_idx are
-// few and land in sectors that the next steps use. Otherwise a group is sized for a row a
-// standard deviation above the mean, mean * (1 + CV): the next power of two, at most the warp.
-// Lanes past a row's end idle, but rows longer than the group keep their warp waiting, and with
-// uneven rows those long rows set the time: a star's hub gets the whole warp.
+// few and land in sectors that the next steps use. Where one row is thousands of mean rows long,
+// its group walks it alone after the others are done: the whole warp shortens that walk 32 times. Otherwise the group gives a mean row two products a lane, and grows with the spread
+// of the row lengths, the next power of two, at most the warp.
 inline GroupChoice choose_group_size(const RowFacts& f) {
-    const double sized_for = f.mean * (1 + kDeviationsAboveMean * f.cv);
     GroupChoice choice;
-    if (f.shared_sectors >= kSharedSectorsForOneLane && sized_for <= kShortRowForOneLane) {
+    if (f.shared_sectors >= kSharedSectorsForOneLane && f.mean * (1 + f.cv) <= kShortRowForOneLane) {
         choice.reason =
             "neighbouring rows share their x sectors and rows are short: one lane a "
             "row puts 32 neighbouring rows in a warp, whose gathers coincide";
         return choice;
     }
-    while (choice.group_size < kWarpSize && choice.group_size < sized_for) choice.group_size *= 2;
-    choice.reason = "lanes for a row of mean * (1 + " + fixed_text(kDeviationsAboveMean, 1) +
-                    " * CV) = " + fixed_text(sized_for, 1) +
-                    " entries, the next power of two up to the warp's 32";
+    if (f.longest_over_mean >= kHubMeanRows) {
+        choice.group_size = kWarpSize;
+        choice.reason = "the longest row is " + fixed_text(f.longest_over_mean, 0) +
+                        " mean rows long (from " + fixed_text(kHubMeanRows, 0) +
+                        " on, its group finishes last): a whole warp a row";
+        return choice;
+    }
+    const double lanes = f.mean / kEntriesPerLane * (1 + f.cv / kCvPerExtraMeanRow);
+    while (choice.group_size < kWarpSize && choice.group_size < lanes) choice.group_size *= 2;
+    choice.reason = "lanes for a mean row at " + fixed_text(kEntriesPerLane, 0) +
+                    " products a lane, times (1 + CV / " + fixed_text(kCvPerExtraMeanRow, 0) +
+                    ") = " + fixed_text(lanes, 1) +
+                    ", the next power of two up to the warp's 32";
     return choice;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #ifdef _OPENMP
+#include <omp.h>
 #include <parallel/algorithm>
 #endif
 #include <string>
@@ -130,6 +131,22 @@ void sort_on_all_cores(Iterator first, Iterator last, Less less = {}) {
     __gnu_parallel::sort(first, last, less);
 #else
     std::sort(first, last, less);
+#endif
+}
+
+// The rows that the calling thread of an OpenMP parallel region owns: an equal share of
+// [0, num_rows), in thread order; all of them outside a parallel region or without OpenMP.
+struct RowBand {
+    int begin, end;
+};
+
+inline RowBand this_threads_band(int num_rows) {
+#ifdef _OPENMP
+    const long long threads = omp_get_num_threads(), thread = omp_get_thread_num();
+    return {static_cast<int>(num_rows * thread / threads),
+            static_cast<int>(num_rows * (thread + 1) / threads)};
+#else
+    return {0, num_rows};
 #endif
 }
 

@@ -160,7 +160,8 @@ TEST_CASE("150: the facts on matrices whose facts are known", "[150]") {
     CHECK(apart.mean == 4.0);
     CHECK(apart.cv == Approx(0.5));
     CHECK(apart.shared_sectors == 0.0);
-    CHECK(choose_group_size(apart).group_size == 8);  // mean * (1 + CV) = 6
+    CHECK(apart.longest_over_mean == 1.5);
+    CHECK(choose_group_size(apart).group_size == 4);  // 4 / 2 * (1 + 0.5 / 8) = 2.125 lanes
     // Every row in columns 0 .. 5, one sector: every entry after the first row is shared.
     const RowFacts together =
         facts_of(rows_of_lengths(two_and_six(), 8, [](int, int k) { return k; }));
@@ -175,6 +176,7 @@ TEST_CASE("150: the facts on matrices whose facts are known", "[150]") {
     CHECK(fig.mean == 2.0);
     CHECK(fig.cv == Approx(std::sqrt(0.5) / 2));
     CHECK(fig.shared_sectors == 1.0);
+    CHECK(fig.longest_over_mean == 1.5);
     const RowFacts none = facts_of(coo_of(0, 0, {}, {}, {}));
     CHECK(none.mean == 0.0);
     CHECK(choose_group_size(none).group_size == 1);
@@ -207,11 +209,18 @@ TEST_CASE("150: the choice on a stencil, on long uniform rows and on a star", "[
     const RowFacts sparse = facts_of(make_uniform_random(1 << 16, 2 << 16, kSeed150));
     CHECK(sparse.shared_sectors < 0.01);
     CHECK(sparse.cv == Approx(std::sqrt(0.5)).epsilon(0.05));
-    CHECK(choose_group_size(sparse).group_size == 4);
+    CHECK(choose_group_size(sparse).group_size == 2);  // 2 / 2 * (1 + 0.71 / 8) = 1.09 lanes
     // A star: one row of 10,000 entries, the rest empty; the hub sets the time.
     const RowFacts star = facts_of(make_star(10001, 0, kSeed150));
     CHECK(star.cv > 50);
+    CHECK(star.longest_over_mean == Approx(10001.0));
     CHECK(choose_group_size(star).group_size == kWarpSize);
+    // A star of 4,001 rows: its hub 4,001 mean rows long, under kHubMeanRows, so the spread sizes
+    // the group: CV about sqrt(4001) = 63, 0.5 * (1 + 63 / 8) = 4.4 lanes.
+    const RowFacts small_star = facts_of(make_star(4001, 0, kSeed150));
+    CHECK(small_star.longest_over_mean == Approx(4001.0));
+    CHECK(small_star.cv == Approx(std::sqrt(4000.0)).epsilon(0.01));
+    CHECK(choose_group_size(small_star).group_size == 8);
 }
 
 TEST_CASE("150: every group size on the GPU, on the sweep, the edge cases and the data files",

@@ -33,6 +33,7 @@ inline std::string percent_text(double share) {
 inline void show_choice(const RowFacts& f, const GroupChoice& choice) {
     print_wrapped("group size " + std::to_string(choice.group_size) + ": mean row " +
                   fixed_text(f.mean, 1) + " entries, CV " + fixed_text(f.cv, 2) +
+                  ", the longest " + fixed_text(f.longest_over_mean, 0) + " times the mean" +
                   ", neighbouring rows share " + percent_text(f.shared_sectors) +
                   " of their x sectors -> " + choice.reason);
     print_wrapped("a warp holds " + counted(kWarpSize / choice.group_size, "row") + ", " +
