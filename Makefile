@@ -283,8 +283,12 @@ $(BUILD)/fuzz_reader: tests/fuzz/fuzz_reader.cpp $(wildcard common/*.h)
 # The degree-skew sweep (GPU only; says so and exits 0 without one): the numbered programs at
 # --scale BENCH_SCALE for each skew, their timing: lines collected into notes/bench/*.csv.
 BENCH_SCALE ?= 22
+# After a change to some programs alone: BENCH_PROGRAMS="145_regular_formats_kernel" times those,
+# and BENCH_OTHERS_FROM=notes/bench/sweep-....csv copies the other programs' rows from that sweep.
 bench: all
-	@python3 bench/sweep.py --scale $(BENCH_SCALE) --build $(BUILD)
+	@python3 bench/sweep.py --scale $(BENCH_SCALE) --build $(BUILD) \
+	  $(if $(BENCH_PROGRAMS),--programs $(BENCH_PROGRAMS)) \
+	  $(if $(BENCH_OTHERS_FROM),--others-from $(BENCH_OTHERS_FROM))
 
 # The interpreter for make plots; one without matplotlib falls back to /usr/bin/python3 where
 # that has it (bench/python_with_matplotlib.sh).

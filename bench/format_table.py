@@ -49,7 +49,10 @@ def table(path):
     names = {(p, k): label for p, k, kind, label in FAMILIES["spmv"][1] if kind != "lib"}
     lines = [BEGIN,
              f"From `{path}` ({header['device']}, {header.get('date', '?')}, commit "
-             f"{header.get('commit', '?')}, scale {header.get('scale', '?')}):",
+             f"{header.get('commit', '?')}, scale {header.get('scale', '?')}"
+             + (f"; the rows of programs other than {header['run_now']} copied from "
+                f"`{header['others_from']}`, commit {header.get('others_commit', '?')}"
+                if header.get("others_from") else "") + "):",
              "",
              "| class | fastest format and kernel | its time | against cuSPARSE ALG1 | mean row "
              "| longest row | CV of the row lengths | bandwidth | diagonals |",

@@ -206,7 +206,12 @@ def main():
     parser.add_argument("--max-memory", default="64G")
     parser.add_argument("--timeout", type=int, default=300)
     parser.add_argument("--programs", nargs="*", default=PROGRAMS)
+    parser.add_argument("--others-from", metavar="CSV",
+                        help="a sweep whose rows of the programs not run now are copied into the "
+                             "new CSV, after a change to the programs run now alone; the header "
+                             "names that sweep and its commit")
     args = parser.parse_args()
+    others_header, others = read_sweep(args.others_from) if args.others_from else ({}, [])
 
     probe = run(args.programs[0], ["--help"], args.build, 60)
     first = run(args.programs[0], [], args.build, 120) if probe is not None else None
@@ -249,8 +254,15 @@ def main():
     with open(name, "w", newline="") as f:
         f.write(f"# device={device}\n# date={now.strftime('%Y-%m-%d %H:%M')}\n")
         f.write(f"# commit={commit()}\n# scale={args.scale} edge_factor=16\n")
+        run_now = {p.split("_")[0] for p in programs}
+        kept = [r for r in others if r["program"] not in run_now]
+        if args.others_from:
+            f.write(f"# others_from={os.path.basename(args.others_from)} "
+                    f"others_commit={others_header.get('commit', 'unknown')} "
+                    f"run_now={','.join(sorted(run_now))}\n")
         writer = csv.DictWriter(f, fieldnames=COLUMNS)
         writer.writeheader()
+        writer.writerows(kept)
         for program, (label, input_flags) in runs:
             print(f"{program} at --scale {args.scale}, {label} ...", end="", flush=True)
             flags = ["--scale", str(args.scale), "--max-memory", args.max_memory] + input_flags

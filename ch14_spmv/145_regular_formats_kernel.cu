@@ -86,28 +86,56 @@ inline std::vector<float> jds_spmv(const Here& here, const HostJds& a, const std
 // construction; the offset is one number for the whole warp, and there is no column index to
 // load. The price is the padding: every thread steps through every diagonal, and the zeros
 // inside the matrix are read and multiplied like entries. One thread per row: no atomic.
+__host__ __device__ inline float dia_product(int row, int d, int num_rows, int num_cols,
+                                             const int* offsets, const float* data,
+                                             const float* x) {
+    const int col = row + offsets[d];
+    return col >= 0 && col < num_cols ? data[static_cast<size_t>(d) * num_rows + row] * x[col]
+                                      : 0.0f;
+}
+
+// Lesson: a loop whose count the compiler knows. A stencil's rows take only 5 or 7 steps, too
+// few for a loop that reads its count at run time to keep loads in flight: each step's loads
+// wait for the step before. With kDiagonals fixed, the loop is unrolled, every step's loads are
+// issued before the first product is added, and on an H200 the 5-point matrix's kernel fell from
+// 0.052 to 0.039 ms (notes/ch14_spmv.md, "DIA at scale"). kDiagonals = 0: the count is
+// num_diagonals, read at run time, for matrices with more diagonals than kMostUnrolledDiagonals.
+constexpr int kMostUnrolledDiagonals = 8;
+
+template <int kDiagonals>
 __host__ __device__ inline void spmv_dia_thread(int row, int num_rows, int num_cols,
                                                 int num_diagonals, const int* offsets,
                                                 const float* data, const float* x, float* y) {
     float sum = 0.0f;
-    for (int d = 0; d < num_diagonals; ++d) {
-        const int col = row + offsets[d];
-        if (col >= 0 && col < num_cols)
-            sum += data[static_cast<size_t>(d) * num_rows + row] * x[col];
+    if constexpr (kDiagonals > 0) {
+        UNROLL_ON_DEVICE
+        for (int d = 0; d < kDiagonals; ++d)
+            sum += dia_product(row, d, num_rows, num_cols, offsets, data, x);
+    } else {
+        for (int d = 0; d < num_diagonals; ++d)
+            sum += dia_product(row, d, num_rows, num_cols, offsets, data, x);
     }
     y[row] += sum;
 }
 
+template <int kDiagonals>
 __global__ void spmv_dia_kernel(int num_threads, int num_rows, int num_cols, int num_diagonals,
                                 const int* offsets, const float* data, const float* x, float* y) {
     const int row = blockIdx.x * blockDim.x + threadIdx.x;
     if (row < num_threads)
-        spmv_dia_thread(row, num_rows, num_cols, num_diagonals, offsets, data, x, y);
+        spmv_dia_thread<kDiagonals>(row, num_rows, num_cols, num_diagonals, offsets, data, x, y);
 }
 
+// The kernel of the matrix's own count of diagonals, up to kMostUnrolledDiagonals; past it, the
+// loop that reads the count.
+template <int kDiagonals = 1>
 inline void launch_spmv_dia(const Here& here, DeviceDia& a, const float* x, float* y) {
-    here.launch(a.num_rows, spmv_dia_kernel, spmv_dia_thread, a.num_rows, a.num_cols,
-                a.num_diagonals, a.offsets.data(), a.data.data(), x, y);
+    if constexpr (kDiagonals <= kMostUnrolledDiagonals) {
+        if (a.num_diagonals != kDiagonals) return launch_spmv_dia<kDiagonals + 1>(here, a, x, y);
+    }
+    constexpr int kCount = kDiagonals <= kMostUnrolledDiagonals ? kDiagonals : 0;
+    here.launch(a.num_rows, spmv_dia_kernel<kCount>, spmv_dia_thread<kCount>, a.num_rows,
+                a.num_cols, a.num_diagonals, a.offsets.data(), a.data.data(), x, y);
 }
 
 inline std::vector<float> dia_spmv(const Here& here, const HostDia& a, const std::vector<float>& x,
