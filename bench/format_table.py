@@ -8,6 +8,9 @@ variation of the row lengths, the bandwidth and the number of diagonals. The tab
 between two marker lines of notes/ch14_spmv.md, with the CSV's name, device, date and commit, so
 that it cannot drift from the numbers: `--check` exits 1 where the notes differ from what the CSV
 gives (make test runs it).
+
+A second table, for 150's lesson, is written the same way: on every input of the sweep, the time
+of each group size of vector CSR, the group that 150 chose, and how near the fastest it came.
 """
 import argparse
 import os
@@ -18,8 +21,14 @@ from plots import FAMILIES, newest_csv  # noqa: E402
 from sweep import read_sweep  # noqa: E402
 
 NOTES = "notes/ch14_spmv.md"
-BEGIN = "<!-- format-table: begin (bench/format_table.py writes this table) -->"
-END = "<!-- format-table: end -->"
+
+
+def begin(block):
+    return f"<!-- {block}: begin (bench/format_table.py writes this table) -->"
+
+
+def end(block):
+    return f"<!-- {block}: end -->"
 
 # The classes of the table: a name and the sweep's label of the input that stands for it.
 CLASSES = [
@@ -44,15 +53,19 @@ def fact(row, key, digits=None):
     return f"{float(value):,.{digits}f}" if digits is not None else f"{int(float(value)):,}"
 
 
+def source(path, header):
+    """The line that names a table's CSV, device, date and commit."""
+    return (f"From `{path}` ({header['device']}, {header.get('date', '?')}, commit "
+            f"{header.get('commit', '?')}, scale {header.get('scale', '?')}"
+            + (f"; the rows of programs other than {header['run_now']} copied from "
+               f"`{header['others_from']}`, commit {header.get('others_commit', '?')}"
+               if header.get("others_from") else "") + "):")
+
+
 def table(path):
     header, rows = read(path)
     names = {(p, k): label for p, k, kind, label in FAMILIES["spmv"][1] if kind != "lib"}
-    lines = [BEGIN,
-             f"From `{path}` ({header['device']}, {header.get('date', '?')}, commit "
-             f"{header.get('commit', '?')}, scale {header.get('scale', '?')}"
-             + (f"; the rows of programs other than {header['run_now']} copied from "
-                f"`{header['others_from']}`, commit {header.get('others_commit', '?')}"
-                if header.get("others_from") else "") + "):",
+    lines = [begin("format-table"), source(path, header),
              "",
              "| class | fastest format and kernel | its time | against cuSPARSE ALG1 | mean row "
              "| longest row | CV of the row lengths | bandwidth | diagonals |",
@@ -72,16 +85,53 @@ def table(path):
             f"| {ratio} | {fact(best, 'mean_row', 2)} | {fact(best, 'max_row')} "
             f"| {fact(best, 'degree_cv', 2)} | {fact(best, 'bandwidth')} "
             f"| {fact(best, 'diagonals')} |")
-    lines.append(END)
+    lines.append(end("format-table"))
     return "\n".join(lines)
 
 
-def with_table(notes, block, name):
-    if BEGIN not in notes or END not in notes:
-        raise SystemExit(f"format_table: {name} has no {BEGIN!r} ... {END!r} block")
-    before, rest = notes.split(BEGIN, 1)
-    _, after = rest.split(END, 1)
-    return before + block + after
+GROUP_SIZES = [1, 2, 4, 8, 16, 32]
+# 150's choice is called good within this much of the fastest group (kChoiceTolerance in 150).
+CHOICE_TOLERANCE = 0.10
+
+
+def group_table(path):
+    header, rows = read(path)
+    lines = [begin("group-size-table"), source(path, header), "",
+             "| input | CV | longest / mean | " + " | ".join(f"G = {g}" for g in GROUP_SIZES)
+             + " | chosen | chosen / fastest |",
+             "|---|---|---|" + "---|" * len(GROUP_SIZES) + "---|---|"]
+    labels = list(dict.fromkeys(r["skew"] for r in rows if r["program"] == "150"))
+    for label in labels:
+        here = {r["kernel"]: r for r in rows if r["program"] == "150" and r["skew"] == label}
+        times = [float(here[f"csr_vector_g{g}"]["ms"]) if f"csr_vector_g{g}" in here else None
+                 for g in GROUP_SIZES]
+        chosen = here.get("csr_vector_chosen")
+        if chosen is None or None in times:
+            lines.append(f"| {label} | not every group size in this sweep |" + " |" * 7)
+            continue
+        fastest = min(times)
+        ratio = float(chosen["ms"]) / fastest
+        longest = float(chosen["max_row"]) / float(chosen["mean_row"])
+        cells = [f"**{t:.3f}**" if t == fastest else f"{t:.3f}" for t in times]
+        lines.append(
+            f"| {label} | {float(chosen['degree_cv']):.2f} | {longest:,.0f} | "
+            + " | ".join(cells) + f" | {float(chosen['ms']):.3f} | {ratio:.2f}"
+            + ("" if ratio <= 1 + CHOICE_TOLERANCE else " (beyond 10%)") + " |")
+    lines.append("")
+    lines.append("Times in ms; the fastest group size in bold.")
+    lines.append(end("group-size-table"))
+    return "\n".join(lines)
+
+
+BLOCKS = [("format-table", table), ("group-size-table", group_table)]
+
+
+def with_table(notes, block, text, name):
+    if begin(block) not in notes or end(block) not in notes:
+        raise SystemExit(f"format_table: {name} has no {begin(block)!r} ... {end(block)!r} block")
+    before, rest = notes.split(begin(block), 1)
+    _, after = rest.split(end(block), 1)
+    return before + text + after
 
 
 def main():
@@ -97,17 +147,19 @@ def main():
         return 1
     with open(args.notes) as f:
         notes = f.read()
-    updated = with_table(notes, table(path), args.notes)
+    updated = notes
+    for block, write in BLOCKS:
+        updated = with_table(updated, block, write(path), args.notes)
     if args.check:
         if updated != notes:
-            print(f"format_table: {args.notes}'s table differs from what {path} gives; "
-                  f"make plots rewrites it")
+            print(f"format_table: {args.notes}'s tables differ from what {path} gives; "
+                  f"make plots rewrites them")
             return 1
-        print(f"format_table: {args.notes}'s table is {path}'s")
+        print(f"format_table: {args.notes}'s tables are {path}'s")
         return 0
     with open(args.notes, "w") as f:
         f.write(updated)
-    print(f"format_table: {args.notes}'s table written from {path}")
+    print(f"format_table: {args.notes}'s tables written from {path}")
     return 0
 
 

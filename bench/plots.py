@@ -178,11 +178,19 @@ def main():
             drawn = libraries = 0
             for program, kernel, kind, label in kernels:
                 xs, ys = series(rows, program, kernel, value)
-                points = [(x, y) for x, y in zip(xs, ys) if y is not None]
-                if not points:
+                measured = {x: y for x, y in zip(xs, ys) if y is not None}
+                if not measured:
                     continue
-                ax.plot([p[0] for p in points], [p[1] for p in points], label=label,
-                        **style(kind, libraries))
+                # A skew that was not timed, and the step from the skews to Graph500's own
+                # parameters, break the line: nothing lies between those points.
+                line_xs, line_ys = [], []
+                for x in range(len(SKEW_ORDER)):
+                    if SKEW_ORDER[x] == "graph500":
+                        line_xs.append(x - 0.5)
+                        line_ys.append(float("nan"))
+                    line_xs.append(x)
+                    line_ys.append(measured.get(x, float("nan")))
+                ax.plot(line_xs, line_ys, label=label, **style(kind, libraries))
                 drawn += 1
                 libraries += kind == "lib"
             if drawn == 0:
