@@ -293,11 +293,12 @@ bench: all
 # The interpreter for make plots; one without matplotlib falls back to /usr/bin/python3 where
 # that has it (bench/python_with_matplotlib.sh).
 PYTHON ?= python3
-# The figures of the newest sweep (or BENCH_CSV=...) in notes/figures/; matplotlib only.
+# The figures of the newest sweep (or BENCH_CSV=...) in notes/figures/ (matplotlib), and the
+# notes' tables from their committed CSVs, the newest sweep's from it (bench/notes_tables.py).
 BENCH_CSV ?=
 plots:
 	@PYTHON="$(PYTHON)" bench/python_with_matplotlib.sh bench/plots.py $(BENCH_CSV) && \
-	  $(PYTHON) bench/format_table.py $(BENCH_CSV)
+	  $(PYTHON) bench/notes_tables.py $(BENCH_CSV)
 
 # Nsight Compute's sectors per element loaded for 144's four mappings, each array apart from the
 # others and from the x gather (GPU and ncu only): bench/ncu_sectors.py profiles one probe kernel
@@ -332,7 +333,7 @@ help:
 	@echo "                  kernel program, default input and --scale 12 (GPU only; SANITIZE_PROGRAMS,"
 	@echo "                  SANITIZE_TOOLS and SANITIZE_INPUTS='default,--scale 14' narrow or widen it)"
 	@echo "make bench        the degree-skew sweep of the kernels' timings into notes/bench/ (GPU only)"
-	@echo "make plots        its figures in notes/figures/ (matplotlib)"
+	@echo "make plots        its figures in notes/figures/ (matplotlib), and the notes' tables"
 	@echo "make fuzz         libFuzzer on the matrix reader for SECONDS seconds (default 60; needs clang)"
 	@echo "make ncu-sectors  Nsight Compute's sectors per element of 144's loads, array by array (GPU, ncu)"
 	@echo "make clean        remove $(BUILD)/"

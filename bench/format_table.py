@@ -1,34 +1,15 @@
-#!/usr/bin/env python3
-"""Which format when: chapter 14's table, written from a sweep's CSV into the notes.
+"""Which format when: chapter 14's table, from a sweep's CSV (bench/notes_tables.py writes it).
 
 For each class of matrix that the sweep timed (the 2D and 3D stencils, R-MAT uniform and skewed,
 Graph500's parameters), the fastest SpMV format and kernel, its time against cuSPARSE's CSR ALG1,
 and the structural facts that decide it: the mean and the longest row, the coefficient of
-variation of the row lengths, the bandwidth and the number of diagonals. The table is written
-between two marker lines of notes/ch14_spmv.md, with the CSV's name, device, date and commit, so
-that it cannot drift from the numbers: `--check` exits 1 where the notes differ from what the CSV
-gives (make test runs it).
+variation of the row lengths, the bandwidth and the number of diagonals. Both tables here follow
+the newest sweep (or the one that make plots is given).
 
 A second table, for 150's lesson, is written the same way: on every input of the sweep, the time
 of each group size of vector CSR, the group that 150 chose, and how near the fastest it came.
 """
-import argparse
-import os
-import sys
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plots import FAMILIES, newest_csv  # noqa: E402
-from sweep import read_sweep  # noqa: E402
-
-NOTES = "notes/ch14_spmv.md"
-
-
-def begin(block):
-    return f"<!-- {block}: begin (bench/format_table.py writes this table) -->"
-
-
-def end(block):
-    return f"<!-- {block}: end -->"
+from plots import FAMILIES
 
 # The classes of the table: a name and the sweep's label of the input that stands for it.
 CLASSES = [
@@ -41,9 +22,8 @@ CLASSES = [
 REFERENCE = ("148", "cusparse_csr_alg1")
 
 
-def read(path):
-    header, every = read_sweep(path)
-    return header, [r for r in every if not r.get("skipped") and r.get("ms")]
+def timed(rows):
+    return [r for r in rows if not r.get("skipped") and r.get("ms")]
 
 
 def fact(row, key, digits=None):
@@ -53,31 +33,20 @@ def fact(row, key, digits=None):
     return f"{float(value):,.{digits}f}" if digits is not None else f"{int(float(value)):,}"
 
 
-def source(path, header):
-    """The line that names a table's CSV, device, date and commit."""
-    return (f"From `{path}` ({header['device']}, {header.get('date', '?')}, commit "
-            f"{header.get('commit', '?')}, scale {header.get('scale', '?')}"
-            + (f"; the rows of programs other than {header['run_now']} copied from "
-               f"`{header['others_from']}`, commit {header.get('others_commit', '?')}"
-               if header.get("others_from") else "") + "):")
-
-
-def table(path):
-    header, rows = read(path)
+def format_table(header, every):
+    rows = timed(every)
     names = {(p, k): label for p, k, kind, label in FAMILIES["spmv"][1] if kind != "lib"}
-    lines = [begin("format-table"), source(path, header),
-             "",
-             "| class | fastest format and kernel | its time | against cuSPARSE ALG1 | mean row "
+    lines = ["| class | fastest format and kernel | its time | against cuSPARSE ALG1 | mean row "
              "| longest row | CV of the row lengths | bandwidth | diagonals |",
              "|---|---|---|---|---|---|---|---|---|"]
     for name, label in CLASSES:
         here = [r for r in rows if r["skew"] == label]
-        timed = [r for r in here if (r["program"], r["kernel"]) in names]
+        candidates = [r for r in here if (r["program"], r["kernel"]) in names]
         reference = next((r for r in here if (r["program"], r["kernel"]) == REFERENCE), None)
-        if not timed:
+        if not candidates:
             lines.append(f"| {name} | not in this sweep | | | | | | | |")
             continue
-        best = min(timed, key=lambda r: float(r["ms"]))
+        best = min(candidates, key=lambda r: float(r["ms"]))
         ratio = (f"{float(best['ms']) / float(reference['ms']):.2f}" if reference
                  else "not timed")
         lines.append(
@@ -85,8 +54,7 @@ def table(path):
             f"| {ratio} | {fact(best, 'mean_row', 2)} | {fact(best, 'max_row')} "
             f"| {fact(best, 'degree_cv', 2)} | {fact(best, 'bandwidth')} "
             f"| {fact(best, 'diagonals')} |")
-    lines.append(end("format-table"))
-    return "\n".join(lines)
+    return lines
 
 
 GROUP_SIZES = [1, 2, 4, 8, 16, 32]
@@ -94,10 +62,9 @@ GROUP_SIZES = [1, 2, 4, 8, 16, 32]
 CHOICE_TOLERANCE = 0.10
 
 
-def group_table(path):
-    header, rows = read(path)
-    lines = [begin("group-size-table"), source(path, header), "",
-             "| input | CV | longest / mean | " + " | ".join(f"G = {g}" for g in GROUP_SIZES)
+def group_size_table(header, every):
+    rows = timed(every)
+    lines = ["| input | CV | longest / mean | " + " | ".join(f"G = {g}" for g in GROUP_SIZES)
              + " | chosen | chosen / fastest |",
              "|---|---|---|" + "---|" * len(GROUP_SIZES) + "---|---|"]
     labels = list(dict.fromkeys(r["skew"] for r in rows if r["program"] == "150"))
@@ -119,49 +86,4 @@ def group_table(path):
             + ("" if ratio <= 1 + CHOICE_TOLERANCE else " (beyond 10%)") + " |")
     lines.append("")
     lines.append("Times in ms; the fastest group size in bold.")
-    lines.append(end("group-size-table"))
-    return "\n".join(lines)
-
-
-BLOCKS = [("format-table", table), ("group-size-table", group_table)]
-
-
-def with_table(notes, block, text, name):
-    if begin(block) not in notes or end(block) not in notes:
-        raise SystemExit(f"format_table: {name} has no {begin(block)!r} ... {end(block)!r} block")
-    before, rest = notes.split(begin(block), 1)
-    _, after = rest.split(end(block), 1)
-    return before + text + after
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("csv", nargs="?")
-    parser.add_argument("--check", action="store_true",
-                        help="exit 1 where the notes' table differs from the CSV's")
-    parser.add_argument("--notes", default=NOTES, help="the notes file that holds the table")
-    args = parser.parse_args()
-    path = args.csv or newest_csv()
-    if path is None:
-        print("format_table: no sweep CSV in notes/bench/")
-        return 1
-    with open(args.notes) as f:
-        notes = f.read()
-    updated = notes
-    for block, write in BLOCKS:
-        updated = with_table(updated, block, write(path), args.notes)
-    if args.check:
-        if updated != notes:
-            print(f"format_table: {args.notes}'s tables differ from what {path} gives; "
-                  f"make plots rewrites them")
-            return 1
-        print(f"format_table: {args.notes}'s tables are {path}'s")
-        return 0
-    with open(args.notes, "w") as f:
-        f.write(updated)
-    print(f"format_table: {args.notes}'s tables written from {path}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return lines

@@ -1,51 +1,100 @@
-// The notes' tables of measured numbers are written from the committed sweep CSV by
-// bench/format_table.py; here the notes are held to what the CSV gives, and a changed number in
-// a copy of them is caught.
+// The notes' tables of measured numbers are written from committed CSV files by
+// bench/notes_tables.py; here the notes are held to what the CSVs give, and a digit changed in
+// any block that the script writes, each block found in the notes in turn, is caught.
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
-#include <utility>
+#include <vector>
 
 namespace {
-int format_table_check(const std::string& notes) {
+const std::vector<std::string> kNotes = {"notes/ch14_spmv.md", "notes/ch21_csr.md"};
+
+// The script's --check, on the notes it is given ("" for all of them): 0 where they match.
+int notes_tables_check(const std::string& notes_flags) {
     const std::string command =
-        "python3 bench/format_table.py --check --notes '" + notes + "' > /dev/null 2>&1";
+        "python3 bench/notes_tables.py --check" + notes_flags + " > /dev/null 2>&1";
     return std::system(command.c_str());
 }
 
-// The notes with one digit changed: the last digit before `after`, first found past `block`.
-std::string with_a_digit_changed(const std::string& block, const std::string& after) {
-    std::ifstream in("notes/ch14_spmv.md");
+std::string text_of(const std::string& path) {
+    std::ifstream in(path);
     std::stringstream text;
     text << in.rdbuf();
-    std::string notes = text.str();
-    const size_t table = notes.find(block);
-    REQUIRE(table != std::string::npos);
-    const size_t at = notes.find(after, table);
-    REQUIRE(at != std::string::npos);
-    notes[at - 1] = notes[at - 1] == '9' ? '8' : '9';
-    return notes;
+    return text.str();
+}
+
+struct Block {
+    std::string name;
+    size_t begin;  // where its begin marker starts
+    size_t end;    // where its end marker starts
+};
+
+std::vector<Block> blocks_of(const std::string& notes) {
+    static const std::regex begin(
+        "<!-- ([a-z0-9-]+): begin \\(bench/notes_tables.py writes this table\\) -->");
+    std::vector<Block> blocks;
+    for (auto it = std::sregex_iterator(notes.begin(), notes.end(), begin);
+         it != std::sregex_iterator(); ++it) {
+        const std::string name = (*it)[1];
+        const size_t at = static_cast<size_t>(it->position());
+        blocks.push_back({name, at, notes.find("<!-- " + name + ": end -->", at)});
+    }
+    return blocks;
+}
+
+// Where the digit to change lies: in the table's rows under its rule, the last digit of the first
+// number with a decimal point past a row's first cell (a measurement or a figure made from one,
+// not a row's label); npos where the block has none.
+size_t digit_to_change(const std::string& notes, const Block& block) {
+    static const std::regex decimal("\\d\\.\\d+");
+    const size_t rule = notes.find("\n|---", block.begin);
+    if (rule == std::string::npos || rule > block.end) return std::string::npos;
+    for (size_t line = notes.find('\n', rule + 1) + 1; line < block.end;
+         line = notes.find('\n', line) + 1) {
+        const std::string row = notes.substr(line, notes.find('\n', line) - line);
+        const size_t first_cell_end = row.find('|', 1);
+        if (first_cell_end == std::string::npos) continue;
+        const std::string cells = row.substr(first_cell_end);
+        std::smatch found;
+        if (!std::regex_search(cells, found, decimal)) continue;
+        const auto last_digit = static_cast<size_t>(found.position() + found.length() - 1);
+        return line + first_cell_end + last_digit;
+    }
+    return std::string::npos;
 }
 }  // namespace
 
-TEST_CASE("notes: chapter 14's tables are the ones the newest sweep CSV gives",
-          "[notes]") {
-    CHECK(format_table_check("notes/ch14_spmv.md") == 0);
+TEST_CASE("notes: every generated table is the one its CSV gives", "[notes]") {
+    CHECK(notes_tables_check("") == 0);
 }
 
-TEST_CASE("notes: a table that differs from the CSV is caught", "[notes]") {
-    const std::string changed =
-        (std::filesystem::temp_directory_path() / "suite_notes_changed.md").string();
-    // The first time of the which-format table, then the first ratio of the group-size table.
-    for (const auto& [block, after] :
-         {std::pair<std::string, std::string>{"<!-- format-table: begin", " ms |"},
-          {"<!-- group-size-table: begin", " |\n| 0.45"}}) {
-        CAPTURE(block);
-        std::ofstream(changed) << with_a_digit_changed(block, after);
-        CHECK(format_table_check(changed) != 0);
+TEST_CASE("notes: a digit changed in any generated table is caught", "[notes]") {
+    const std::filesystem::path changed =
+        std::filesystem::temp_directory_path() / "suite_notes_changed.md";
+    for (const std::string& path : kNotes) {
+        CAPTURE(path);
+        const std::string notes = text_of(path);
+        const std::string flags = " --notes '" + changed.string() + "'";
+        // The copy unchanged passes, so that each failure below is the digit's.
+        std::ofstream(changed) << notes;
+        CHECK(notes_tables_check(flags) == 0);
+        const std::vector<Block> blocks = blocks_of(notes);
+        // A notes file without generated tables would prove nothing here.
+        CHECK_FALSE(blocks.empty());
+        for (const Block& block : blocks) {
+            CAPTURE(block.name);
+            REQUIRE(block.end != std::string::npos);
+            const size_t digit = digit_to_change(notes, block);
+            REQUIRE(digit != std::string::npos);
+            std::string altered = notes;
+            altered[digit] = altered[digit] == '9' ? '8' : '9';
+            std::ofstream(changed) << altered;
+            CHECK(notes_tables_check(flags) != 0);
+        }
     }
     std::filesystem::remove(changed);
 }
