@@ -176,7 +176,9 @@ def coo_to_csr_120_121(header, rows):
     low, high = header["copy_gbs_lowest"], header["copy_gbs_highest"]
 
     def of_copy(gbs):
-        shares = {fixed(ratio(gbs, copy) * 100, 0) for copy in (high, low)}
+        """The share against the fastest and the slowest copy of the runs: which one this run
+        measured is not recorded."""
+        shares = {fixed(ratio(gbs, copy) * 100, 1) for copy in (high, low)}
         return " to ".join(sorted(shares, key=float)) + "% of copy"
 
     search_speedup = times_faster(ratio(by["cusparse_coo2csr"]["ms"],
