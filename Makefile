@@ -120,7 +120,7 @@ RACE_TEST_BINARIES := $(if $(RACE_CHECK),$(RACE_PLANTED) $(RACES)/115_csr_concur
                       $(RACES)/142_spmv_coo_kernel $(RACES)/solutions/ex21_1_csc_scatter \
                       $(BUILD)/solutions/ex21_1_csc_scatter)
 
-.PHONY: all run test sanitize races fuzz bench plots ncu-sectors help clean cuda-note $(CPU_PROGRAMS) $(GPU_PROGRAMS) \
+.PHONY: all run test sanitize races fuzz bench plots figures ncu-sectors help clean cuda-note $(CPU_PROGRAMS) $(GPU_PROGRAMS) \
         exercises exercise-solutions $(EXERCISES)
 
 all: cuda-note $(addprefix $(BUILD)/,$(BUILT_PROGRAMS))
@@ -243,6 +243,9 @@ $(RACES)/planted/%: $(RACES)/planted/%.cu
 
 test: $(RACE_TEST_BINARIES)
 
+# tests/test_figure_data.cpp runs the degree histogram tool too.
+test: $(BUILD)/degree_histogram
+
 # Every kernel program and every reference solution with its threads run at once under
 # ThreadSanitizer, on its default input: each must be race-free and pass its self-check. Then the
 # planted races, which each must be reported at its planted line.
@@ -300,6 +303,33 @@ plots:
 	@PYTHON="$(PYTHON)" bench/python_with_matplotlib.sh bench/plots.py $(BENCH_CSV) && \
 	  $(PYTHON) bench/notes_tables.py $(BENCH_CSV)
 
+# The lesson figures in notes/figures/lesson_*.png: the programs write the arrays of their book
+# example and the elements that each thread touches (--figure-data FILE), in emulation where there
+# is no GPU; the kernel programs run in order A, so that the layouts that atomics decide come out
+# the same every time. bench/figures.py draws them, with the degree histograms of the sweep's
+# graphs at FIGURE_SCALE (build/degree_histogram) and the build's times from the newest sweep CSV
+# (or BENCH_CSV=...). Without nvcc the kernel programs' figures are left as committed, and named.
+FIGURE_DATA := $(BUILD)/figure-data
+FIGURE_SCALE ?= 16
+FIGURE_PROGRAMS := 112_csr_conversion_cpu_baseline 115_csr_concurrent_construction_kernel \
+                   118_csc_construction_kernel 144_coalescing_kernel 148_spmv_merge_path_kernel
+FIGURE_BUILT := $(sort $(filter $(FIGURE_PROGRAMS),$(BUILT_PROGRAMS)))
+
+$(BUILD)/degree_histogram: bench/degree_histogram.cpp
+	@mkdir -p $(BUILD)
+	$(CXX) $(CXXFLAGS) $< -o $@
+
+figures: cuda-note $(addprefix $(BUILD)/,$(FIGURE_BUILT)) $(BUILD)/degree_histogram
+	@rm -rf $(FIGURE_DATA) && mkdir -p $(FIGURE_DATA)
+	@for p in $(FIGURE_BUILT); do \
+	  case $$p in *_kernel) order=--order=A;; *) order=;; esac; \
+	  echo "---- $(BUILD)/$$p $${order:+$$order }--figure-data $(FIGURE_DATA)/$${p%%_*}.json"; \
+	  $(BUILD)/$$p $$order --quiet --figure-data $(FIGURE_DATA)/$${p%%_*}.json || exit 1; \
+	done
+	@PYTHON="$(PYTHON)" bench/python_with_matplotlib.sh bench/figures.py --data $(FIGURE_DATA) \
+	  --degree-tool $(BUILD)/degree_histogram --scale $(FIGURE_SCALE) \
+	  $(if $(BENCH_CSV),--csv $(BENCH_CSV))
+
 # Nsight Compute's sectors per element loaded for 144's four mappings, each array apart from the
 # others and from the x gather (GPU and ncu only): bench/ncu_sectors.py profiles one probe kernel
 # per mapping and array (bench/load_probes.cu). NCU_SECTORS_INPUT sets the probes' input.
@@ -333,7 +363,10 @@ help:
 	@echo "                  kernel program, default input and --scale 12 (GPU only; SANITIZE_PROGRAMS,"
 	@echo "                  SANITIZE_TOOLS and SANITIZE_INPUTS='default,--scale 14' narrow or widen it)"
 	@echo "make bench        the degree-skew sweep of the kernels' timings into notes/bench/ (GPU only)"
-	@echo "make plots        its figures in notes/figures/ (matplotlib), and the notes' tables"
+	@echo "make plots        its figures in notes/figures/ (matplotlib; PYTHON=... chooses the interpreter),"
+	@echo "                  and the notes' tables"
+	@echo "make figures      the lesson figures, notes/figures/lesson_*.png, drawn from the programs'"
+	@echo "                  own data on the book's examples (--figure-data; no GPU needed; PYTHON=...)"
 	@echo "make fuzz         libFuzzer on the matrix reader for SECONDS seconds (default 60; needs clang)"
 	@echo "make ncu-sectors  Nsight Compute's sectors per element of 144's loads, array by array (GPU, ncu)"
 	@echo "make clean        remove $(BUILD)/"

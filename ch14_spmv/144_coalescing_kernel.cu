@@ -170,6 +170,7 @@ int main(int argc, char** argv) {
     std::printf("(2) the fixes: one warp per row, and ELL stored column-major\n");
     const std::optional<HostEll> ell = ell_if_practical(in.csr);
     show_fixes(in.csr, ell);
+    write_access_figure(p.options, in.csr, ell);
     std::vector<float> y_warp_cpu = in.y0, y_ell_cpu = in.y0;
     spmv_csr_warp_per_row_cpu(in.csr, in.x, y_warp_cpu);
     if (ell) spmv_ell_cpu(*ell, in.x, y_ell_cpu);

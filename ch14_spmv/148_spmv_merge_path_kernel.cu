@@ -459,6 +459,7 @@ int main(int argc, char** argv) {
     const SpmvLessonInput in = spmv_lesson_input(p.options);
     const int steps = p.options.book_example() ? kBookStepsPerThread : kStepsPerThread;
     show_split(in.csr, steps);
+    write_merge_path_figure(p.options, in.csr, steps);
     show_tiles(in.csr);
 
     std::vector<float> y_cpu = in.y0;

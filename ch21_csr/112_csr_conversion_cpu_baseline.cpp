@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
     adjacency_to_csr_cpu(adj, row_offsets, col_idx);
     show_csr(row_offsets, col_idx);
     show_slices(row_offsets, col_idx);
+    write_csr_figure(options, adj, row_offsets, col_idx);
 
     SelfCheck check;
     check_csr(adj, edges, row_offsets, col_idx, check);

@@ -204,6 +204,7 @@ int main(int argc, char** argv) {
         baseline.grouped);
     const GroupedEdges built = build_csr(p.here, edges);
     show_build(p, edges, built, baseline.grouped);
+    write_build_figure(p, edges);
 
     SelfCheck check;
     check_baseline(edges, baseline.grouped, check);

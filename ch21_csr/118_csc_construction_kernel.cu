@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
     const GroupedEdges baseline = build_csc_cpu(edges);
     const GroupedEdges built = build_csc(p.here, scatter_place(p), edges);
     show_csr_and_csc(p, csr, built);
+    write_csc_figure(p, csr, built);
 
     SelfCheck check;
     check_csc(p, edges, csr, baseline, built, check);

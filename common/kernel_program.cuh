@@ -28,6 +28,10 @@ struct KernelProgram {
         if (options.order == "reverse") return ThreadOrder::descending();
         return shuffled_order();
     }
+    // --order A, B or reverse: one order for every launch, where a seed would shuffle each.
+    bool fixed_order() const {
+        return options.order == "A" || options.order == "B" || options.order == "reverse";
+    }
     std::string emulation_order_words() const {
         if (options.order == "A") return "in order A (ascending thread index)";
         if (options.order == "B")
@@ -36,6 +40,11 @@ struct KernelProgram {
         return "in shuffled order";
     }
 };
+
+// Where the kernels ran, for a figure's data: "GPU", or the emulator and its order.
+inline std::string where_kernels_ran(const KernelProgram& p) {
+    return p.on_gpu() ? "GPU" : "emulated, " + p.emulation_order_words();
+}
 
 // An emulated launch over millions of items takes the host seconds: it says what it is doing
 // as it starts, as every long step does (announce).

@@ -60,6 +60,7 @@ struct ProgramOptions {
     std::string order;
     bool step = false;
     bool quiet = false;
+    std::string figure_data;  // --figure-data FILE: the JSON that bench/figures.py draws
 
     bool book_example() const { return scale == 0 && matrix.empty(); }
 
@@ -167,10 +168,18 @@ struct WholeFlag {
     uint64_t min = 0, max = 0;
 };
 
-// The flags that a usage line shows after the common ones: switches, then "--ranks P".
+// Which inputs --figure-data takes, where a program offers it: the lessons draw their book
+// example (its arrays are small enough to be drawn element by element); a tool that summarizes a
+// generated graph takes any input.
+enum class FigureInput { none, book_example, any };
+
+// The flags that a usage line shows after the common ones: switches, then "--ranks P", then
+// --figure-data where the program offers it.
 inline std::vector<std::string> usage_flags(std::vector<std::string> switches,
-                                            const std::vector<WholeFlag>& whole_flags) {
+                                            const std::vector<WholeFlag>& whole_flags,
+                                            FigureInput figure = FigureInput::none) {
     for (const WholeFlag& w : whole_flags) switches.push_back(w.flag + " " + w.value);
+    if (figure != FigureInput::none) switches.push_back("--figure-data FILE");
     return switches;
 }
 
@@ -210,6 +219,13 @@ struct ProgramDescription {
         row_limit = {max_rows, std::move(why)};
         return *this;
     }
+    // --figure-data FILE writes `what` as JSON, for make figures (figure_data.h).
+    ProgramDescription& with_figure_data(std::string what,
+                                         FigureInput input = FigureInput::book_example) {
+        figure_data = std::move(what);
+        figure_input = input;
+        return *this;
+    }
     // A CPU baseline that runs the book's example only.
     ProgramDescription& without_inputs() {
         takes_inputs = false;
@@ -222,7 +238,7 @@ struct ProgramDescription {
         return flags;
     }
     std::vector<std::string> flags_in_usage() const {
-        return usage_flags(switch_flags(), whole_flags);
+        return usage_flags(switch_flags(), whole_flags, figure_input);
     }
 
     std::string title;                  // the first line the program prints
@@ -237,6 +253,8 @@ struct ProgramDescription {
     std::vector<WholeFlag> whole_flags;  // flags of this program only that take a whole number
     MemoryModel memory;            // bytes per entry, per row or column, and per GPU run
     RowLimit row_limit;
+    std::string figure_data;       // what --figure-data writes, where the program offers it
+    FigureInput figure_input = FigureInput::none;
 };
 
 inline std::string usage_line(const std::string& program, bool allow_scale,
@@ -252,6 +270,9 @@ inline std::string usage_line(const std::string& program, bool allow_scale,
                           : "\n         [--quiet]";
     return usage + " [--help]";
 }
+
+// The width of a flag's meaning in --help, after its 23 columns of name: 100 in all.
+constexpr size_t kHelpMeaningColumns = 77;
 
 // --help: one line per flag, with its meaning, range and default, then the examples.
 inline std::string help_text(const std::string& program, const ProgramDescription& d) {
@@ -292,6 +313,18 @@ inline std::string help_text(const std::string& program, const ProgramDescriptio
     for (const WholeFlag& w : d.whole_flags)
         flag(w.flag + " " + w.value, w.meaning + ", " + std::to_string(w.min) + " to " +
                                          std::to_string(w.max));
+    if (d.figure_input != FigureInput::none) {
+        const std::string what =
+            "JSON for make figures: " + d.figure_data +
+            (d.figure_input == FigureInput::book_example ? "; the book's example only" : "");
+        for (size_t at = 0; at < what.size();) {
+            size_t end = std::min(what.size(), at + kHelpMeaningColumns);
+            const size_t space = what.rfind(' ', end);
+            if (end < what.size() && space != std::string::npos && space > at) end = space;
+            flag(at == 0 ? "--figure-data FILE" : "", what.substr(at, end - at));
+            at = end + (end < what.size() && what[end] == ' ');
+        }
+    }
     if (d.runs_kernels) {
         flag("--order A|B|reverse|N", "the emulator's thread order: A ascending thread index,");
         flag("", "B the book's order B (4 0 8 1 7 5 3 6 2) over each group of");
@@ -313,10 +346,11 @@ inline std::string help_text(const std::string& program, const ProgramDescriptio
 // flags that this program accepts. Every flag may also be written --flag=value.
 inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_scale,
                                              const std::vector<std::string>& extra_switches = {},
-                                             const std::vector<WholeFlag>& whole_flags = {}) {
+                                             const std::vector<WholeFlag>& whole_flags = {},
+                                             FigureInput figure = FigureInput::none) {
     using namespace options_detail;
     const std::string usage =
-        usage_line(argv[0], allow_scale, usage_flags(extra_switches, whole_flags));
+        usage_line(argv[0], allow_scale, usage_flags(extra_switches, whole_flags, figure));
     auto fail = [&](const std::string& why) -> void { throw BadInput(why + "\n" + usage); };
 
     ProgramOptions opt;
@@ -408,6 +442,9 @@ inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_s
                 opt.seed_given = true;
             }
             opt.order = text;
+        } else if (figure != FigureInput::none && flag == "--figure-data") {
+            opt.figure_data = value();
+            if (opt.figure_data.empty()) fail("--figure-data needs a file name");
         } else if (flag == "--step" && !has_attached) {
             opt.step = true;
         } else if (flag == "--quiet" && !has_attached) {
@@ -432,6 +469,9 @@ inline ProgramOptions parse_options_or_throw(int argc, char** argv, bool allow_s
     if (opt.skew_given && opt.scale == 0)
         fail("--skew applies to the --scale graph; give --scale too");
     if (opt.scale > 0 && !opt.matrix.empty()) fail("give --scale or --matrix, not both");
+    if (figure == FigureInput::book_example && !opt.figure_data.empty() && !opt.book_example())
+        fail("--figure-data draws the book's example, element by element; give it without " +
+             std::string(opt.scale > 0 ? "--scale" : "--matrix"));
     if (opt.stencil != StencilKind::none) {
         if (!opt.matrix.empty()) fail("give --stencil or --matrix, not both");
         if (opt.skew_given || opt.rmat_given)
@@ -454,8 +494,8 @@ inline ProgramOptions parse_options(int argc, char** argv, const ProgramDescript
             std::exit(0);
         }
     try {
-        ProgramOptions opt =
-            parse_options_or_throw(argc, argv, d.takes_inputs, d.switch_flags(), d.whole_flags);
+        ProgramOptions opt = parse_options_or_throw(argc, argv, d.takes_inputs, d.switch_flags(),
+                                                    d.whole_flags, d.figure_input);
         if (!d.runs_kernels && (opt.step || !opt.order.empty()))
             throw BadInput(
                 "--order and --step apply to the kernel programs; this one runs on the CPU "

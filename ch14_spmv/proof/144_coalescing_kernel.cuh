@@ -9,6 +9,7 @@
 #include <vector>
 #include "../../common/cusparse_support.cuh"
 #include "../../common/device_formats.cuh"
+#include "../../common/figure_data.h"
 #include "../../common/self_check.h"
 #include "../../common/timing_table.cuh"
 #include "../access_table.h"
@@ -23,6 +24,9 @@ inline ProgramDescription coalescing_program() {
                 "build/144_coalescing_kernel --scale 20 --skew 0.3", "make ncu-sectors"})
         .with_book_input("the 4 x 4 matrix of Fig. 14.1")
         .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
+        .with_figure_data(
+            "the element of values that each thread reads in each step, for CSR thread per "
+            "row, CSR warp per row and ELL column-major, with the model's warp requests")
         .with_memory({52, 96, 1600e6});
 }
 
@@ -165,6 +169,50 @@ inline void check_request_model(const KernelProgram& p, const HostCsr& a, const 
                     m.csr_warps.contiguous_fraction() == 1.0 &&
                     m.ell_rows.contiguous_fraction() == 1.0);
     std::printf("\n");
+}
+
+// One mapping's access map: access_table's reads[i][t], the element of `array` (of `elements`,
+// the listed ones padding) that thread t reads in step i (kDone, -1, once it has finished), and
+// the warp requests that access_stats counts for it.
+template <class Mapping>
+void add_access_map(JsonWriter& figure, const std::string& name, const std::string& label,
+                    const Mapping& m, size_t elements, const std::vector<long long>& padding) {
+    const AccessStats stats = access_stats(m);
+    figure.begin_object().field("name", name).field("label", label).field("array", "values");
+    figure.field("elements", elements).field("padding", padding).field("warp_size", kWarpSize);
+    figure.field("reads", access_table(m).reads).field("requests", stats.requests);
+    figure.field("contiguous_requests", stats.contiguous_requests);
+    figure.field("sectors", stats.sectors).end();
+}
+
+// --figure-data: the CSR arrays, ELL's, and the access maps of thread per row, warp per row and
+// ELL column-major (the COO table is the notes'; its map is the identity).
+inline void write_access_figure(const ProgramOptions& options, const HostCsr& a,
+                                const std::optional<HostEll>& ell) {
+    if (!wants_figure_data(options)) return;
+    JsonWriter figure = begin_figure_data(options, "144");
+    figure.field("row_offsets", a.row_offsets).field("col_idx", a.col_idx);
+    figure.field("values", a.values).field("sector_bytes", kSectorBytes);
+    figure.field("element_bytes", kElementBytes);
+    if (ell) {
+        figure.key("ell").begin_object().field("nnz_per_row", ell->nnz_per_row);
+        figure.field("width", ell->width).field("col_idx", ell->col_idx);
+        figure.field("values", ell->values).end();
+    }
+    figure.key("maps").begin_array();
+    add_access_map(figure, "csr_thread_per_row", "CSR, thread per row",
+                   CsrThreadPerRow(a.row_offsets), a.nnz(), {});
+    add_access_map(figure, "csr_warp_per_row", "CSR, warp per row", CsrWarpPerRow(a.row_offsets),
+                   a.nnz(), {});
+    if (ell) {
+        std::vector<long long> padding;
+        for (size_t slot = 0; slot < ell->num_slots(); ++slot)
+            if (ell->col_idx[slot] == kEllPadding) padding.push_back(static_cast<long long>(slot));
+        add_access_map(figure, "ell_thread_per_row", "ELL, column-major, thread per row",
+                       EllThreadPerRow(ell->nnz_per_row), ell->num_slots(), padding);
+    }
+    figure.end();
+    write_figure_data(options, figure);
 }
 
 // The fixes' tables on a small matrix, then ELL's padding, or why ELL is not built.

@@ -12,6 +12,7 @@
 #include <vector>
 #include "../../common/cusparse_support.cuh"
 #include "../../common/device_formats.cuh"
+#include "../../common/figure_data.h"
 #include "../../common/self_check.h"
 #include "../../common/timing_table.cuh"
 #include "../chapter_inputs.h"
@@ -23,6 +24,9 @@ inline ProgramDescription merge_path_program() {
                 "build/148_spmv_merge_path_kernel --scale 22 --rmat 0.57,0.19,0.19 --max-memory 8G"})
         .with_book_input("the 4 x 4 matrix of Fig. 14.1")
         .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
+        .with_figure_data(
+            "the merge path of Fig. 14.1, each thread's share and, step by step, the row end or "
+            "the nonzero that it takes")
         .with_memory({48, 100, 900e6});
 }
 
@@ -74,6 +78,33 @@ inline void show_split(const HostCsr& a, int steps) {
                         shares[t].first_row, counted(shares[t].rows_closed, "row").c_str(),
                         counted(shares[t].nonzeros, "nonzero").c_str());
     std::printf("\n");
+}
+
+// --figure-data: the path of Fig. 14.1 as the split cuts it. Each thread starts where
+// merge_path_shares (the kernel's own search) puts it, and takes its steps by
+// merge_path_thread's rule: nonzero j while j is inside row i, else row i's end.
+inline void write_merge_path_figure(const ProgramOptions& options, const HostCsr& a, int steps) {
+    if (!wants_figure_data(options)) return;
+    JsonWriter figure = begin_figure_data(options, "148");
+    figure.field("row_offsets", a.row_offsets).field("col_idx", a.col_idx);
+    figure.field("values", a.values).field("num_rows", a.num_rows).field("nnz", a.nnz());
+    figure.field("steps_per_thread", steps).key("threads").begin_array();
+    const std::vector<ThreadShare> shares = merge_path_shares(a, steps);
+    for (size_t t = 0; t < shares.size(); ++t) {
+        int row = shares[t].first_row, nonzero = static_cast<int>(t) * steps - row;
+        figure.begin_object().field("first_row", row).field("first_nonzero", nonzero);
+        figure.field("rows_closed", shares[t].rows_closed).field("nonzeros", shares[t].nonzeros);
+        figure.key("steps").begin_array();
+        for (int s = 0; s < shares[t].rows_closed + shares[t].nonzeros; ++s) {
+            const bool closes_row = nonzero >= a.row_offsets[row + 1];
+            figure.begin_object().field("row", row).field("nonzero", nonzero);
+            figure.field("takes", closes_row ? "row_end" : "nonzero").end();
+            closes_row ? ++row : ++nonzero;
+        }
+        figure.end().end();
+    }
+    figure.end();
+    write_figure_data(options, figure);
 }
 
 // The block kernel's steps, in the lesson's order, as they are checked and timed: each with its

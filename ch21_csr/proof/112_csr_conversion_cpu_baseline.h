@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 #include <vector>
+#include "../../common/figure_data.h"
 #include "../../common/options.h"
 #include "../../common/self_check.h"
 #include "../chapter_inputs.h"
@@ -14,6 +15,7 @@ inline ProgramDescription csr_conversion_program() {
                               {"make 112_csr_conversion_cpu_baseline && "
                                "build/112_csr_conversion_cpu_baseline"})
         .with_book_input("the book's example: 6 vertices, 9 directed edges")
+        .with_figure_data("the adjacency list, the CSR arrays and each vertex's slice")
         .without_inputs();
 }
 
@@ -67,4 +69,15 @@ inline void check_csr(const AdjacencyList& adj, const HostCoo& edges,
     check.claim("row_offsets has V + 1 entries and ends at the edge count",
                 row_offsets.size() == adj.size() + 1 &&
                     static_cast<size_t>(row_offsets.back()) == edges.nnz());
+}
+
+// --figure-data: the containers, the flat arrays and each vertex's slice of col_idx, which is
+// what thread v of a thread-per-vertex kernel (113) reads.
+inline void write_csr_figure(const ProgramOptions& options, const AdjacencyList& adj,
+                             const std::vector<int>& row_offsets, const std::vector<int>& col_idx) {
+    if (!wants_figure_data(options)) return;
+    JsonWriter figure = begin_figure_data(options, "112");
+    figure.field("adjacency", adj).field("row_offsets", row_offsets).field("col_idx", col_idx);
+    add_slices(figure, "slices", row_offsets);
+    write_figure_data(options, figure);
 }

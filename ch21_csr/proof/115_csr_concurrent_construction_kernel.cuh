@@ -13,6 +13,7 @@
 #include "../../common/cub_scratch.cuh"
 #include "../../common/cusparse_support.cuh"
 #include "../../common/device_formats.cuh"
+#include "../../common/figure_data.h"
 #include "../../common/self_check.h"
 #include "../../common/timing_table.cuh"
 #include "../chapter_inputs.h"
@@ -28,6 +29,9 @@ inline ProgramDescription csr_construction_program() {
                 "--max-memory 20G"})
         .with_book_input("the book's example: 6 vertices, 9 weighted edges, and its orders A and B")
         .with_switch("--sorted-rows", "then sort each row by column, weights moving along")
+        .with_figure_data(
+            "the edges, the arrays after each step of the build, and each edge's thread's "
+            "counter and slot")
         .with_memory({248, 36, 900e6});
 }
 
@@ -73,6 +77,52 @@ inline void show_build(const KernelProgram& p, const HostCoo& edges, const Group
                   " differ from the sequential scatter's" +
                   (moved > 0 ? " (the atomics ordered rows differently, which CSR allows)" : ""));
     std::printf("\n");
+}
+
+// The slot of each edge in a built CSR: the one in its source's row that holds its destination
+// and weight (of two identical edges, each takes one of their two slots; which one is which does
+// not show in the arrays).
+inline std::vector<int> slots_of_edges(const HostCoo& edges, const HostCsr& built) {
+    std::vector<int> slot(edges.nnz(), -1);
+    std::vector<char> taken(built.nnz(), 0);
+    for (size_t e = 0; e < edges.nnz(); ++e) {
+        const int src = edges.rows[e];
+        for (int k = built.row_offsets[src]; k < built.row_offsets[src + 1] && slot[e] < 0; ++k)
+            if (!taken[k] && built.col_idx[k] == edges.cols[e] &&
+                built.values[k] == edges.values[e]) {
+                taken[k] = 1;
+                slot[e] = k;
+            }
+    }
+    return slot;
+}
+
+// --figure-data: the three steps run one at a time where the kernels run, the arrays after each,
+// and for each edge's thread e the counter that its count adds to and the cursor that hands it
+// its slot (both those of its source, rows[e]), and the slot that it was handed.
+inline void write_build_figure(const KernelProgram& p, const HostCoo& edges) {
+    if (!wants_figure_data(p.options)) return;
+    const DeviceCoo d(p.here, edges);
+    DeviceGrouping grouping(p.here, edges.num_rows, edges.num_cols, edges.nnz());
+    JsonWriter figure = begin_figure_data(p.options, "115");
+    figure.field("where", where_kernels_ran(p));
+    if (!p.on_gpu()) figure.field("thread_order", p.here.order().sequence(edges.nnz()));
+    figure.field("rows", edges.rows).field("cols", edges.cols).field("weights", edges.values);
+    figure.key("steps").begin_array();
+    grouping.count(p.here, d.rows.data(), edges.nnz());
+    std::vector<int> degree = grouping.counts.download();
+    degree.pop_back();
+    figure.begin_object().field("step", "count").field("degree", degree).end();
+    grouping.scan();
+    figure.begin_object().field("step", "scan");
+    figure.field("row_offsets", grouping.grouped.row_offsets.download()).end();
+    grouping.scatter(p.here, d.rows.data(), d.cols.data(), d.values.data(), edges.nnz());
+    const HostCsr built = grouping.grouped.download();
+    figure.begin_object().field("step", "scatter").field("col_idx", built.col_idx);
+    figure.field("weights", built.values).field("cursor", grouping.cursor.download()).end();
+    figure.end().field("counter_of_thread", edges.rows).field("cursor_of_thread", edges.rows);
+    figure.field("slot_of_thread", slots_of_edges(edges, built));
+    write_figure_data(p.options, figure);
 }
 
 // The baseline against an independent route: a stable sort of the edges by source keeps each

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 #include "../../common/cusparse_support.cuh"
+#include "../../common/figure_data.h"
 #include "../../common/self_check.h"
 #include "../../common/timing_table.cuh"
 #include "../chapter_inputs.h"
@@ -19,6 +20,7 @@ inline ProgramDescription csc_construction_program() {
                 "build/118_csc_construction_kernel --scale 20 --skew 0.7",
                 "build/118_csc_construction_kernel --matrix data/karate.mtx"})
         .with_book_input("the book's example: 6 vertices, 9 weighted edges")
+        .with_figure_data("the CSR and the CSC and each vertex's slice of both")
         .with_memory({152, 48, 1000e6});
 }
 
@@ -27,9 +29,10 @@ inline ProgramDescription csc_construction_program() {
 const std::vector<int> kExampleInDegree = {0, 1, 2, 2, 2, 2};
 
 // A GPU interleaves each launch's threads its own way; the emulator gives the scatter a shuffle
-// of its own, the seed after the count's.
+// of its own, the seed after the count's, unless --order fixed the order of every launch.
 inline Here scatter_place(const KernelProgram& p) {
-    return p.on_gpu() ? p.here : Here::emulated(ThreadOrder::shuffled(p.seed + 1));
+    if (p.on_gpu() || p.fixed_order()) return p.here;
+    return Here::emulated(ThreadOrder::shuffled(p.seed + 1));
 }
 
 // Every edge as a (source, destination, weight) triple, read back from a CSC: column v's slice
@@ -78,6 +81,25 @@ inline void show_small_csc(const KernelProgram& p, const HostCsr& csr, const Gro
     std::printf("\n");
 }
 
+// --figure-data: the CSR beside the CSC under the CSC's own names, and each vertex's slice of
+// both: its out-neighbours in col_idx, its in-neighbours in row_idx. The order within a column is
+// the scatter's (--order A gives the edges' arrival order).
+inline void write_csc_figure(const KernelProgram& p, const HostCsr& csr,
+                             const GroupedEdges& built) {
+    if (!wants_figure_data(p.options)) return;
+    JsonWriter figure = begin_figure_data(p.options, "118");
+    figure.field("where", where_kernels_ran(p));
+    figure.key("csr").begin_object().field("row_offsets", csr.row_offsets);
+    figure.field("col_idx", csr.col_idx).field("weights", csr.values);
+    add_slices(figure, "slices", csr.row_offsets);
+    figure.end().key("csc").begin_object().field("in_degree", built.counts);
+    figure.field("col_offsets", built.grouped.row_offsets).field("row_idx", built.grouped.col_idx);
+    figure.field("weights", built.grouped.values);
+    add_slices(figure, "slices", built.grouped.row_offsets);
+    figure.end();
+    write_figure_data(p.options, figure);
+}
+
 // A matrix may have rows and no columns, or the reverse: each side is summarized on its own.
 inline void show_degree_side(const std::string& direction, const std::vector<int>& degree) {
     if (degree.empty()) {
@@ -94,7 +116,7 @@ inline void show_degree_side(const std::string& direction, const std::vector<int
 // Where the emulator ran the count and the scatter, the arrays of a small input, the degrees.
 inline void show_csr_and_csc(const KernelProgram& p, const HostCsr& csr,
                              const GroupedEdges& built) {
-    if (!p.on_gpu())
+    if (!p.on_gpu() && !p.fixed_order())
         std::printf(
             "emulation: count threads shuffled with seed %llu, scatter threads with seed %llu\n\n",
             static_cast<unsigned long long>(p.seed), static_cast<unsigned long long>(p.seed + 1));
