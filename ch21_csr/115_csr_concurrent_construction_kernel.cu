@@ -140,9 +140,21 @@ struct DeviceGrouping {
                             grouped.row_offsets.data(), 0);
     }
 
+    // Each key's cursor at the first slot of its slice, where the scatter's claims begin.
+    void start_cursors(const Here& here) {
+        copy_where_kernels_run(here, cursor.data(), grouped.row_offsets.data(), cursor.size());
+    }
+
+    // All that comes before a scatter written elsewhere (exercises 21.1 and 21.5 write theirs).
+    void count_scan_and_start_cursors(const Here& here, const int* key, size_t num_edges) {
+        count(here, key, num_edges);
+        scan();
+        start_cursors(here);
+    }
+
     void scatter(const Here& here, const int* key, const int* partner, const float* weight,
                  size_t num_edges) {
-        copy_where_kernels_run(here, cursor.data(), grouped.row_offsets.data(), cursor.size());
+        start_cursors(here);
         here.launch(num_edges, scatter_by_key_kernel, scatter_by_key_thread, key, partner, weight,
                     cursor.data(), grouped.col_idx.data(), grouped.values.data());
     }

@@ -9,6 +9,7 @@
 #include "../../common/self_check.h"
 #include "../../common/timing_table.cuh"
 #include "../chapter_inputs.h"
+#include "../regular_formats.h"
 
 inline ProgramDescription spmv_csr_program() {
     return ProgramDescription("143 (14.3) kernel: CSR SpMV, one thread per row, no atomics",
@@ -111,8 +112,7 @@ inline void compare_csr_with_cusparse(const KernelProgram& p, const SpmvLessonIn
         d.values.data(), dx.data(), dy.data(),
         [&] { return spmv_matches(dy.download(), spmv_reference(in.coo, in.x, in.y0)); });
     if (p.options.scale == 0 || !library) return;
-    const double bytes =
-        8.0 * a.nnz() + 4.0 * (a.num_rows + 1) + 4.0 * a.num_cols + 8.0 * a.num_rows;
+    const double bytes = csr_spmv_bytes(a);
     // Repeated runs keep adding into y, for both: the same work per run, and no reset timed.
     TimingTable table(p, "143", p.options.skew,
                       "bytes: the CSR arrays, x once, y read and written once");

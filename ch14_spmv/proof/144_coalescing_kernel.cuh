@@ -347,7 +347,7 @@ inline void time_spmv_kernels(const KernelProgram& p, TimingTable& table, const 
     std::unique_ptr<DeviceEll> d_ell = ell ? std::make_unique<DeviceEll>(p.here, *ell) : nullptr;
     DeviceArray<float> dx(p.here, lesson_x(a.num_cols)), dy(p.here, lesson_y0(a.num_rows));
     float *x = dx.data(), *y = dy.data();
-    const double bytes = static_cast<double>(csr_bytes(a)) + 4.0 * a.num_cols + 8.0 * a.num_rows;
+    const double bytes = csr_spmv_bytes(a);
     print_wrapped("  SpMV: bytes for every kernel: the CSR arrays, x, and y read and written", 4);
     const double thread_ms = table.time("csr_thread_per_row", "CSR, thread per row", bytes,
                                         [&] { launch_spmv_csr(p.here, d_csr, x, y); });

@@ -16,6 +16,7 @@
 #include "../../common/self_check.h"
 #include "../../common/timing_table.cuh"
 #include "../chapter_inputs.h"
+#include "../regular_formats.h"
 
 inline ProgramDescription merge_path_program() {
     return ProgramDescription(
@@ -203,8 +204,7 @@ inline void time_merge_path(const KernelProgram& p, const HostCsr& a) {
     DeviceCsr d(here, a);
     MergePathCarries carries(here, a, kStepsPerThread);
     DeviceArray<float> dx(here, lesson_x(a.num_cols)), dy(here, lesson_y0(a.num_rows));
-    const double bytes =
-        8.0 * a.nnz() + 4.0 * (a.num_rows + 1) + 4.0 * a.num_cols + 8.0 * a.num_rows;
+    const double bytes = csr_spmv_bytes(a);
     TimingTable table(p, "148", p.options.skew,
                       "bytes: the CSR arrays, x once, y read and written once");
     MergePathTiles tiles(here, a);

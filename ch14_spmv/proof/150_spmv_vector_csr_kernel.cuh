@@ -13,6 +13,7 @@
 #include "../../common/self_check.h"
 #include "../../common/timing_table.cuh"
 #include "../chapter_inputs.h"
+#include "../regular_formats.h"
 
 inline ProgramDescription vector_csr_program() {
     return ProgramDescription(
@@ -117,8 +118,7 @@ inline void time_group_sizes(const KernelProgram& p, const HostCsr& a, int chose
     const Here& here = p.here;
     DeviceCsr d(here, a);
     DeviceArray<float> dx(here, lesson_x(a.num_cols)), dy(here, lesson_y0(a.num_rows));
-    const double bytes =
-        8.0 * a.nnz() + 4.0 * (a.num_rows + 1) + 4.0 * a.num_cols + 8.0 * a.num_rows;
+    const double bytes = csr_spmv_bytes(a);
     TimingTable table(p, "150", p.options.skew,
                       "bytes: the CSR arrays, x once, y read and written once");
     std::vector<std::pair<int, double>> times;

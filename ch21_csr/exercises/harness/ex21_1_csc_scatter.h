@@ -31,10 +31,7 @@ __global__ void csc_scatter_kernel(int num_edges, const int* src, const int* dst
 inline HostCsr csc_by_exercise_scatter(const Here& here, const HostCoo& edges) {
     const DeviceCoo d(here, edges);
     DeviceGrouping csc(here, edges.num_cols, edges.num_rows, edges.nnz());
-    csc.count(here, d.cols.data(), edges.nnz());
-    csc.scan();
-    copy_where_kernels_run(here, csc.cursor.data(), csc.grouped.row_offsets.data(),
-                           csc.cursor.size());
+    csc.count_scan_and_start_cursors(here, d.cols.data(), edges.nnz());
     here.launch(edges.nnz(), csc_scatter_kernel, csc_scatter_thread, d.rows.data(), d.cols.data(),
                 d.values.data(), csc.cursor.data(), csc.grouped.col_idx.data(),
                 csc.grouped.values.data());
@@ -72,14 +69,9 @@ inline void check_csc_scatter(const KernelProgram& p, const ExerciseInput& input
 }
 
 int main(int argc, char** argv) {
-    const KernelProgram p =
-        start_exercise(argc, argv,
-                       {"ex21_1_csc_scatter",
-                        "exercise 21.1: CSC's scatter, keyed on the destination",
-                        "the book's example and an R-MAT graph of 2^10 vertices",
-                        "data/karate.mtx",
-                        graph_scale_input(),
-                        {152, 48, 1000e6}});
+    const KernelProgram p = start_graph_exercise(
+        argc, argv, "ex21_1_csc_scatter", "exercise 21.1: CSC's scatter, keyed on the destination",
+        "the book's example and an R-MAT graph of 2^10 vertices", {152, 48, 1000e6});
     return run_exercise(
         p,
         {{"the book's example", book_example_edges()},
