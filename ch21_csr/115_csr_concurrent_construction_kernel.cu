@@ -145,13 +145,6 @@ struct DeviceGrouping {
         copy_where_kernels_run(here, cursor.data(), grouped.row_offsets.data(), cursor.size());
     }
 
-    // All that comes before a scatter written elsewhere (exercises 21.1 and 21.5 write theirs).
-    void count_scan_and_start_cursors(const Here& here, const int* key, size_t num_edges) {
-        count(here, key, num_edges);
-        scan();
-        start_cursors(here);
-    }
-
     void scatter(const Here& here, const int* key, const int* partner, const float* weight,
                  size_t num_edges) {
         start_cursors(here);

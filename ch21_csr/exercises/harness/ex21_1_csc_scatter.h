@@ -31,7 +31,9 @@ __global__ void csc_scatter_kernel(int num_edges, const int* src, const int* dst
 inline HostCsr csc_by_exercise_scatter(const Here& here, const HostCoo& edges) {
     const DeviceCoo d(here, edges);
     DeviceGrouping csc(here, edges.num_cols, edges.num_rows, edges.nnz());
-    csc.count_scan_and_start_cursors(here, d.cols.data(), edges.nnz());
+    csc.count(here, d.cols.data(), edges.nnz());
+    csc.scan();
+    csc.start_cursors(here);
     here.launch(edges.nnz(), csc_scatter_kernel, csc_scatter_thread, d.rows.data(), d.cols.data(),
                 d.values.data(), csc.cursor.data(), csc.grouped.col_idx.data(),
                 csc.grouped.values.data());

@@ -110,7 +110,9 @@ struct AggregatedBuild {
 inline AggregatedBuild build_with_aggregated_claims(const Here& here, const HostCoo& edges) {
     const DeviceCoo d(here, edges);
     DeviceGrouping csr(here, edges.num_rows, edges.num_cols, edges.nnz());
-    csr.count_scan_and_start_cursors(here, d.rows.data(), edges.nnz());
+    csr.count(here, d.rows.data(), edges.nnz());
+    csr.scan();
+    csr.start_cursors(here);
     DeviceArray<int> slot_of_edge(here, edges.nnz());
     slot_of_edge.fill_bytes(0xFF);
     DeviceArray<unsigned long long> atomics(here, std::vector<unsigned long long>{0});
