@@ -21,6 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from plots import newest_csv  # noqa: E402
+from table_text import read_measurements  # noqa: E402
 from sweep import SKEWS, read_sweep  # noqa: E402
 
 # 16:9 at slide size; titles of 18 points or more.
@@ -307,6 +308,33 @@ def build_times(csv_path):
     return header, [(label, times[label]) for label, _ in SKEWS if label in times]
 
 
+# Each step's own time, which the sweep does not take: 115's run at scale 22, in the notes'
+# measurements.
+STEP_TIMES = "notes/measurements/builds-113-118.csv"
+STEP_KERNELS = [("atomic_count", "1 count"), ("cub_scan", "2 scan"),
+                ("atomic_scatter", "3 scatter")]
+
+
+def draw_step_times(ax):
+    header, rows = read_measurements(STEP_TIMES)
+    ms = {r["kernel"]: float(r["ms"]) for r in rows
+          if r["program"] == "115" and r["run"] == "default"}
+    names = [label for kernel, label in STEP_KERNELS]
+    times = [ms[kernel] for kernel, _ in STEP_KERNELS]
+    ax.barh(range(len(times)), times, color=PALETTE[1], height=0.6)
+    for y, t in enumerate(times):
+        ax.text(t, y, f" {t:.3g} ms", va="center", ha="left", fontsize=SMALL)
+    ax.set_yticks(range(len(times)))
+    ax.set_yticklabels(names, fontsize=SMALL)
+    ax.invert_yaxis()
+    ax.set_xlim(0, max(times) * 1.35)
+    ax.tick_params(axis="x", labelsize=SMALL)
+    ax.set_xlabel("ms", fontsize=SMALL)
+    ax.set_title("each step alone (115, skew 0.57)", fontsize=TEXT)
+    ax.text(0.0, -0.42, f"scale 22, {header.get('device', '?')}, {os.path.basename(STEP_TIMES)}",
+            transform=ax.transAxes, fontsize=SMALL, ha="left", va="top")
+
+
 def draw_build(d, csv_path, out_dir):
     fig = canvas("CSR from an unsorted edge list (115): count, scan, scatter")
     ax = fig.add_axes([0.01, 0.02, 0.62, 0.87])
@@ -345,13 +373,14 @@ def draw_build(d, csv_path, out_dir):
                     fontsize=SMALL, color="#333333")
     ax.text(-3.4, -9.8, f"kernels: {d['where']}", fontsize=SMALL, ha="left", va="center")
 
-    bars = fig.add_axes([0.67, 0.25, 0.31, 0.55])
+    draw_step_times(fig.add_axes([0.69, 0.60, 0.29, 0.26]))
+    bars = fig.add_axes([0.69, 0.15, 0.29, 0.26])
     if csv_path is None:
         bars.axis("off")
         bars.text(0.5, 0.5, "no sweep CSV in notes/bench/", ha="center", fontsize=TEXT)
         return save(fig, out_dir, "lesson_build_steps.png")
     header, times = build_times(csv_path)
-    labels = [("Graph500" if label == "graph500" else label) for label, _ in times]
+    labels = [("G500" if label == "graph500" else label) for label, _ in times]
     xs = [i + (0.6 if label == "graph500" else 0) for i, (label, _) in enumerate(times)]
     bars.bar(xs, [ms for _, ms in times], color=PALETTE[0], width=0.7)
     for x, (_, ms) in zip(xs, times):
@@ -359,16 +388,13 @@ def draw_build(d, csv_path, out_dir):
     bars.set_xticks(xs)
     bars.set_xticklabels(labels, fontsize=SMALL)
     bars.tick_params(axis="y", labelsize=SMALL)
-    bars.set_xlabel("R-MAT skew a (Graph500: its own parameters)", fontsize=SMALL)
-    bars.set_ylabel("whole build, ms", fontsize=TEXT)
-    bars.set_ylim(0, max(ms for _, ms in times) * 1.2)
-    bars.set_title("the whole build's time", fontsize=SUBTITLE)
-    fig.text(0.665, 0.16,
-             f"count + scan + scatter at scale {header.get('scale', '?')}, "
-             f"{header['device']}:\n124's timing of 115's kernels (count_scan_scatter),\n"
-             f"from {os.path.basename(csv_path)}.\nThe sweep times no step alone: "
-             "these are the\nwhole build's times, not each step's.", fontsize=SMALL,
-             ha="left", va="top")
+    bars.set_ylabel("ms", fontsize=SMALL)
+    bars.set_ylim(0, max(ms for _, ms in times) * 1.25)
+    bars.set_title("the whole build, by R-MAT skew", fontsize=TEXT)
+    fig.text(0.69, 0.07,
+             f"124's timing of 115's kernels, scale {header.get('scale', '?')},\n"
+             f"{os.path.basename(csv_path)}, commit {header.get('commit', '?')}",
+             fontsize=SMALL, ha="left", va="top")
     return save(fig, out_dir, "lesson_build_steps.png")
 
 
