@@ -9,6 +9,7 @@
 #include "../../common/self_check.h"
 #include "../../common/timing_table.cuh"
 #include "../chapter_inputs.h"
+#include "../regular_formats.h"
 
 inline ProgramDescription spmv_coo_program() {
     return ProgramDescription(
@@ -122,7 +123,7 @@ inline void compare_coo_with_cusparse(const KernelProgram& p, const SpmvLessonIn
         d_csr.col_idx.data(), d_csr.values.data(), dx.data(), dy.data(),
         [&] { return spmv_matches(dy.download(), spmv_reference(a, in.x, in.y0)); });
     if (p.options.scale == 0 || !library) return;
-    const double vectors = 4.0 * a.num_cols + 8.0 * a.num_rows;
+    const double vectors = spmv_vector_bytes(a.num_rows, a.num_cols);
     // Repeated runs keep adding into y, for both: the same work per run, and no reset timed.
     TimingTable table(p, "142", p.options.skew,
                       "bytes: each format's arrays, x once, y read and written once");

@@ -285,8 +285,6 @@ inline void check_format_spmv(const KernelProgram& p, const SpmvLessonInput& in,
     check_cusparse_spmv(p, in, reference, check);
 }
 
-// Where DIA is not built, the line that the sweep can read in its place: the timing: line's
-// program, kernel, scale, skew, rmat and device fields, with the reason and its numbers.
 // Every format but DIA is given the same bytes, those that any SpMV of this matrix must move at
 // least once (the CSR arrays, x, and y read and written), so GB/s ranks them as time does;
 // padding and permutations are a format's own overhead on top. DIA's arrays are no CSR plus
@@ -302,8 +300,8 @@ inline void time_formats(const KernelProgram& p, const HostCsr& a,
     std::unique_ptr<DeviceDia> d_dia = dia ? std::make_unique<DeviceDia>(p.here, *dia) : nullptr;
     DeviceArray<float> dx(p.here, lesson_x(a.num_cols)), dy(p.here, lesson_y0(a.num_rows));
     float *x = dx.data(), *y = dy.data();
-    const double x_and_y = 4.0 * a.num_cols + 8.0 * a.num_rows;
-    const double bytes = static_cast<double>(csr_bytes(a)) + x_and_y;
+    const double x_and_y = spmv_vector_bytes(a.num_rows, a.num_cols);
+    const double bytes = csr_spmv_bytes(a);
     TimingTable table(p, "145", p.options.skew,
                       "bytes for CSR, ELL, HYB, JDS and cuSPARSE: the CSR arrays, x, and y read "
                       "and written; for DIA its own slots and offsets, x, and y");

@@ -98,8 +98,8 @@ inline std::vector<int> slots_of_edges(const HostCoo& edges, const HostCsr& buil
 }
 
 // --figure-data: the three steps run one at a time where the kernels run, the arrays after each,
-// and for each edge's thread e the counter that its count adds to and the cursor that hands it
-// its slot (both those of its source, rows[e]), and the slot that it was handed.
+// and the slot that each edge's thread e was handed (its counter and its cursor are those of its
+// source, rows[e], already in the data).
 inline void write_build_figure(const KernelProgram& p, const HostCoo& edges) {
     if (!wants_figure_data(p.options)) return;
     const DeviceCoo d(p.here, edges);
@@ -120,8 +120,7 @@ inline void write_build_figure(const KernelProgram& p, const HostCoo& edges) {
     const HostCsr built = grouping.grouped.download();
     figure.begin_object().field("step", "scatter").field("col_idx", built.col_idx);
     figure.field("weights", built.values).field("cursor", grouping.cursor.download()).end();
-    figure.end().field("counter_of_thread", edges.rows).field("cursor_of_thread", edges.rows);
-    figure.field("slot_of_thread", slots_of_edges(edges, built));
+    figure.end().field("slot_of_thread", slots_of_edges(edges, built));
     write_figure_data(p.options, figure);
 }
 
