@@ -1,5 +1,5 @@
-"""The tables of the notes' sections on past sweeps ("The sweep at commit 9123e1b", "The sweep at
-commit ea0c869", in both chapters), each from the sweep CSV of notes/bench/ that its section
+"""The tables of the notes' sections on the sweeps ("The sweep at commit 76044ad", "... 9123e1b",
+"... ea0c869", in both chapters), each from the sweep CSV of notes/bench/ that its section
 quotes (bench/notes_tables.py writes them).
 
 A table is a grid: one column per input of the sweep, one row per kernel's time or per ratio of
@@ -88,9 +88,9 @@ THREAD_PER_ROW_144 = time_of("144", "csr_thread_per_row")
 WARP_PER_ROW_144 = time_of("144", "csr_warp_per_row")
 PER_THREAD = time_of("148", "csr_merge_path_per_thread")
 
-# Chapter 14, the sweep at commit 9123e1b: 148's steps one after another, then the libraries
-# and 144's two CSR kernels.
-SPMV_9123E1B_TIMES = times_grid([
+# Chapter 14, the sweeps from commit 9123e1b on: 148's steps one after another, then the
+# libraries and 144's two CSR kernels.
+SPMV_STEP_TIMES = times_grid([
     ("148 merge path, per thread", "148", "csr_merge_path_per_thread"),
     ("148 block steps: staged", "148", "csr_merge_path_staged"),
     ("+ conflict-free staging", "148", "csr_merge_path_conflict_free"),
@@ -103,7 +103,7 @@ SPMV_9123E1B_TIMES = times_grid([
     ("144 thread per row (143's kernel)", "144", "csr_thread_per_row"),
 ])
 
-SPMV_9123E1B_RATIOS = grid("ratio against its target", [
+SPMV_TARGET_RATIOS = grid("ratio against its target", [
     line("148 / cuSPARSE ALG1", ratio_of(MERGE_PATH, ALG1), decimals(3),
          "geomean <= 1.0, each <= 1.1", geomean=True),
     line("148 / cuSPARSE ALG2", ratio_of(MERGE_PATH, ALG2), decimals(3), geomean=True),
@@ -133,9 +133,9 @@ COO2CSR = time_of("122", "cusparse_coo2csr")
 BLOCK_REDUCE = time_of("117", "block_reduce")
 CUB_REDUCE = time_of("117", "cub_reduce")
 
-# Chapter 21, the sweep at commit 9123e1b: 124's passes and the builds it is timed beside, then
-# the sorted conversions and the reductions.
-BUILD_9123E1B_TIMES = times_grid([
+# Chapter 21, the sweeps from commit 9123e1b on: 124's passes and the builds it is timed beside,
+# then the sorted conversions and the reductions.
+BUILD_STEP_TIMES = times_grid([
     ("124 pass 1 and the plan", "124", "bucketed_count_plan"),
     ("124 passes 1 and 2", "124", "bucketed_through_partition"),
     ("124 bucketed build (passes 1 to 3)", "124", "bucketed_build"),
@@ -150,7 +150,7 @@ BUILD_9123E1B_TIMES = times_grid([
     ("cub::DeviceReduce", "117", "cub_reduce"),
 ])
 
-BUILD_9123E1B_RATIOS = grid("ratio against its target", [
+BUILD_TARGET_RATIOS = grid("ratio against its target", [
     line("bucketed build (124) / payload-sort build", ratio_of(BUCKETED, PAYLOAD_SORT_BUILD),
          decimals(3), "<= 0.70"),
     line("bucketed build (124) / gather-sort build",
