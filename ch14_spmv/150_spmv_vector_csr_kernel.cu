@@ -119,9 +119,9 @@ inline RowFacts row_facts(const HostCsr& a) {
 }
 
 // The rule's constants, fitted to every G timed on an H200 at scale 22 (notes/ch14_spmv.md,
-// "Vector CSR: G lanes a row"). On the 5- and 7-point Poisson matrices one lane
-// a row was fastest (0.070 and 0.086 ms; 4 lanes 0.134 and 0.137). On R-MAT, 16 entries a row:
-// 8 lanes at CV 0.25 and 1.9, 16 at CV 6.2 (the longest row 2,485 mean rows long), and the whole
+// "Vector CSR: G lanes a row"). On the 5- and 7-point Poisson matrices one lane a row was
+// fastest (0.070 and 0.086 ms; 4 lanes 0.134 and 0.137). On R-MAT, 16 entries a row: 8 lanes at
+// CV 0.25 and 1.9, 16 at CV 6.2 (the longest row 2,485 mean rows long), and the whole
 // warp where the longest row is 10,004 (Graph500), 30,988 (a = 0.70) and 180,140 (a = 0.80)
 // mean rows long.
 // kSharedSectorsForOneLane: from this share on, neighbouring rows read x together.
@@ -147,11 +147,13 @@ struct GroupChoice {
 // Lesson: the rule. Where neighbouring rows share their x sectors and rows are short, one lane a
 // row wins: a warp's 32 rows gather x together, and the strided reads of values and col_idx are
 // few and land in sectors that the next steps use. Where one row is thousands of mean rows long,
-// its group walks it alone after the others are done: the whole warp shortens that walk 32 times. Otherwise the group gives a mean row two products a lane, and grows with the spread
-// of the row lengths, the next power of two, at most the warp.
+// its group walks it alone after the others are done: the whole warp shortens that walk 32
+// times. Otherwise the group gives a mean row two products a lane, and grows with the spread of
+// the row lengths, the next power of two, at most the warp.
 inline GroupChoice choose_group_size(const RowFacts& f) {
     GroupChoice choice;
-    if (f.shared_sectors >= kSharedSectorsForOneLane && f.mean * (1 + f.cv) <= kShortRowForOneLane) {
+    if (f.shared_sectors >= kSharedSectorsForOneLane &&
+        f.mean * (1 + f.cv) <= kShortRowForOneLane) {
         choice.reason =
             "neighbouring rows share their x sectors and rows are short: one lane a "
             "row puts 32 neighbouring rows in a warp, whose gathers coincide";

@@ -29,9 +29,7 @@ struct KernelProgram {
         return shuffled_order();
     }
     // --order A, B or reverse: one order for every launch, where a seed would shuffle each.
-    bool fixed_order() const {
-        return options.order == "A" || options.order == "B" || options.order == "reverse";
-    }
+    bool fixed_order() const { return !emulation_order().is_shuffled(); }
     std::string emulation_order_words() const {
         if (options.order == "A") return "in order A (ascending thread index)";
         if (options.order == "B")
