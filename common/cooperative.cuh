@@ -253,10 +253,12 @@ public:
         ON_EMULATOR_ONLY(return host_match_any_sync(mask, key), 0u);
     }
     // Fibers switch only at collectives, so in one block at a time a plain read-modify-write is
-    // already atomic; the race check's blocks run at once, and its shim is a host atomic.
+    // already atomic; the race check's blocks run at once, and its shim is a host atomic. An add
+    // to the block's shared memory keeps subnormals, one to global memory flushes them, as on the
+    // GPU (host_atomic_add).
     template <class T>
     __host__ __device__ T atomic_add(T* address, T value) {
-        return atomic_add_shim(address, value);
+        ON_EMULATOR_ONLY(return host_atomic_add(address, value, memory_of(address)), value);
     }
     template <class T>
     __host__ __device__ T* shared(size_t count) {
@@ -309,6 +311,7 @@ private:
     }
     template <class T>
     T* host_shared(size_t count);
+    AtomicMemory memory_of(const void* address) const;
     template <class T>
     static uint64_t bits_of(T value) {
         static_assert(sizeof(T) <= sizeof(uint64_t), "a shuffled value fits 8 bytes");
@@ -661,6 +664,12 @@ T* EmulatedCuda::host_shared(size_t count) {
                               " bytes of shared memory; its launch gave " +
                               std::to_string(block_->shared_bytes()));
     return reinterpret_cast<T*>(block_->shared_base() + start);
+}
+
+inline AtomicMemory EmulatedCuda::memory_of(const void* address) const {
+    const uintptr_t at = reinterpret_cast<uintptr_t>(address);
+    const uintptr_t shared = reinterpret_cast<uintptr_t>(block_->shared_base());
+    return at - shared < block_->shared_bytes() ? AtomicMemory::shared : AtomicMemory::global;
 }
 
 // The shared array that a body takes next: `float* sums = shared_array<float>(cuda, n);`

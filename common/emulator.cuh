@@ -10,6 +10,7 @@
 // cannot show such a race, however the indices are ordered.
 #pragma once
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <numeric>
 #include <random>
@@ -166,25 +167,45 @@ inline uint64_t fresh_emulation_seed() {
     return (static_cast<uint64_t>(rd()) << 32 | rd()) % 1000000007ull;
 }
 
+// A float atomicAdd on global memory runs in flush-to-zero mode on every NVIDIA GPU, whatever
+// -ftz says: a subnormal operand counts as zero, and a subnormal sum is stored as zero. Float
+// atomics on shared memory keep subnormals, as plain arithmetic does without -ftz. The emulator
+// adds as the GPU does, so that a student without a GPU sees the y that a GPU gives.
+enum class AtomicMemory { global, shared };
+
+template <class T>
+inline T flushed_to_zero(T value) {
+    if (std::fpclassify(value) == FP_SUBNORMAL) return std::copysign(T(0), value);
+    return value;
+}
+
+template <class T>
+inline T atomic_sum(T old, T value, AtomicMemory memory) {
+    if constexpr (std::is_same_v<T, float>)
+        if (memory == AtomicMemory::global)
+            return flushed_to_zero(flushed_to_zero(old) + flushed_to_zero(value));
+    return old + value;
+}
+
 // The host's side of the atomic shims. The emulator runs one thread at a time, so there a plain
 // read-modify-write is already atomic. The race check's threads run at once: its atomics are
 // real, and relaxed, as CUDA's atomicAdd and atomicMin are, so that they order nothing but
 // themselves and cannot hide a race on other memory. Floating-point adds, which the host has no
 // instruction for, retry a compare-and-swap until no other thread came between.
 template <class T>
-inline T host_atomic_add(T* address, T value) {
+inline T host_atomic_add(T* address, T value, AtomicMemory memory = AtomicMemory::global) {
 #ifdef SUITE_RACE_CHECK
     if constexpr (std::is_integral_v<T>) return __atomic_fetch_add(address, value, __ATOMIC_RELAXED);
     T old;
     __atomic_load(address, &old, __ATOMIC_RELAXED);
-    T sum = old + value;
+    T sum = atomic_sum(old, value, memory);
     while (!__atomic_compare_exchange(address, &old, &sum, true, __ATOMIC_RELAXED,
                                       __ATOMIC_RELAXED))
-        sum = old + value;
+        sum = atomic_sum(old, value, memory);
     return old;
 #else
     const T old = *address;
-    *address = old + value;
+    *address = atomic_sum(old, value, memory);
     return old;
 #endif
 }

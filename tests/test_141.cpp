@@ -2,6 +2,8 @@
 // loop, 142's COO loop and 143's CSR loop), the program's products as it prints them, and the
 // byte counts of the three layouts.
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -146,6 +148,31 @@ TEST_CASE("141: conversions and SpMVs on 1,200 random dense matrices", "[141][ra
     }
     CHECK(empty_matrices > 0);
     CHECK(all_zero > empty_matrices);
+}
+
+TEST_CASE("the SpMV bound: underflow's absolute error passes, a few ulps of a normal sum fail",
+          "[141][bound][underflow]") {
+    const float smallest_normal = std::numeric_limits<float>::min();
+    const float ulp_of_one = std::ldexp(1.0f, -23);
+    // Row 0 holds one subnormal entry, row 1 one entry of 1; x = 1, y0 = 0.
+    HostCoo a;
+    a.num_rows = a.num_cols = 2;
+    a.rows = {0, 1};
+    a.cols = {0, 1};
+    a.values = {1e-40f, 1.0f};
+    const SpmvReference reference = spmv_reference(a, ones(2), zeros(2));
+    // Kept, as the CPU keeps it, or flushed, as a GPU's global atomics flush it.
+    CHECK(spmv_matches({1e-40f, 1.0f}, reference));
+    CHECK(spmv_matches({0.0f, 1.0f}, reference));
+    // Row 1's rounding bound is (1 + 2) * 2^-23 of its one product: three ulps of 1 pass, and
+    // four fail, however many smallest normals underflow adds.
+    CHECK(spmv_matches({0.0f, 1.0f + 3 * ulp_of_one}, reference));
+    CHECK_FALSE(spmv_matches({0.0f, 1.0f + 4 * ulp_of_one}, reference));
+    CHECK_FALSE(spmv_matches({0.0f, 1.0f - 4 * ulp_of_one}, reference));
+    // Row 0 may lose its entry (below FLT_MIN) and no more: its allowance is 4 FLT_MIN, for one
+    // multiply-add's three flushes (x_0 = 1) and y0's.
+    CHECK(spmv_matches({-3 * smallest_normal, 1.0f}, reference));
+    CHECK_FALSE(spmv_matches({5 * smallest_normal, 1.0f}, reference));
 }
 
 TEST_CASE("141: byte counts of Fig. 14.1 and where COO and CSR start to pay off", "[141]") {

@@ -350,6 +350,58 @@ TEST_CASE("planted bug: a warp that reads its neighbours' shared slots without _
     CHECK(wrong > 0);
 }
 
+namespace {
+
+// Every thread of a warp adds `addend` into one float of shared memory and one of global memory;
+// the shared sum is then written out beside the global one.
+template <class Cuda>
+__host__ __device__ void atomic_sums_body(Cuda& cuda, float addend, float* global_sum,
+                                          float* shared_sum_out) {
+    float* shared_sum = shared_array<float>(cuda, 1);
+    if (cuda.threadIdx.x == 0) *shared_sum = 0;
+    cuda.syncthreads();
+    cuda.atomic_add(shared_sum, addend);
+    cuda.atomic_add(global_sum, addend);
+    cuda.syncthreads();
+    if (cuda.threadIdx.x == 0) *shared_sum_out = *shared_sum;
+}
+
+__global__ void atomic_sums_kernel(float addend, float* global_sum, float* shared_sum_out) {
+    DeviceCuda cuda;
+    atomic_sums_body(cuda, addend, global_sum, shared_sum_out);
+}
+
+// {global sum, shared sum} of a warp's 32 adds of `addend`, starting from zero.
+std::vector<float> atomic_sums(const Here& here, float addend) {
+    DeviceArray<float> global_sum(here, std::vector<float>{0}), shared_sum(here, size_t{1});
+    here.launch_blocks({1, kWarpSize, SharedBytes().add<float>(1).total()}, atomic_sums_kernel,
+                       atomic_sums_body<EmulatedCuda>, addend, global_sum.data(),
+                       shared_sum.data());
+    return {global_sum.download()[0], shared_sum.download()[0]};
+}
+
+// 32 adds of a subnormal: exact in shared memory (32 * 1e-40 is still subnormal, and every
+// partial sum a multiple of the smallest one), lost in global memory, where each is read as 0.
+void check_subnormal_atomic_sums(const Here& here) {
+    const float subnormal = 1e-40f;
+    const std::vector<float> sums = atomic_sums(here, subnormal);
+    CHECK(sums[0] == 0);
+    CHECK(sums[1] == 32 * subnormal);
+    CHECK(atomic_sums(here, 0.25f) == std::vector<float>{8.0f, 8.0f});
+}
+
+}  // namespace
+
+TEST_CASE("cooperative emulation: float atomics keep subnormals in shared memory, not global",
+          "[cooperative][underflow]") {
+    check_subnormal_atomic_sums(Here::emulated(ThreadOrder::shuffled(28)));
+}
+
+TEST_CASE("cooperative kernels: a GPU's float atomics keep subnormals in shared memory only",
+          "[gpu][cooperative][underflow]") {
+    check_subnormal_atomic_sums(Here::gpu());
+}
+
 TEST_CASE("cooperative kernels: the same bodies on the GPU", "[gpu][cooperative]") {
     for (size_t n : {size_t{1}, size_t{129}, size_t{100000}}) {
         CAPTURE(n);

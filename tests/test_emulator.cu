@@ -1,5 +1,7 @@
 // Unit tests of the host emulator, the atomic shim and the CUDA helpers.
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <catch2/catch.hpp>
 #include <numeric>
 #include "../common/cuda_support.cuh"
@@ -58,6 +60,29 @@ TEST_CASE("the atomic shim returns the old value, as atomicAdd does", "[common][
     CHECK(total == 0.75);
 }
 
+TEST_CASE("the float atomic shim flushes subnormals to zero, as a GPU's global atomics do",
+          "[common][emulator][underflow]") {
+    const float subnormal = 1e-40f, smallest_normal = std::numeric_limits<float>::min();
+    REQUIRE(std::fpclassify(subnormal) == FP_SUBNORMAL);
+    float y = 0;
+    atomic_add_shim(&y, subnormal);
+    CHECK(y == 0);
+    y = smallest_normal;
+    atomic_add_shim(&y, subnormal);
+    CHECK(y == smallest_normal);
+    // Two normal operands whose sum is subnormal: stored as zero.
+    y = 1.5f * smallest_normal;
+    atomic_add_shim(&y, -smallest_normal);
+    CHECK(y == 0);
+    y = 1.0f;
+    atomic_add_shim(&y, 0.5f);
+    CHECK(y == 1.5f);
+    // Doubles keep their subnormals: only float's global atomics flush.
+    double total = 0;
+    atomic_add_shim(&total, 1e-310);
+    CHECK(total == 1e-310);
+}
+
 TEST_CASE("blocks_for covers every item", "[common][cuda]") {
     CHECK(blocks_for(0) == 0);
     CHECK(blocks_for(1) == 1);
@@ -96,6 +121,29 @@ TEST_CASE("device buffers round-trip and kernels see them", "[gpu][common]") {
     DeviceBuffer<int> moved = std::move(d);
     CHECK(moved.size() == 1000);
     CHECK(d.size() == 0);
+}
+
+namespace {
+__global__ void add_each(int n, const float* addends, float* sums) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomic_add_shim(&sums[i], addends[i]);
+}
+}  // namespace
+
+TEST_CASE("a GPU's global float atomics flush subnormals, as the emulator's shim does",
+          "[gpu][common][underflow]") {
+    const float subnormal = 1e-40f, smallest_normal = std::numeric_limits<float>::min();
+    const std::vector<float> start = {0, smallest_normal, 1.5f * smallest_normal, 1.0f, 0};
+    const std::vector<float> addends = {subnormal, subnormal, -smallest_normal, 0.5f,
+                                        2 * smallest_normal};
+    std::vector<float> emulated = start;
+    for (size_t i = 0; i < start.size(); ++i) atomic_add_shim(&emulated[i], addends[i]);
+    DeviceBuffer<float> d_addends(addends), d_sums(start);
+    add_each<<<1, kThreadsPerBlock>>>(static_cast<int>(start.size()), d_addends.data(),
+                                      d_sums.data());
+    CUDA_CHECK_LAUNCH();
+    CHECK(d_sums.download() == emulated);
+    CHECK(emulated == std::vector<float>{0, smallest_normal, 0, 1.5f, 2 * smallest_normal});
 }
 
 TEST_CASE("the event timer returns a positive median", "[gpu][common]") {

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <string>
@@ -514,6 +515,64 @@ TEST_CASE("programs: values too small for a float are stored as 0, with one note
                          "1e-50)\n");
     CHECK(result_field(run, "nnz") == "2");
     CHECK(std::stod(result_field(run, "y_sum")) == Approx(2.0).margin(1e-6));
+}
+
+namespace {
+
+// The SpMV programs that take --matrix, 149 among them (its ranks share one GPU or run in
+// emulation); 147 is left out, as CG takes symmetric positive definite matrices only.
+const std::vector<std::string> kUnderflowPrograms = {
+    "142_spmv_coo_kernel",         "143_spmv_csr_kernel",
+    "144_coalescing_kernel",       "145_regular_formats_kernel",
+    "146_design_considerations_cpu_baseline", "148_spmv_merge_path_kernel",
+    "149_spmv_across_ranks_kernel", "150_spmv_vector_csr_kernel",
+};
+
+// Files whose rows sum to subnormal floats, where a GPU's global atomics and cuSPARSE flush to
+// zero what the CPU keeps: every program must confirm every claim, and its y_sum must be the
+// file's sum within what underflow may lose (FLT_MIN for each flush, a few dozen at most here).
+void check_subnormal_sums(bool on_gpu) {
+    const Scratch dir;
+    struct File {
+        std::string name, text;
+        double sum;
+    };
+    const std::vector<File> files = {
+        {"subnormal.mtx", kGeneral + "3 3 2\n1 1 1e-40\n2 2 1.5\n", 1.5 + 1e-40},
+        // Row 1 holds subnormals alone, row 2 two normal values whose sum is subnormal, row 4
+        // the smallest subnormal, and row 3 a tiny normal value.
+        {"tiny.mtx",
+         kGeneral + "4 4 7\n1 1 1e-40\n1 2 -2e-40\n2 2 1.5e-38\n2 3 -1.4e-38\n3 3 1e-30\n"
+                    "4 1 1e-45\n4 4 -3e-39\n",
+         1e-40 - 2e-40 + 1.5e-38 - 1.4e-38 + 1e-30 + 1e-45 - 3e-39},
+    };
+    for (const File& file : files) {
+        const std::string path = dir.write(file.name, file.text);
+        for (const std::string& name : kUnderflowPrograms) {
+            if (!fs::exists("build/" + name)) continue;
+            const ProgramRun run = run_program(name, {"--matrix", path});
+            INFO(name << " on " << file.name << ": " << describe(run));
+            CHECK(run.exit_code == 0);
+            CHECK_THAT(run.out, !Contains(": MISMATCH") && Contains(", 0 MISMATCH"));
+            if (on_gpu && name.find("cpu_baseline") == std::string::npos)
+                CHECK_THAT(run.out, Contains("\n[gpu] "));
+            const double y_sum = std::stod(result_field(run, "y_sum"));
+            CHECK(std::fabs(y_sum - file.sum) <= 1e-9 * std::fabs(file.sum) +
+                                                     32.0 * std::numeric_limits<float>::min());
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("programs: rows that sum to subnormal floats confirm every claim",
+          "[programs][underflow]") {
+    check_subnormal_sums(false);
+}
+
+TEST_CASE("programs: on a GPU, rows that sum to subnormal floats confirm every claim",
+          "[gpu][programs][underflow]") {
+    check_subnormal_sums(true);
 }
 
 namespace {
