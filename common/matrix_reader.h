@@ -70,9 +70,15 @@ namespace matrix_reader_detail {
 // matrix file (a binary, /dev/zero), and reading on would only fill the memory.
 constexpr size_t kMaxLineBytes = size_t{1} << 20;
 
-// The lines of a stream, numbered from 1, without their "\n" or "\r\n", read a block at a
-// time: the file is never held whole, and no line may pass kMaxLineBytes. `total_bytes` is the
-// stream's length, which tells how many entries the rest of it can still hold.
+inline bool is_line_end(char c) {
+    return c == '\n' || c == '\r';
+}
+
+// The lines of a stream, numbered from 1, without their line ends, read a block at a time: the
+// file is never held whole, and no line may pass kMaxLineBytes. A line ends at "\n", at "\r\n" or
+// at a lone "\r" (classic Mac OS), in any mixture, so that every line number is the one an editor
+// shows; "\r\r\n" is a lone "\r" and then a "\r\n", with a blank line between them. `total_bytes`
+// is the stream's length, which tells how many entries the rest of it can still hold.
 class LineReader {
 public:
     LineReader(std::string path, std::istream& in, uint64_t total_bytes)
@@ -92,26 +98,36 @@ public:
                 if (!any) return false;
                 break;
             }
+            if (lf_may_follow_) {
+                lf_may_follow_ = false;
+                if (block_[block_pos_] == '\n') {
+                    consume(1);
+                    continue;
+                }
+            }
             any = true;
             const char* start = block_.data() + block_pos_;
             const size_t available = block_len_ - block_pos_;
-            const void* newline = std::memchr(start, '\n', available);
-            const size_t take = newline
-                                    ? static_cast<size_t>(static_cast<const char*>(newline) - start)
-                                    : available;
+            const size_t take =
+                static_cast<size_t>(std::find_if(start, start + available, is_line_end) - start);
             if (line_.size() + take > kMaxLineBytes)
                 fail_at(number_ + 1, "the line is longer than " + std::to_string(kMaxLineBytes) +
                                          " bytes: this is not a text matrix file");
             line_.append(start, take);
-            block_pos_ += take;
-            consumed_ += take;
-            if (newline) {
-                ++block_pos_;
-                ++consumed_;
+            consume(take);
+            if (take < available) {
+                lf_may_follow_ = start[take] == '\r';
+                consume(1);
+                // The '\n' of a "\r\n" is taken now when it is in this block, so that
+                // bytes_left() counts only what lies beyond the line; one that the block's end
+                // split from its '\r' is taken by the next call.
+                if (lf_may_follow_ && block_pos_ < block_len_) {
+                    lf_may_follow_ = false;
+                    if (block_[block_pos_] == '\n') consume(1);
+                }
                 break;
             }
         }
-        if (!line_.empty() && line_.back() == '\r') line_.pop_back();
         if (number_ == 0 && line_.compare(0, 3, "\xEF\xBB\xBF") == 0) line_.erase(0, 3);
         ++number_;
         line = line_;
@@ -134,6 +150,11 @@ public:
     }
 
 private:
+    void consume(size_t bytes) {
+        block_pos_ += bytes;
+        consumed_ += bytes;
+    }
+
     bool refill() {
         in_.read(block_.data(), static_cast<std::streamsize>(block_.size()));
         block_len_ = static_cast<size_t>(in_.gcount());
@@ -150,12 +171,14 @@ private:
     size_t block_pos_ = 0, block_len_ = 0;
     std::string line_;
     bool replay_ = false;
+    // The last line ended at a '\r' that was the block's last byte: a '\n' that starts the next
+    // block belongs to that line end.
+    bool lf_may_follow_ = false;
     int number_ = 0;
 };
 
-// A stray '\r' (a file with "\r\r\n" line ends) separates fields like a blank does.
 inline bool is_separator(char c) {
-    return c == ' ' || c == '\t' || c == '\r';
+    return c == ' ' || c == '\t';
 }
 
 // Fields separated by runs of spaces and tabs.
@@ -280,7 +303,7 @@ inline void count_if_tiny(TinyValues& tiny, const LineReader& in, long double va
 }
 
 // A field as a message shows it: at most 40 characters, with anything unprintable (a NUL, a
-// '\r', a byte of a binary file) written as \xNN, so that the message is one readable line.
+// form feed, a byte of a binary file) written as \xNN, so that the message is one readable line.
 inline std::string quoted(std::string_view s) {
     constexpr size_t kShown = 40;
     std::string out = "'";

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -762,13 +763,8 @@ TEST_CASE("reader: messages stay one short, readable line", "[reader][refusal]")
     CHECK(wide.size() < 300);
 }
 
-TEST_CASE("reader: stray carriage returns, the float maximum and values too small for a float",
-          "[reader][format]") {
+TEST_CASE("reader: the float maximum and values too small for a float", "[reader][format]") {
     const ScratchDir dir;
-    // "\r\r\n" line ends: the extra '\r' separates fields like a blank.
-    const HostCoo crcr = read_matrix_file(dir.write(
-        "crcr.mtx", "%%MatrixMarket matrix coordinate real general\r\r\n2 2 1\r\r\n2 1 4\r\r\n"));
-    CHECK(sorted_entries(crcr) == std::vector<Entry>{{1, 0, 4.0f}});
     // 3.4028235e38, the float maximum as it is usually printed, rounds to FLT_MAX.
     const HostCoo top =
         read_matrix_file(dir.write("top.csv", "0 1 3.4028235e38\n1 0 -3.4028235e38\n"));
@@ -782,6 +778,207 @@ TEST_CASE("reader: stray carriage returns, the float maximum and values too smal
         read_matrix_file(dir.write("tiny.mtx", kRealGeneral + "2 2 1\n1 1 -1e-46\n"));
     CHECK(tiny_value.values == std::vector<float>{0.0f});
     CHECK(std::signbit(tiny_value.values[0]));
+}
+
+namespace {
+
+// The text with every "\n" replaced by `end`.
+std::string with_line_ends(const std::string& text, const std::string& end) {
+    std::string out;
+    for (char c : text) {
+        if (c == '\n')
+            out += end;
+        else
+            out += c;
+    }
+    return out;
+}
+
+// Two files of the same lines, one with "\n" line ends and one with others: what the reader makes
+// of the second must be what it makes of the first, and what the iostream reader makes of the
+// first.
+void check_same_as_lf(const ScratchDir& dir, const std::string& name, const std::string& lf_text,
+                      const std::string& other_text) {
+    INFO(name << ", file text:\n" << other_text);
+    const std::string lf_path = dir.write("lf_" + name, lf_text);
+    const HostCoo lf = read_matrix_file(lf_path);
+    const HostCoo plain = read_plainly(lf_path);
+    HostCoo other;
+    REQUIRE_NOTHROW(other = read_matrix_file(dir.write(name, other_text)));
+    CHECK(other.num_rows == lf.num_rows);
+    CHECK(other.num_cols == lf.num_cols);
+    CHECK(sorted_entries(other) == sorted_entries(lf));
+    CHECK(other.num_rows == plain.num_rows);
+    CHECK(sorted_entries(other) == sorted_entries(plain));
+}
+
+}  // namespace
+
+TEST_CASE("reader: lines may end in a lone CR, as classic Mac OS wrote them, or in a mixture",
+          "[reader][format][line-ends]") {
+    const ScratchDir dir;
+    const std::string general = kRealGeneral +
+                                "% a comment\n"
+                                "\n"
+                                "3 4 4\n"
+                                "1 1 1.5\n"
+                                "2 3 -2\n"
+                                "\n"
+                                "3 1 0.25\n"
+                                "3 4 7\n";
+    const std::string symmetric = kRealSymmetric +
+                                  "3 3 4\n"
+                                  "1 1 2\n"
+                                  "2 1 -1\n"
+                                  "3 2 0.5\n"
+                                  "3 3 4\n";
+    const std::string edges =
+        "# src,dst,weight\n"
+        "0,1\n"
+        "1,2,2.5\n"
+        "\n"
+        "3 3\n"
+        "1 2 -4\n";
+    const std::string spaced_edges =
+        "% src dst weight\n"
+        "0 1\n"
+        "1\t2 2.5\n"
+        "\n"
+        "3 3\n"
+        "1 2 -4\n";
+    SECTION("a lone CR ends every line") {
+        const HostCoo a = read_matrix_file(dir.write("cr.mtx", with_line_ends(general, "\r")));
+        CHECK(a.num_rows == 3);
+        CHECK(a.num_cols == 4);
+        CHECK(sorted_entries(a) ==
+              sorted({{0, 0, 1.5f}, {1, 2, -2.0f}, {2, 0, 0.25f}, {2, 3, 7.0f}}));
+        const HostCoo s =
+            read_matrix_file(dir.write("cr_symmetric.mtx", with_line_ends(symmetric, "\r")));
+        CHECK(s.num_rows == 3);
+        CHECK(sorted_entries(s) == sorted({{0, 0, 2.0f},
+                                           {1, 0, -1.0f},
+                                           {0, 1, -1.0f},
+                                           {2, 1, 0.5f},
+                                           {1, 2, 0.5f},
+                                           {2, 2, 4.0f}}));
+        const HostCoo g = read_matrix_file(dir.write("cr.csv", with_line_ends(edges, "\r")));
+        CHECK(g.num_rows == 4);
+        CHECK(sorted_entries(g) ==
+              sorted({{0, 1, 1.0f}, {1, 2, 2.5f}, {3, 3, 1.0f}, {1, 2, -4.0f}}));
+    }
+    SECTION("every kind of line end reads as the same file with LF ends") {
+        for (const std::string end : {"\r", "\r\n"}) {
+            const std::string kind = end == "\r" ? "cr" : "crlf";
+            check_same_as_lf(dir, kind + "_general.mtx", general, with_line_ends(general, end));
+            check_same_as_lf(dir, kind + "_symmetric.mtx", symmetric,
+                             with_line_ends(symmetric, end));
+            check_same_as_lf(dir, kind + "_edges.csv", edges, with_line_ends(edges, end));
+            check_same_as_lf(dir, kind + "_edges.txt", spaced_edges,
+                             with_line_ends(spaced_edges, end));
+        }
+        // The same lines as the texts above, their ends of every kind. The blank lines among
+        // them are "\r\r", "\n\r\n", "\r\n\r" and "\r\r\n"; a lone "\r" followed by "\n" would
+        // be one "\r\n", not two ends.
+        check_same_as_lf(dir, "mixed_general.mtx", general,
+                         "%%MatrixMarket matrix coordinate real general\r\n"
+                         "% a comment\r"
+                         "\r"
+                         "3 4 4\n"
+                         "1 1 1.5\r\n"
+                         "2 3 -2\n"
+                         "\r\n"
+                         "3 1 0.25\r"
+                         "3 4 7");
+        check_same_as_lf(dir, "mixed_symmetric.mtx", symmetric,
+                         "%%MatrixMarket matrix coordinate real symmetric\r"
+                         "3 3 4\n"
+                         "1 1 2\r\n"
+                         "2 1 -1\r"
+                         "3 2 0.5\n"
+                         "3 3 4\r\n");
+        check_same_as_lf(dir, "mixed_edges.csv", edges,
+                         "# src,dst,weight\r"
+                         "0,1\n"
+                         "1,2,2.5\r\n"
+                         "\r"
+                         "3 3\r"
+                         "1 2 -4\n");
+        check_same_as_lf(dir, "mixed_edges.txt", spaced_edges,
+                         "% src dst weight\n"
+                         "0 1\r"
+                         "1\t2 2.5\r"
+                         "\r\n"
+                         "3 3\n"
+                         "1 2 -4");
+    }
+    SECTION("the real files of data/, rewritten with CR ends, read as they do with LF ends") {
+        for (const DataFile& d : kReadableData) {
+            const std::string path = data_file(d.name);
+            std::ifstream in(path, std::ios::binary);
+            const std::string text((std::istreambuf_iterator<char>(in)),
+                                   std::istreambuf_iterator<char>());
+            REQUIRE(text.find('\r') == std::string::npos);
+            const HostCoo reference = read_plainly(path);
+            const HostCoo cr =
+                read_matrix_file(dir.write("cr_" + d.name, with_line_ends(text, "\r")));
+            INFO(d.name);
+            CHECK(cr.num_rows == reference.num_rows);
+            CHECK(cr.num_cols == reference.num_cols);
+            CHECK(cr.nnz() == d.nnz);
+            CHECK(sorted_entries(cr) == sorted_entries(reference));
+        }
+    }
+    SECTION("a refusal names the line that an editor shows") {
+        check_refusals({
+            {"cr_row_high.mtx", with_line_ends(kRealGeneral + "3 3 2\n1 1 1\n4 1 1\n", "\r"), 4,
+             "row index '4' is not in [1, 3]"},
+            {"cr_blank_lines.mtx",
+             with_line_ends(kRealGeneral + "\n3 3 2\n\n\n1 1 1\n1 9 1\n", "\r"), 7,
+             "column index '9' is not in [1, 3]"},
+            {"cr_too_few.mtx", with_line_ends(kRealGeneral + "3 3 2\n1 1 1\n", "\r"), 3,
+             "the file ends after 1 of the 2 declared entries"},
+            {"cr_edges.csv", "0 1\r1 2\r\r1 x\r", 4, "vertex id 'x' is not a whole number"},
+            // Banner (CRLF), comment (CR), blank (CRLF), size (LF), blank (CRLF), entry.
+            {"mixed_col_high.mtx",
+             "%%MatrixMarket matrix coordinate real general\r\n% c\r\r\n3 3 1\n\r\n1 9 1\r", 6,
+             "column index '9' is not in [1, 3]"},
+            {"mixed_edges.csv", "0 1\n1 2\r\n\r2 3\r\r\n2 -5\n", 6, "vertex id '-5' is negative"},
+            // "\r\r\n" is a lone CR and then a CRLF, with a blank line between them.
+            {"crcr.mtx",
+             "%%MatrixMarket matrix coordinate real general\r\r\n2 2 2\r\r\n2 1 4\r\r\n3 1 4\r\r\n",
+             7, "row index '3' is not in [1, 2]"},
+            {"cr_banner.mtx", "%MatrixMarket matrix coordinate real general\r3 3 1\r1 1 1\r", 1,
+             "a Matrix Market file's first line must start with '%%MatrixMarket'"},
+            {"cr_symmetric_both.mtx",
+             with_line_ends(kRealSymmetric + "3 3 2\n2 1 1\n1 2 1\n", "\r"), 4,
+             "line 3's entry is below it"},
+        });
+        const HostCoo crcr = read_matrix_file(
+            dir.write("crcr_read.mtx",
+                      "%%MatrixMarket matrix coordinate real general\r\r\n2 2 1\r\r\n2 1 4\r\r\n"));
+        CHECK(sorted_entries(crcr) == std::vector<Entry>{{1, 0, 4.0f}});
+    }
+    SECTION("a line end across two of the reader's 64 KiB blocks is counted once") {
+        // A comment line that ends near byte 65536 puts each byte of its line end, and of the
+        // blank line after it, on the first block's last byte in turn.
+        const std::string banner_and_percent = "%%MatrixMarket matrix coordinate real general\r\n%";
+        for (size_t end_offset = 65530; end_offset < 65540; ++end_offset) {
+            for (const std::string end : {"\r\n", "\r", "\n", "\r\r", "\r\n\r\n", "\r\r\n"}) {
+                const size_t blank_lines = end == "\r\n" || end == "\r" || end == "\n" ? 0 : 1;
+                const std::string head = banner_and_percent +
+                                         std::string(end_offset - banner_and_percent.size(), 'c') +
+                                         end + "2 2 1\r\n";
+                const int entry_line = static_cast<int>(4 + blank_lines);
+                INFO("the comment's end at byte " << end_offset << ", then " << blank_lines
+                                                  << " blank line(s)");
+                const HostCoo a = read_matrix_file(dir.write("split.mtx", head + "2 1 4\r\n"));
+                CHECK(sorted_entries(a) == std::vector<Entry>{{1, 0, 4.0f}});
+                const std::string bad = dir.write("split_bad.mtx", head + "2 3 4\r\n");
+                CHECK_THAT(refusal_of(bad), StartsWith(dir.place("split_bad.mtx", entry_line)) &&
+                                                Contains("column index '3' is not in [1, 2]"));
+            }
+        }
+    }
 }
 
 namespace {
