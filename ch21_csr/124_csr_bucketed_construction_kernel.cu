@@ -24,13 +24,15 @@
 // 115's lesson: scan_counts_cpu, the build it is timed against, and its CPU baseline
 #include "115_csr_concurrent_construction_kernel.cu"
 
+// The largest of each, which a GPU of 227 KB of shared memory a block (an H200) takes; a smaller
+// GPU takes less of pass 1's and pass 3's (bucket_caps, below).
 constexpr int kMaxRowShift = 14;       // 16,384 rows: pass 3's counters, 8 bytes a row, 128 KB
 constexpr int kMaxLevelBits = 8;       // 256 buckets per level: runs of 12 edges from a tile
 constexpr int kMaxBuckets = 1 << 14;   // pass 1's histogram is 64 KB
 constexpr int kMaxLevels = 2;          // pass 2's staging holds two levels' edges
 constexpr int kTileEdges = 256 * 12;   // pass 2: 256 threads, 12 edges each, held in registers
 constexpr int kChunkEdges = 8192;      // pass 3: 96 KB of staged edges, two blocks per SM
-constexpr int64_t kMaxBucketedRows = int64_t{kMaxBuckets} << kMaxRowShift;
+constexpr int kMinChunkEdges = 256;
 
 // How the build cuts the graph. A row's bucket is row >> row_shift; pass 2's level l (0 first)
 // sorts on the bucket's top bits, row >> bucket_shift(l), 2^level_bits buckets under each bucket
@@ -51,10 +53,53 @@ struct BucketLayout {
         const int64_t first = int64_t{bucket} << fine_shift(level);
         return bucket_offset[first < num_buckets ? first : num_buckets];
     }
-    bool fits() const {
-        return row_shift <= kMaxRowShift && num_buckets <= kMaxBuckets && levels <= kMaxLevels;
-    }
 };
+
+// Each pass's shared memory a block, array by array in the order that its body asks for them.
+inline size_t count_buckets_shared_bytes(int num_buckets) {
+    return SharedBytes().add<int>(num_buckets).total();
+}
+inline size_t plan_build_shared_bytes() { return SharedBytes().add<int>(kWarpSize + 1).total(); }
+inline size_t partition_level_shared_bytes(int level_bits) {
+    return SharedBytes().add<int>(1 << level_bits).add<int>(1 << level_bits)
+        .add<int>(kWarpSize + 1).add<int>(kTileEdges).add<int>(kTileEdges).add<float>(kTileEdges)
+        .total();
+}
+inline size_t count_hub_rows_shared_bytes(int rows_per_bucket) {
+    return SharedBytes().add<int>(rows_per_bucket + 1).add<int>(kWarpSize + 1).add<int>(1).total();
+}
+inline size_t place_chunk_shared_bytes(int rows_per_bucket, int chunk_edges) {
+    return SharedBytes().add<int>(rows_per_bucket + 1).add<int>(rows_per_bucket)
+        .add<int>(kWarpSize + 1).add<unsigned short>(chunk_edges)
+        .add<unsigned short>(chunk_edges).add<int>(chunk_edges).add<float>(chunk_edges).total();
+}
+
+// What the GPU's shared memory a block allows the layout: pass 1's histogram holds a counter a
+// bucket, and pass 3's block a chunk's edges (12 bytes each) beside its bucket's row counters (8
+// bytes a row). The chunk takes at most half of the block, so that a bucket of thousands of rows
+// fits beside it. 227 KB (an H200) takes the largest of each; 99 KB (an RTX of the 30 and 40
+// series) chunks of 4,096 edges and 4,096 rows; 64 KB (a T4) 2,048 and 4,096; 48 KB 1,024 and
+// 4,096.
+struct BucketCaps {
+    int max_buckets = kMaxBuckets, max_row_shift = kMaxRowShift, chunk_edges = kChunkEdges;
+};
+
+inline BucketCaps bucket_caps(size_t shared_per_block) {
+    BucketCaps caps;
+    while (caps.chunk_edges > kMinChunkEdges &&
+           place_chunk_shared_bytes(0, caps.chunk_edges) > shared_per_block / 2)
+        caps.chunk_edges /= 2;
+    while (caps.max_row_shift > 0 &&
+           place_chunk_shared_bytes(1 << caps.max_row_shift, caps.chunk_edges) > shared_per_block)
+        --caps.max_row_shift;
+    while (count_buckets_shared_bytes(caps.max_buckets) > shared_per_block) caps.max_buckets /= 2;
+    return caps;
+}
+
+inline bool layout_fits(const BucketLayout& layout, const BucketCaps& caps) {
+    return layout.row_shift <= caps.max_row_shift && layout.num_buckets <= caps.max_buckets &&
+           layout.levels <= kMaxLevels;
+}
 
 inline int bits_for(int64_t count) {
     int bits = 0;
@@ -81,7 +126,7 @@ inline BucketLayout bucket_layout(int rows, int row_shift, int max_level_bits, i
 // to gather, so the edges, not the counters, set k (at scale 22, 256 rows and two levels). A
 // printable input is cut small, about sqrt(rows) rows per bucket, two levels and chunks of the
 // average bucket, so that every pass and both kinds of bucket show in its arrays.
-inline BucketLayout bucket_layout(int rows, size_t edges, int chunk_edges) {
+inline BucketLayout bucket_layout(int rows, size_t edges, const BucketCaps& caps) {
     if (rows <= static_cast<int>(kPrintLimit) && edges <= kPrintLimit) {
         const BucketLayout shape = bucket_layout(rows, bits_for(rows) / 2, kMaxLevelBits, 1);
         const int small_level_bits = std::max(1, (bits_for(shape.num_buckets) + 1) / 2);
@@ -89,12 +134,13 @@ inline BucketLayout bucket_layout(int rows, size_t edges, int chunk_edges) {
                                              std::max(1, shape.num_buckets));
         return bucket_layout(rows, shape.row_shift, small_level_bits, std::max(1, average));
     }
-    const double rows_for_chunk = 0.8 * chunk_edges * rows / std::max<size_t>(edges, 1);
-    int row_shift = std::min(kMaxRowShift, std::max(0, bits_for(int64_t(rows_for_chunk) + 1) - 1));
-    while (row_shift < kMaxRowShift &&
-           ((int64_t{rows} + (1 << row_shift) - 1) >> row_shift) > kMaxBuckets)
+    const double rows_for_chunk = 0.8 * caps.chunk_edges * rows / std::max<size_t>(edges, 1);
+    int row_shift =
+        std::min(caps.max_row_shift, std::max(0, bits_for(int64_t(rows_for_chunk) + 1) - 1));
+    while (row_shift < caps.max_row_shift &&
+           ((int64_t{rows} + (1 << row_shift) - 1) >> row_shift) > caps.max_buckets)
         ++row_shift;
-    return bucket_layout(rows, row_shift, kMaxLevelBits, chunk_edges);
+    return bucket_layout(rows, row_shift, kMaxLevelBits, caps.chunk_edges);
 }
 
 // A share of the work that one block takes in turn: `count` edges from `begin`, of bucket (or
@@ -605,9 +651,10 @@ inline BucketedCsr build_csr_bucketed_cpu(const HostCoo& edges, const BucketLayo
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(argc, argv, bucketed_construction_program());
     const HostCoo edges = chapter_input(p.options);
-    const BucketLayout layout = bucket_layout(edges.num_rows, edges.nnz(), chunk_capacity(p.here));
+    refuse_rows_beyond_caps(p, edges.num_rows);
+    const BucketLayout layout = bucket_layout(edges.num_rows, edges.nnz(), bucket_caps(p.here));
     const BucketedCsr baseline = build_csr_bucketed_cpu(edges, layout);
-    show_layout(edges, layout, baseline.bucket_offset);
+    show_layout(p.here, edges, layout, baseline.bucket_offset);
     show_bucketed_build(
         "the CPU baseline, build_csr_bucketed_cpu: each pass one edge at a time (every bucket "
         "and every row in arrival order):",

@@ -19,6 +19,7 @@
 #include "cuda_support.cuh"
 #include "cooperative.cuh"
 #include "emulator.cuh"
+#include "gpu_limits.cuh"
 
 // --step: after each kernel launch, a pause until Enter is pressed, so that a lecture can say
 // what the launch did before the program prints it. Timed runs hold the pauses.
@@ -61,6 +62,8 @@ public:
     const ThreadOrder& order() const { return order_; }
     // "GPU" or "emulated", for the claims that name where a result came from.
     const char* name() const { return gpu_ ? "GPU" : "emulated"; }
+    // What a launch may ask for here (common/gpu_limits.cuh).
+    const GpuLimits& limits() const { return gpu_limits(gpu_); }
 
     // `num_threads` threads, each running body(i, args...) for its own index i. The kernel is
     // the lesson's __global__ wrapper of that body: it takes the thread count first, then
@@ -82,17 +85,31 @@ public:
     // A kernel whose threads cooperate: on the GPU kernel<<<blocks, threads, shared>>>(args...);
     // in emulation body(cuda, args...) for every thread of every block, each block's threads as
     // fibers that meet at its collectives (common/cooperative.cuh).
+    // A launch that asks for more shared memory than the limits give is a bug in the program
+    // that sized it, here and on the smaller GPU that the limits stand for.
     template <class... Params, class... Args>
     void launch_blocks(const BlockGrid& grid, void (*kernel)(Params...),
                        void (*body)(EmulatedCuda&, Params...), Args&&... args) const {
         if (grid.blocks == 0 || grid.threads == 0) return;
+        require_shared_fits(grid.shared_bytes);
         if (gpu_) {
+            if (grid.shared_bytes > kSharedWithoutOptIn)
+                CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                static_cast<int>(grid.shared_bytes)));
             kernel<<<grid.blocks, grid.threads, grid.shared_bytes>>>(args...);
             CUDA_CHECK_LAUNCH();
         } else {
             emulate_blocks(grid, order_, [&](EmulatedCuda& cuda) { body(cuda, args...); });
         }
         pause_after_launch(gpu_, static_cast<size_t>(grid.blocks) * grid.threads);
+    }
+
+    void require_shared_fits(size_t shared_bytes) const {
+        if (shared_bytes > limits().shared_per_block)
+            throw std::logic_error("a launch asks for " + std::to_string(shared_bytes) +
+                                   " bytes of shared memory a block, more than the " +
+                                   std::to_string(limits().shared_per_block) +
+                                   " that the GPU gives");
     }
 
     // For the routes that are library calls, which only a GPU runs:
@@ -108,20 +125,31 @@ private:
     ThreadOrder order_;
 };
 
-// A persistent launch, whose blocks each loop over the work items: as many blocks of `threads`
-// as are resident at once, all that fit on every SM of the GPU, or three in emulation (enough
-// for the race check to run blocks at once). A kernel with more than 48 KB of shared memory is
-// told so first, as the GPU requires.
+// How many blocks of `threads` threads with `shared_bytes` of shared memory each the GPU holds at
+// once: on each SM as many as its registers, threads and shared memory allow (the occupancy
+// calculator), times the SMs that the limits give. In emulation, the modelled GPU's SMs times the
+// blocks that its threads allow.
+template <class Kernel>
+unsigned resident_blocks(const Here& here, Kernel kernel, unsigned threads, size_t shared_bytes) {
+    here.require_shared_fits(shared_bytes);
+    const GpuLimits& limits = here.limits();
+    int per_sm = limits.threads_per_multiprocessor / static_cast<int>(threads);
+    if (here.on_gpu()) {
+        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(shared_bytes)));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads,
+                                                                 shared_bytes));
+    }
+    return static_cast<unsigned>(std::max(1, per_sm) * limits.multiprocessors);
+}
+
+// A persistent launch, whose blocks each loop over the work items: every block that the GPU
+// holds at once (resident_blocks), or three in emulation, enough for the race check to run
+// blocks at once.
 template <class Kernel>
 BlockGrid resident_grid(const Here& here, Kernel kernel, unsigned threads, size_t shared_bytes) {
     if (!here.on_gpu()) return {3, threads, shared_bytes};
-    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(shared_bytes)));
-    int per_sm = 0, sms = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads,
-                                                             shared_bytes));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-    return {static_cast<unsigned>(std::max(1, per_sm) * sms), threads, shared_bytes};
+    return {resident_blocks(here, kernel, threads, shared_bytes), threads, shared_bytes};
 }
 
 // Copies `count` elements from one array where the kernels run to another: a device-to-device

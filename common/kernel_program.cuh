@@ -106,6 +106,7 @@ inline KernelProgram start_kernel_program(int argc, char** argv, const ProgramDe
     print_race_check_line(p, seed_words);
 #else
     print_where_kernels_run(p.backend, p.emulation_order_words() + seed_words);
+    print_gpu_limits_line(p.on_gpu());
 #endif
     if (p.options.step) {
         step_pauses().on = isatty(fileno(stdin)) != 0;

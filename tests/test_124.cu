@@ -14,16 +14,17 @@
 namespace {
 constexpr uint64_t kSweepSeed = 124;
 constexpr int kGpuSweepGraphs = 300;
+const int64_t kMaxRows = static_cast<int64_t>(bucketed_row_limit().max_rows);
 
 BucketLayout default_layout(const HostCoo& g, const Here& here) {
-    return bucket_layout(g.num_rows, g.nnz(), chunk_capacity(here));
+    return bucket_layout(g.num_rows, g.nnz(), bucket_caps(here));
 }
 
 // Every pass of the build where `here` runs it, against the baseline and the stable-sort CSR:
 // the buckets' offsets as the sorted rows give them, each level's buckets holding the baseline's
 // edges, the rows holding the input's, and the counters left at zero.
 void require_passes_right(const HostCoo& g, const Here& here, const BucketLayout& layout) {
-    REQUIRE(layout.fits());
+    REQUIRE(layout_fits(layout, BucketCaps{}));
     const HostCsr sorted = csr_from_coo_by_stable_sort(g);
     const BucketedCsr baseline = build_csr_bucketed_cpu(g, layout);
     const BucketedCsr built = build_csr_bucketed(here, g, layout);
@@ -57,7 +58,7 @@ TEST_CASE("124: the CPU baseline keeps arrival order: its CSR is a stable sort b
           "[124]") {
     CAPTURE(kSweepSeed);
     const HostCoo book = book_example_edges();
-    const BucketedCsr b = build_csr_bucketed_cpu(book, bucket_layout(6, book.nnz(), kChunkEdges));
+    const BucketedCsr b = build_csr_bucketed_cpu(book, bucket_layout(6, book.nnz(), BucketCaps{}));
     CHECK(b.csr.row_offsets == kBookRowOffsets);
     CHECK(b.csr.col_idx == kBookColIdx);
     CHECK(b.csr.values == kBookWeights);
@@ -65,7 +66,7 @@ TEST_CASE("124: the CPU baseline keeps arrival order: its CSR is a stable sort b
         INFO("graph " << i);
         const HostCoo g = edge_case_graph(i, kSweepSeed);
         for (const BucketLayout& layout :
-             {bucket_layout(g.num_rows, g.nnz(), kChunkEdges), layout_of(g, 1, 3, 4)}) {
+             {bucket_layout(g.num_rows, g.nnz(), BucketCaps{}), layout_of(g, 1, 3, 4)}) {
             const HostCsr baseline = build_csr_bucketed_cpu(g, layout).csr;
             REQUIRE(same_slots(baseline, csr_from_coo_by_stable_sort(g)));
         }
@@ -75,11 +76,11 @@ TEST_CASE("124: the CPU baseline keeps arrival order: its CSR is a stable sort b
 TEST_CASE("124: every row falls in one bucket, and pass 2 takes as few levels as it can",
           "[124]") {
     for (int64_t rows : std::vector<int64_t>{0, 1, 2, 6, 1000, 65536, 1 << 22, (1 << 22) + 1,
-                                             1 << 24, kMaxBucketedRows}) {
+                                             1 << 24, kMaxRows}) {
         for (size_t edges : {size_t{0}, size_t{1000}, size_t(16 * rows)}) {
             CAPTURE(rows, edges);
-            const BucketLayout layout = bucket_layout(static_cast<int>(rows), edges, kChunkEdges);
-            REQUIRE(layout.fits());
+            const BucketLayout layout = bucket_layout(static_cast<int>(rows), edges, BucketCaps{});
+            REQUIRE(layout_fits(layout, BucketCaps{}));
             CHECK(int64_t{layout.num_buckets} * layout.rows_per_bucket() >= rows);
             if (rows > 0) CHECK(int64_t{layout.num_buckets - 1} * layout.rows_per_bucket() < rows);
             CHECK(layout.level_bits <= kMaxLevelBits);
@@ -91,17 +92,54 @@ TEST_CASE("124: every row falls in one bucket, and pass 2 takes as few levels as
         }
     }
     // Scale 22: the average bucket fits a chunk (0.8 of 8,192 edges), so 256 rows and two levels.
-    const BucketLayout scale22 = bucket_layout(1 << 22, size_t{16} << 22, kChunkEdges);
+    const BucketLayout scale22 = bucket_layout(1 << 22, size_t{16} << 22, BucketCaps{});
     CHECK(scale22.rows_per_bucket() == 256);
     CHECK(scale22.num_buckets == 16384);
     CHECK(scale22.levels == 2);
     CHECK(scale22.level_bits == 7);
     // Few edges a row: buckets as large as pass 3's counters take, and one level up to 2^22 rows.
-    const BucketLayout sparse = bucket_layout(1 << 22, 1000, kChunkEdges);
+    const BucketLayout sparse = bucket_layout(1 << 22, 1000, BucketCaps{});
     CHECK(sparse.rows_per_bucket() == 16384);
     CHECK(sparse.levels == 1);
-    CHECK(bucket_layout((1 << 22) + 1, 1000, kChunkEdges).levels == 2);
-    CHECK_FALSE(bucket_layout(static_cast<int>(kMaxBucketedRows + 1), 1000, kChunkEdges).fits());
+    CHECK(bucket_layout((1 << 22) + 1, 1000, BucketCaps{}).levels == 2);
+    CHECK_FALSE(layout_fits(
+        bucket_layout(static_cast<int>(kMaxRows + 1), 1000, BucketCaps{}), BucketCaps{}));
+}
+
+TEST_CASE("124: a smaller GPU's shared memory gives smaller chunks and buckets, each pass within it",
+          "[124][limits]") {
+    struct Expected {
+        size_t shared;
+        int chunk_edges, max_row_shift, max_buckets;
+    };
+    // 48 KB, a T4's 64 KB, an RTX's 99 KB and an H200's 227 KB.
+    for (const Expected& e : std::vector<Expected>{{48 * 1024, 1024, 12, 8192},
+                                                    {64 * 1024, 2048, 12, 16384},
+                                                    {99 * 1024, 4096, 12, 16384},
+                                                    {227 * 1024, 8192, 14, 16384}}) {
+        CAPTURE(e.shared);
+        const BucketCaps caps = bucket_caps(e.shared);
+        CHECK(caps.chunk_edges == e.chunk_edges);
+        CHECK(caps.max_row_shift == e.max_row_shift);
+        CHECK(caps.max_buckets == e.max_buckets);
+        for (int64_t rows : std::vector<int64_t>{1, 1000, 1 << 18, 1 << 22, 1 << 24}) {
+            for (size_t edges : {size_t{1000}, size_t(16 * rows)}) {
+                CAPTURE(rows, edges);
+                const BucketLayout layout = bucket_layout(static_cast<int>(rows), edges, caps);
+                REQUIRE(layout_fits(layout, caps));
+                CHECK(count_buckets_shared_bytes(layout.num_buckets) <= e.shared);
+                CHECK(partition_level_shared_bytes(layout.level_bits) <= e.shared);
+                CHECK(count_hub_rows_shared_bytes(layout.rows_per_bucket()) <= e.shared);
+                CHECK(place_chunk_shared_bytes(layout.rows_per_bucket(), layout.chunk_edges) <=
+                      e.shared);
+            }
+        }
+    }
+    // The H200's caps are the largest of each, which the hand-cut layouts above assume.
+    const BucketCaps h200 = bucket_caps(227 * 1024);
+    CHECK(h200.chunk_edges == BucketCaps{}.chunk_edges);
+    CHECK(h200.max_row_shift == BucketCaps{}.max_row_shift);
+    CHECK(h200.max_buckets == BucketCaps{}.max_buckets);
 }
 
 TEST_CASE("124: the staged buckets are compared bucket by bucket", "[124]") {
@@ -132,7 +170,7 @@ TEST_CASE("124: a file with more rows than the buckets take is refused at its si
           "[124][hostile]") {
     // The buckets take 2^28 rows, the suite's limit for any file: the size line is refused
     // with that limit, one line, before anything is allocated.
-    REQUIRE(kMaxBucketedRows == 268435456);
+    REQUIRE(kMaxRows == 268435456);
     const std::string path =
         (std::filesystem::temp_directory_path() / "suite_124_tall.mtx").string();
     {

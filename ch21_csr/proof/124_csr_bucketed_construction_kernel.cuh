@@ -18,24 +18,30 @@
 // 122's lesson: the one-pass offsets of sorted rows, which the payload-sort build ends with
 #include "../122_sorted_coo_to_csr_one_pass_kernel.cu"
 
-// Why a graph of more rows is refused.
-inline std::string bucket_limit_text() {
-    return "the bucketed build takes at most " + with_separators(kMaxBucketedRows) + " rows (" +
-           with_separators(kMaxBuckets) + " buckets of " + with_separators(1 << kMaxRowShift) + ")";
+// The most rows that the buckets take, and why a graph of more rows is refused; without caps, the
+// largest GPU's, which the program's description gives before it knows where its kernels run.
+inline RowLimit bucketed_row_limit(const BucketCaps& caps = BucketCaps{}) {
+    const int64_t rows = int64_t{caps.max_buckets} << caps.max_row_shift;
+    return {static_cast<uint64_t>(rows),
+            "the bucketed build takes at most " + with_separators(rows) + " rows (" +
+                with_separators(caps.max_buckets) + " buckets of " +
+                with_separators(1 << caps.max_row_shift) + ")"};
 }
 
-// The most edges a chunk may have where the kernels run: pass 3c's shared memory (12 bytes an
-// edge, 8 a row of the largest bucket) must fit the GPU's largest block. The emulator takes the
-// H200's chunks.
-inline int chunk_capacity(const Here& here) {
-    int shared_per_block = 227 * 1024;
-    if (here.on_gpu())
-        CUDA_CHECK(cudaDeviceGetAttribute(&shared_per_block,
-                                          cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
-    int chunk = kChunkEdges;
-    while (chunk > 256 && 12 * chunk + 8 * (1 << kMaxRowShift) + 256 > shared_per_block)
-        chunk /= 2;
-    return chunk;
+// What the shared memory of a block where the kernels run allows the layout: the GPU's own, or
+// the H200's that the emulator stands for, either lowered by SUITE_GPU_LIMITS.
+inline BucketCaps bucket_caps(const Here& here) {
+    return bucket_caps(here.limits().shared_per_block);
+}
+
+// An input of more rows than a smaller GPU's buckets take is refused before the build (exit 2),
+// with that GPU's limit.
+inline void refuse_rows_beyond_caps(const KernelProgram& p, int num_rows) {
+    const std::string problem = row_limit_problem(bucketed_row_limit(bucket_caps(p.here)), num_rows);
+    if (problem.empty()) return;
+    const std::string input =
+        p.options.matrix.empty() ? "--scale " + std::to_string(p.options.scale) : p.options.matrix;
+    fail_bad_input(input + ": " + problem + " on a GPU of " + limits_words(p.here.limits()));
 }
 
 // The build's arrays where the kernels run, and its launches, each pass a call of its own so
@@ -62,8 +68,8 @@ public:
           tiles(here, static_cast<size_t>(std::max(1, layout.levels)) * max_tiles),
           chunks(here, max_chunks),
           csr(here, num_rows, num_cols, num_edges) {
-        if (!layout.fits()) {
-            const std::string rows = row_limit_problem({kMaxBucketedRows, bucket_limit_text()},
+        if (!layout_fits(layout, bucket_caps(here))) {
+            const std::string rows = row_limit_problem(bucketed_row_limit(bucket_caps(here)),
                                                        num_rows);
             throw std::invalid_argument(rows.empty() ? "pass 2 takes at most two levels" : rows);
         }
@@ -77,7 +83,7 @@ public:
     }
 
     void count(const DeviceCoo& edges) {
-        const BlockGrid grid{0, 1024, SharedBytes().add<int>(layout.num_buckets).total()};
+        const BlockGrid grid{0, 1024, count_buckets_shared_bytes(layout.num_buckets)};
         const unsigned wanted = static_cast<unsigned>((num_edges + 1024 * kCountItems - 1) /
                                                       (1024 * kCountItems));
         const BlockGrid resident =
@@ -90,7 +96,7 @@ public:
 
     void plan() {
         const int F = layout.num_buckets;
-        here.launch_blocks({1, 256, SharedBytes().add<int>(kWarpSize + 1).total()},
+        here.launch_blocks({1, 256, plan_build_shared_bytes()},
                            plan_build_kernel, plan_build_block<EmulatedCuda>, layout,
                            csr.num_rows, num_edges, bucket_count.data(), bucket_offset.data(),
                            level_cursor.data(), tile_start.data(), chunk_start.data(),
@@ -110,8 +116,7 @@ public:
 
     void partition(const DeviceCoo& edges) {
         const BlockGrid block{0, kPartitionThreads,
-                              SharedBytes().add<int>(2 << layout.level_bits).add<int>(kWarpSize + 1)
-                                  .add<int>(2 * kTileEdges).add<float>(kTileEdges).total()};
+                              partition_level_shared_bytes(layout.level_bits)};
         const BlockGrid resident =
             resident_grid(here, partition_level_kernel, block.threads, block.shared_bytes);
         for (int level = 0; level < layout.levels && num_edges > 0; ++level) {
@@ -135,17 +140,13 @@ public:
         const int* cols = last < 0 ? edges.cols.data() : staged_cols[last].data();
         const float* weights = last < 0 ? edges.values.data() : staged_weights[last].data();
         const int rows_per_bucket = layout.rows_per_bucket();
-        const size_t hubs =
-            SharedBytes().add<int>(rows_per_bucket + 1).add<int>(kWarpSize + 2).total();
+        const size_t hubs = count_hub_rows_shared_bytes(rows_per_bucket);
         here.launch_blocks(resident_grid(here, count_hub_rows_kernel, kPlaceThreads, hubs),
                            count_hub_rows_kernel, count_hub_rows_block<EmulatedCuda>, layout,
                            csr.num_rows, chunk_start.data(), chunks.data(), rows,
                            bucket_offset.data(), row_fill.data(), chunks_counted.data(),
                            csr.row_offsets.data());
-        const size_t chunk = SharedBytes().add<int>(2 * rows_per_bucket + 1)
-                                 .add<int>(kWarpSize + 1).add<unsigned short>(2 * layout.chunk_edges)
-                                 .add<int>(layout.chunk_edges).add<float>(layout.chunk_edges)
-                                 .total();
+        const size_t chunk = place_chunk_shared_bytes(rows_per_bucket, layout.chunk_edges);
         here.launch_blocks(resident_grid(here, place_chunk_kernel, kPlaceThreads, chunk),
                            place_chunk_kernel, place_chunk_block<EmulatedCuda>, layout,
                            csr.num_rows, chunk_start.data(), chunks.data(), rows, cols, weights,
@@ -197,18 +198,21 @@ inline ProgramDescription bucketed_construction_program() {
                 "build/124_csr_bucketed_construction_kernel --scale 22 --max-memory 24G"})
         .with_book_input("the book's example: 6 vertices, 9 weighted edges")
         .with_memory({240, 40, 900e6})
-        .with_row_limit(kMaxBucketedRows, bucket_limit_text());
+        .with_row_limit(bucketed_row_limit().max_rows, bucketed_row_limit().why);
 }
 
 // How the graph is cut, and how evenly its edges fill the buckets.
-inline void show_layout(const HostCoo& edges, const BucketLayout& layout,
+inline void show_layout(const Here& here, const HostCoo& edges, const BucketLayout& layout,
                         const std::vector<int>& bucket_offset) {
+    const size_t place_bytes = place_chunk_shared_bytes(layout.rows_per_bucket(), layout.chunk_edges);
     print_wrapped("buckets: " + counted(layout.num_buckets, "bucket") + " of " +
                   counted(layout.rows_per_bucket(), "row") + "; pass 2 in " +
                   counted(layout.levels, "level") + " of up to " +
                   with_separators(1 << layout.level_bits) +
                   " buckets each; pass 3 in chunks of at most " +
-                  counted(layout.chunk_edges, "edge"));
+                  counted(layout.chunk_edges, "edge") + ", " +
+                  shared_memory_text(place_bytes) + " of shared memory a block, of the " +
+                  shared_memory_text(here.limits().shared_per_block) + " that the GPU gives");
     size_t largest = 0, in_hubs = 0;
     int hubs = 0;
     for (int b = 0; b < layout.num_buckets; ++b) {
