@@ -2,8 +2,9 @@
 // allocation, and nothing is ever glued back together. Row boundary r is the number of entries
 // whose row is below r; in a row-sorted input that count splits over the chunks, so thread r adds
 // up one lower-bound search per chunk (an empty chunk adds 0; a row that spans chunks gets its
-// share from each). Columns and weights keep their order: the copies are the overlaps of the
-// input's chunk ranges with the output's. Ids and order are checked first, across the cuts too.
+// share from each), and writes it into the row_offsets chunk that holds r, found by one more
+// search. Columns and weights keep their order: the copies are the overlaps of the input's chunk
+// ranges with the output's. Ids and order are checked first, across the cuts too.
 //
 // Build and run:  make 121_chunked_coo_to_csr_kernel && build/121_chunked_coo_to_csr_kernel
 //                 build/121_chunked_coo_to_csr_kernel --scale 20
@@ -13,7 +14,8 @@
 #include "chunk_geometry.h"
 
 // The CPU baseline of the offsets, in the kernel's shape: for each boundary in turn, the same
-// sum of one lower-bound search per chunk.
+// sum of one lower-bound search per chunk. It keeps them in one array: the reference that the
+// kernel's row_offsets chunks, read one after another, must equal.
 inline std::vector<int> chunked_row_offsets_cpu(const HostCooChunks& in) {
     std::vector<int> row_offsets(static_cast<size_t>(in.num_rows) + 1, 0);
     for (int r = 0; r <= in.num_rows; ++r)
@@ -25,18 +27,23 @@ inline std::vector<int> chunked_row_offsets_cpu(const HostCooChunks& in) {
 // Thread r's work: row r starts after every entry of a smaller row, wherever those entries lie.
 // In each chunk they are a prefix, of length lower_bound_index; the prefixes add up to the
 // global position. An empty chunk's search reads nothing and gives 0.
+// The offsets are cut at places of their own, so no division tells thread r where its slot is;
+// but the chunks' starts are sorted, so the chunk that holds r is one lower-bound search away
+// (chunk_holding, which also places a refused entry in its input chunk), and the search steps
+// over empty chunks. The threads write distinct slots and share only reads.
 __host__ __device__ inline void chunked_row_offsets_thread(int r, const RowChunk* chunks,
-                                                           int num_chunks, int* row_offsets) {
+                                                           int num_chunks, RowOffsetChunks out) {
     int entries_before = 0;
     for (int i = 0; i < num_chunks; ++i)
         entries_before += lower_bound_index(chunks[i].rows, chunks[i].length, r);
-    row_offsets[r] = entries_before;
+    const int chunk = chunk_holding(out.starts, out.num_chunks, r);
+    out.chunks[chunk][r - out.starts[chunk]] = entries_before;
 }
 
 __global__ void chunked_row_offsets_kernel(int num_boundaries, const RowChunk* chunks,
-                                           int num_chunks, int* row_offsets) {
+                                           int num_chunks, RowOffsetChunks out) {
     const int r = blockIdx.x * blockDim.x + threadIdx.x;
-    if (r < num_boundaries) chunked_row_offsets_thread(r, chunks, num_chunks, row_offsets);
+    if (r < num_boundaries) chunked_row_offsets_thread(r, chunks, num_chunks, out);
 }
 
 // The CPU baseline of the check, in the kernels' shape: chunk after chunk, entry after entry, the
@@ -118,7 +125,7 @@ inline void launch_chunked_conversion(const Here& here, const DeviceCooChunks& i
                                       const std::vector<ChunkCopy>& copies, DeviceCsrChunks& out) {
     here.launch(static_cast<size_t>(in.num_rows) + 1, chunked_row_offsets_kernel,
                 chunked_row_offsets_thread, in.row_chunks.data(), in.num_chunks(),
-                out.row_offsets.data());
+                out.offset_chunks());
     copy_chunk_overlaps(here, in, copies, out);
 }
 
@@ -130,12 +137,14 @@ struct ChunkedConversion {
 };
 
 // The check, then, if the input keeps the contract, the conversion into output chunks of the
-// given lengths. A layout that does not hold the input's entries is a caller's error.
+// given lengths: row_offsets in chunks of offset_lengths, columns and weights in chunks of
+// out_lengths. A layout that does not hold the input's rows or entries is a caller's error.
 inline ChunkedConversion coo_chunks_to_csr(const Here& here, const HostCooChunks& in,
+                                           const std::vector<int>& offset_lengths,
                                            const std::vector<int>& out_lengths) {
     const std::vector<ChunkCopy> copies = chunk_copies(input_chunk_lengths(in), out_lengths);
     const DeviceCooChunks d_in(here, in);
-    DeviceCsrChunks d_out(here, in.num_rows, in.num_cols, out_lengths);
+    DeviceCsrChunks d_out(here, in.num_rows, in.num_cols, offset_lengths, out_lengths);
     ValidationState validation(here, d_in.nnz());
     launch_chunk_validation(here, d_in, validation);
     ChunkedConversion result;
@@ -155,7 +164,8 @@ int main(int argc, char** argv) {
         show_chunked_input(input);
         const int first_bad_cpu = validate_chunk_cpu(input.chunks);
         const std::vector<int> row_offsets_cpu = chunked_row_offsets_cpu(input.chunks);
-        const ChunkedConversion got = coo_chunks_to_csr(p.here, input.chunks, input.out_lengths);
+        const ChunkedConversion got =
+            coo_chunks_to_csr(p.here, input.chunks, input.offset_lengths, input.out_lengths);
         show_chunked_conversion(p.here, input, got);
         check_chunked_conversion(input, first_bad_cpu, row_offsets_cpu, got, check);
         compare_with_cusparse(p, input, check);

@@ -1,8 +1,8 @@
 // The geometry of chunked storage, for 121: a COO whose three arrays are each cut into chunks,
-// a CSR whose columns and weights are cut into chunks of other lengths, the arithmetic that
-// relates a global entry index to a chunk and a position in it, the words of a refused chunked
-// entry, and the same chunks where the kernels run. The kernels that work over chunks are 121's
-// lesson. Any chunk may be empty.
+// a CSR whose row_offsets are cut into chunks of their own and whose columns and weights are cut
+// into chunks of other lengths, the arithmetic that relates a global index to a chunk and a
+// position in it, the words of a refused chunked entry, and the same chunks where the kernels
+// run. The kernels that work over chunks are 121's lesson. Any chunk may be empty.
 #pragma once
 #include <algorithm>
 #include <climits>
@@ -26,11 +26,13 @@ struct HostCooChunks {
     int num_chunks() const { return static_cast<int>(rows.size()); }
 };
 
-// CSR with one row_offsets array (global indices) and chunked columns and weights.
+// CSR in chunks: the num_rows + 1 row_offsets (global entry indices) cut in one place, the
+// columns and weights in another. Read one after another, the offsets' chunks are the logical
+// row_offsets array, and the columns' chunks the logical col_idx.
 struct HostCsrChunks {
     int num_rows = 0;
     int num_cols = 0;
-    std::vector<int> row_offsets;
+    std::vector<std::vector<int>> row_offsets;
     std::vector<std::vector<int>> col_idx;
     std::vector<std::vector<float>> weights;
 };
@@ -53,6 +55,12 @@ inline std::vector<int> input_chunk_lengths(const HostCooChunks& a) {
 inline std::vector<int> output_chunk_lengths(const HostCsrChunks& c) {
     std::vector<int> lengths;
     for (const auto& chunk : c.col_idx) lengths.push_back(static_cast<int>(chunk.size()));
+    return lengths;
+}
+
+inline std::vector<int> offset_chunk_lengths(const HostCsrChunks& c) {
+    std::vector<int> lengths;
+    for (const auto& chunk : c.row_offsets) lengths.push_back(static_cast<int>(chunk.size()));
     return lengths;
 }
 
@@ -104,7 +112,8 @@ inline HostCsr joined_csr(const HostCsrChunks& c) {
     HostCsr a;
     a.num_rows = c.num_rows;
     a.num_cols = c.num_cols;
-    a.row_offsets = c.row_offsets;
+    for (const std::vector<int>& chunk : c.row_offsets)
+        a.row_offsets.insert(a.row_offsets.end(), chunk.begin(), chunk.end());
     for (size_t j = 0; j < c.col_idx.size(); ++j) {
         a.col_idx.insert(a.col_idx.end(), c.col_idx[j].begin(), c.col_idx[j].end());
         a.values.insert(a.values.end(), c.weights[j].begin(), c.weights[j].end());
@@ -144,18 +153,22 @@ inline std::vector<ChunkCopy> chunk_copies(const std::vector<int>& in_lengths,
     return copies;
 }
 
-// Global index g (one that exists) as a chunk and a position in it. The last chunk that starts
-// at or before g holds it: any empty chunks starting at g come before it.
+// The chunk that holds global index g (one that exists), given where the num_chunks chunks
+// start, in order. The last chunk that starts at or before g holds it: any empty chunks starting
+// at g come before it. That is the chunk before the first one that starts above g, and the
+// starts are sorted, so the first start above g is the lower bound of g + 1 among them.
+__host__ __device__ inline int chunk_holding(const int* starts, int num_chunks, int g) {
+    return lower_bound_index(starts, num_chunks, g + 1) - 1;
+}
+
+// Global index g as a chunk and a position in it.
 struct ChunkPosition {
     int chunk, position;
 };
 
 inline ChunkPosition locate_chunk_entry(const std::vector<int>& lengths, int g) {
     const std::vector<int> bounds = chunk_bounds(lengths);
-    // The first chunk that starts above g: among the starts, the lower bound of g + 1.
-    const int first_start_after =
-        lower_bound_index(bounds.data(), static_cast<int>(lengths.size()), g + 1);
-    const int chunk = first_start_after - 1;
+    const int chunk = chunk_holding(bounds.data(), static_cast<int>(lengths.size()), g);
     return {chunk, g - bounds[chunk]};
 }
 
@@ -199,19 +212,23 @@ inline std::vector<int> random_chunk_lengths(int total, int num_chunks, SplitMix
 }
 
 // The layout of the --scale and --matrix inputs: 7 input chunks of random lengths, the third
-// forced empty, and 5 output chunks cut independently; a fixed seed, so every run cuts the same.
+// forced empty; 5 chunks of columns and weights cut independently; and the num_rows + 1 offsets
+// in 5 chunks cut independently again, the second forced empty, so that the offsets kernel
+// always has an empty chunk to pass over. A fixed seed, so every run cuts the same.
 struct ChunkLayout {
-    std::vector<int> input, output;
+    std::vector<int> input, output, row_offsets;
 };
 
 constexpr uint64_t kChunkingSeed = 121;
 
-inline ChunkLayout chunked_program_layout(int nnz) {
+inline ChunkLayout chunked_program_layout(int nnz, int num_rows) {
     SplitMix64 rng(kChunkingSeed);
     ChunkLayout layout;
     layout.input = random_chunk_lengths(nnz, 6, rng);
     layout.input.insert(layout.input.begin() + 2, 0);
     layout.output = random_chunk_lengths(nnz, 5, rng);
+    layout.row_offsets = random_chunk_lengths(num_rows + 1, 4, rng);
+    layout.row_offsets.insert(layout.row_offsets.begin() + 1, 0);
     return layout;
 }
 
@@ -247,6 +264,15 @@ struct RowChunk {
     int length;
 };
 
+// The offsets' chunks as the offsets kernel sees them: chunk j holds boundaries
+// [starts[j], starts[j + 1]) in its own allocation, chunks[j]. Passed by value, it is three
+// words; the two arrays that it points to are where the kernels run.
+struct RowOffsetChunks {
+    const int* starts;
+    int* const* chunks;
+    int num_chunks;
+};
+
 // Chunked COO where the kernels run: one allocation per chunk and per array, and the chunks'
 // row descriptors for the offsets kernel.
 struct DeviceCooChunks {
@@ -275,24 +301,45 @@ struct DeviceCooChunks {
     DeviceArray<RowChunk> row_chunks;
 };
 
-// The chunked CSR output: one offsets array, and columns and weights in chunks of the caller's
-// lengths, every byte 0xFF (as DeviceCsr's output) until the conversion writes it.
+// The chunked CSR output: row_offsets in chunks of the caller's offset_lengths (adding up to
+// rows + 1), columns and weights in chunks of entry_lengths, one allocation each, every byte 0xFF
+// (as DeviceCsr's output) until the conversion writes it; and the offsets' chunk starts and
+// addresses, where the kernels run, for the offsets kernel.
 struct DeviceCsrChunks {
-    DeviceCsrChunks(const Here& here, int rows, int cols, const std::vector<int>& lengths)
-        : num_rows(rows), num_cols(cols), row_offsets(here, static_cast<size_t>(rows) + 1) {
-        row_offsets.fill_bytes(0xFF);
-        for (int n : lengths) {
+    DeviceCsrChunks(const Here& here, int rows, int cols, const std::vector<int>& offset_lengths,
+                    const std::vector<int>& entry_lengths)
+        : num_rows(rows), num_cols(cols) {
+        const std::vector<int> offset_bounds = chunk_bounds(offset_lengths);
+        const long long num_boundaries = static_cast<long long>(rows) + 1;
+        if (offset_bounds.back() != num_boundaries)
+            throw std::invalid_argument("the row_offsets chunks hold " +
+                                        std::to_string(offset_bounds.back()) + " boundaries, " +
+                                        std::to_string(rows) + " rows have " +
+                                        std::to_string(num_boundaries));
+        for (int n : offset_lengths) {
+            row_offsets.emplace_back(here, static_cast<size_t>(n));
+            row_offsets.back().fill_bytes(0xFF);
+        }
+        for (int n : entry_lengths) {
             col_idx.emplace_back(here, static_cast<size_t>(n));
             weights.emplace_back(here, static_cast<size_t>(n));
             col_idx.back().fill_bytes(0xFF);
             weights.back().fill_bytes(0xFF);
         }
+        std::vector<int*> addresses;
+        for (DeviceArray<int>& chunk : row_offsets) addresses.push_back(chunk.data());
+        offset_starts = DeviceArray<int>(here, offset_bounds);
+        offset_addresses = DeviceArray<int*>(here, addresses);
+    }
+    RowOffsetChunks offset_chunks() {
+        return {offset_starts.data(), offset_addresses.data(),
+                static_cast<int>(row_offsets.size())};
     }
     HostCsrChunks download() const {
         HostCsrChunks c;
         c.num_rows = num_rows;
         c.num_cols = num_cols;
-        c.row_offsets = row_offsets.download();
+        for (const DeviceArray<int>& chunk : row_offsets) c.row_offsets.push_back(chunk.download());
         for (size_t j = 0; j < col_idx.size(); ++j) {
             c.col_idx.push_back(col_idx[j].download());
             c.weights.push_back(weights[j].download());
@@ -301,7 +348,8 @@ struct DeviceCsrChunks {
     }
 
     int num_rows, num_cols;
-    DeviceArray<int> row_offsets;
-    std::vector<DeviceArray<int>> col_idx;
+    std::vector<DeviceArray<int>> row_offsets, col_idx;
     std::vector<DeviceArray<float>> weights;
+    DeviceArray<int> offset_starts;
+    DeviceArray<int*> offset_addresses;
 };

@@ -75,25 +75,37 @@ bool copies_tile_the_entries(const std::vector<int>& in_lengths,
     return next == in.back() && copies.size() + 1 <= in_lengths.size() + out_lengths.size();
 }
 
-// An accepted conversion of the row-sorted `sorted` equals, exactly, the CSR that a stable sort
-// and one walk over the rows build; the output chunks have the lengths that were asked for.
+// An accepted conversion of the row-sorted `sorted`, its three outputs gathered from their
+// chunks, equals, exactly, the CSR that a stable sort and one walk over the rows build; the
+// output chunks have the lengths that were asked for.
 bool converts_like_one_piece(const ChunkedConversion& got, const HostCoo& sorted,
+                             const std::vector<int>& offset_lengths,
                              const std::vector<int>& out_lengths) {
     const HostCsr expected = csr_from_coo_by_stable_sort(sorted);
     const HostCsr joined = joined_csr(got.csr);
     return got.verdict.holds() && got.verdict.first_bad == static_cast<int>(sorted.nnz()) &&
-           got.csr.row_offsets == expected.row_offsets &&
+           offset_chunk_lengths(got.csr) == offset_lengths &&
+           joined.row_offsets == expected.row_offsets &&
            output_chunk_lengths(got.csr) == out_lengths && joined.col_idx == expected.col_idx &&
            joined.values == expected.values && same_row_multisets(joined, sorted);
 }
 
-ChunkedConversion emulated(const HostCooChunks& in, const std::vector<int>& out_lengths,
-                           uint64_t seed = 1) {
-    return coo_chunks_to_csr(Here::emulated(ThreadOrder::shuffled(seed)), in, out_lengths);
+ChunkedConversion emulated(const HostCooChunks& in, const std::vector<int>& offset_lengths,
+                           const std::vector<int>& out_lengths, uint64_t seed = 1) {
+    return coo_chunks_to_csr(Here::emulated(ThreadOrder::shuffled(seed)), in, offset_lengths,
+                             out_lengths);
 }
 
-ChunkedConversion on_gpu(const HostCooChunks& in, const std::vector<int>& out_lengths) {
-    return coo_chunks_to_csr(Here::gpu(), in, out_lengths);
+ChunkedConversion on_gpu(const HostCooChunks& in, const std::vector<int>& offset_lengths,
+                         const std::vector<int>& out_lengths) {
+    return coo_chunks_to_csr(Here::gpu(), in, offset_lengths, out_lengths);
+}
+
+// The offsets of `num_rows` rows in two halves with an empty chunk between them, for the inputs
+// whose offsets are not the point.
+std::vector<int> offsets_halved(int num_rows) {
+    const int boundaries = num_rows + 1;
+    return {boundaries / 2, 0, boundaries - boundaries / 2};
 }
 
 // Every output byte still 0xFF, as the conversion found it.
@@ -221,8 +233,35 @@ HostCoo spoiled(const HostCoo& sorted, SplitMix64& rng) {
 }
 
 const std::vector<int> kExampleOffsets = {0, 0, 2, 2, 7, 8, 8, 10, 10};
+// kExampleOffsets cut as kExampleOffsetLengths (4, 1, 0, 4) says, by hand.
+const std::vector<std::vector<int>> kExampleOffsetChunks = {{0, 0, 2, 2}, {7}, {}, {8, 8, 10, 10}};
 const std::vector<std::vector<int>> kExampleOutputCols = {{0, 3, 2, 4}, {2, 1}, {0, 4, 1, 3}};
 const std::vector<std::vector<float>> kExampleOutputWeights = {{1, 2, 3, 4}, {5, 6}, {7, 8, 9, 10}};
+
+// The example's offsets cut in ways that put boundaries on the edges of row_offsets chunks, each
+// with its chunks worked out by hand from kExampleOffsets (0 0 2 2 7 8 8 10 10).
+struct OffsetCut {
+    const char* what;
+    std::vector<int> lengths;
+    std::vector<std::vector<int>> chunks;
+};
+
+std::vector<OffsetCut> offset_cuts_on_edges() {
+    return {
+        {"row 3 starts in the last slot of chunk 0; row 4 starts in the first slot of chunk 1",
+         {4, 5},
+         {{0, 0, 2, 2}, {7, 8, 8, 10, 10}}},
+        {"every boundary alone in a chunk of one",
+         {1, 1, 1, 1, 1, 1, 1, 1, 1},
+         {{0}, {0}, {2}, {2}, {7}, {8}, {8}, {10}, {10}}},
+        {"a chunk of one between empty chunks, and empty chunks at both ends",
+         {0, 4, 0, 0, 1, 4, 0},
+         {{}, {0, 0, 2, 2}, {}, {}, {7}, {8, 8, 10, 10}, {}}},
+        {"the last boundary, nnz, alone in the last chunk",
+         {8, 1},
+         {{0, 0, 2, 2, 7, 8, 8, 10}, {10}}},
+    };
+}
 
 }  // namespace
 
@@ -230,13 +269,16 @@ TEST_CASE("121: the small example, emulated in several thread orders", "[121][em
     const HostCooChunks in = split_into_chunks(chunked_example_coo(), kExampleInputLengths);
     for (uint64_t seed : {1u, 2u, 3u, 121u}) {
         CAPTURE(seed);
-        const ChunkedConversion got = emulated(in, kExampleOutputLengths, seed);
+        const ChunkedConversion got =
+            emulated(in, kExampleOffsetLengths, kExampleOutputLengths, seed);
         CHECK(got.verdict.holds());
         CHECK(got.verdict.first_bad == 10);
-        CHECK(got.csr.row_offsets == kExampleOffsets);
+        CHECK(got.csr.row_offsets == kExampleOffsetChunks);
+        CHECK(joined_csr(got.csr).row_offsets == kExampleOffsets);
         CHECK(got.csr.col_idx == kExampleOutputCols);
         CHECK(got.csr.weights == kExampleOutputWeights);
-        CHECK(converts_like_one_piece(got, chunked_example_coo(), kExampleOutputLengths));
+        CHECK(converts_like_one_piece(got, chunked_example_coo(), kExampleOffsetLengths,
+                                      kExampleOutputLengths));
     }
     CHECK(chunked_row_offsets_cpu(in) == kExampleOffsets);
     CHECK(row_share_by_chunk(in, kExampleSpanningRow) == std::vector<int>{1, 2, 0, 2, 0});
@@ -261,9 +303,40 @@ TEST_CASE("121: the example's copies are the six overlaps of its chunk ranges",
 
 TEST_CASE("121: the card's example gives its offsets 0 2 3 5", "[121][emulation]") {
     const HostCooChunks card = split_into_chunks(card_example(), kCardInputLengths);
-    const ChunkedConversion got = emulated(card, {2, 3});
-    CHECK(got.csr.row_offsets == std::vector<int>{0, 2, 3, 5});
-    CHECK(converts_like_one_piece(got, card_example(), {2, 3}));
+    const ChunkedConversion got = emulated(card, {3, 1}, {2, 3});
+    CHECK(got.csr.row_offsets == std::vector<std::vector<int>>{{0, 2, 3}, {5}});
+    CHECK(converts_like_one_piece(got, card_example(), {3, 1}, {2, 3}));
+}
+
+TEST_CASE("121: the chunk that holds a boundary, found among starts with empty chunks",
+          "[121][emulation]") {
+    // Lengths 0 4 0 0 1 4 0 start at 0 0 4 4 4 5 9: boundaries 0 to 3 lie in chunk 1, 4 alone
+    // in chunk 4, 5 to 8 in chunk 5; the empty chunks hold nothing.
+    const std::vector<int> starts = chunk_bounds({0, 4, 0, 0, 1, 4, 0});
+    const std::vector<int> expected = {1, 1, 1, 1, 4, 5, 5, 5, 5};
+    for (int g = 0; g < 9; ++g) {
+        CAPTURE(g);
+        CHECK(chunk_holding(starts.data(), 7, g) == expected[g]);
+    }
+    CHECK(chunk_holding(chunk_bounds({1}).data(), 1, 0) == 0);
+}
+
+TEST_CASE("121: row boundaries on row_offsets chunk edges, and chunks of one boundary",
+          "[121][emulation]") {
+    const HostCooChunks in = split_into_chunks(chunked_example_coo(), kExampleInputLengths);
+    for (const OffsetCut& cut : offset_cuts_on_edges()) {
+        INFO(cut.what);
+        for (uint64_t seed : {1u, 2u, 3u}) {
+            CAPTURE(seed);
+            const ChunkedConversion got = emulated(in, cut.lengths, kExampleOutputLengths, seed);
+            CHECK(got.csr.row_offsets == cut.chunks);
+            CHECK(converts_like_one_piece(got, chunked_example_coo(), cut.lengths,
+                                          kExampleOutputLengths));
+        }
+    }
+    // The first cut is made so that a row boundary falls on the edge: chunk 1 starts at
+    // boundary 4, where row 3 ends and row 4 begins.
+    CHECK(chunk_bounds(offset_cuts_on_edges()[0].lengths)[1] == kExampleSpanningRow + 1);
 }
 
 TEST_CASE("121: emulated chunked conversion equals the one-piece CSR on 2,400 random chunkings",
@@ -278,11 +351,14 @@ TEST_CASE("121: emulated chunked conversion equals the one-piece CSR on 2,400 ra
             const int chunking = 2 * i + repeat;
             const std::vector<int> in_lengths = test_lengths(chunking % 5, nnz, rng);
             const std::vector<int> out_lengths = test_lengths((chunking / 5) % 5, nnz, rng);
-            CAPTURE(i, repeat, g.num_rows, nnz, in_lengths, out_lengths);
+            const std::vector<int> offset_lengths =
+                test_lengths((chunking / 25) % 5, g.num_rows + 1, rng);
+            CAPTURE(i, repeat, g.num_rows, nnz, in_lengths, out_lengths, offset_lengths);
             const HostCooChunks in = split_into_chunks(g, in_lengths);
             REQUIRE(copies_tile_the_entries(in_lengths, out_lengths));
-            REQUIRE(converts_like_one_piece(emulated(in, out_lengths, mix_seed(kSeed121, ~i)), g,
-                                            out_lengths));
+            REQUIRE(converts_like_one_piece(
+                emulated(in, offset_lengths, out_lengths, mix_seed(kSeed121, ~i)), g,
+                offset_lengths, out_lengths));
             REQUIRE(chunked_row_offsets_cpu(in) == csr_from_coo_by_stable_sort(g).row_offsets);
             REQUIRE(validate_chunk_cpu(in) == nnz);
             ++chunkings;
@@ -307,10 +383,12 @@ TEST_CASE("121: one row spread over a thousand chunks, empty ones between", "[12
         in_lengths.push_back(0);
     }
     const HostCooChunks in = split_into_chunks(g, in_lengths);
+    const std::vector<int> offset_lengths = {6, 5};
     const std::vector<int> out_lengths = {333, 0, 600, 68};
-    const ChunkedConversion got = emulated(in, out_lengths, 7);
-    CHECK(converts_like_one_piece(got, g, out_lengths));
-    CHECK(got.csr.row_offsets == std::vector<int>{0, 0, 0, 0, 0, 0, 1000, 1000, 1000, 1000, 1001});
+    const ChunkedConversion got = emulated(in, offset_lengths, out_lengths, 7);
+    CHECK(converts_like_one_piece(got, g, offset_lengths, out_lengths));
+    CHECK(got.csr.row_offsets ==
+          std::vector<std::vector<int>>{{0, 0, 0, 0, 0, 0}, {1000, 1000, 1000, 1000, 1001}});
     const std::vector<int> share = row_share_by_chunk(in, 5);
     CHECK(std::count(share.begin(), share.end(), 1) == 1000);
 }
@@ -325,28 +403,35 @@ TEST_CASE("121: a hub row of 10^5 entries, and its transpose, in random chunks",
         const int nnz = static_cast<int>(g->nnz());
         const std::vector<int> in_lengths = random_test_lengths(nnz, rng);
         const std::vector<int> out_lengths = random_test_lengths(nnz, rng);
-        CAPTURE(in_lengths, out_lengths);
-        const ChunkedConversion got = emulated(split_into_chunks(*g, in_lengths), out_lengths, 3);
-        CHECK(converts_like_one_piece(got, *g, out_lengths));
+        const std::vector<int> offset_lengths = random_test_lengths(g->num_rows + 1, rng);
+        CAPTURE(in_lengths, out_lengths, offset_lengths);
+        const ChunkedConversion got =
+            emulated(split_into_chunks(*g, in_lengths), offset_lengths, out_lengths, 3);
+        CHECK(converts_like_one_piece(got, *g, offset_lengths, out_lengths));
     }
 }
 
 TEST_CASE("121: empty chunks only, no entries, no rows, no chunks", "[121][emulation]") {
     const HostCoo no_entries = make_uniform_random(5, 0, 1);
     const ChunkedConversion all_empty =
-        emulated(split_into_chunks(no_entries, {0, 0, 0, 0}), {0, 0, 0});
-    CHECK(all_empty.csr.row_offsets == std::vector<int>(6, 0));
-    CHECK(converts_like_one_piece(all_empty, no_entries, {0, 0, 0}));
+        emulated(split_into_chunks(no_entries, {0, 0, 0, 0}), {2, 4}, {0, 0, 0});
+    CHECK(all_empty.csr.row_offsets == std::vector<std::vector<int>>{{0, 0}, {0, 0, 0, 0}});
+    CHECK(converts_like_one_piece(all_empty, no_entries, {2, 4}, {0, 0, 0}));
     CHECK(chunk_copies({0, 0, 0, 0}, {0, 0, 0}).empty());
 
-    const ChunkedConversion no_chunks = emulated(split_into_chunks(no_entries, {}), {});
-    CHECK(no_chunks.csr.row_offsets == std::vector<int>(6, 0));
+    const ChunkedConversion no_chunks = emulated(split_into_chunks(no_entries, {}), {6}, {});
+    CHECK(no_chunks.csr.row_offsets == std::vector<std::vector<int>>{std::vector<int>(6, 0)});
 
+    // No rows: row_offsets is the one boundary 0, alone in its chunk or among empty ones.
     const HostCoo no_rows = make_uniform_random(0, 0, 1);
-    const ChunkedConversion zero = emulated(split_into_chunks(no_rows, {0, 0}), {0});
+    const ChunkedConversion zero = emulated(split_into_chunks(no_rows, {0, 0}), {1}, {0});
     CHECK(zero.verdict.holds());
-    CHECK(zero.csr.row_offsets == std::vector<int>{0});
-    CHECK(converts_like_one_piece(zero, no_rows, {0}));
+    CHECK(zero.csr.row_offsets == std::vector<std::vector<int>>{{0}});
+    CHECK(converts_like_one_piece(zero, no_rows, {1}, {0}));
+    const ChunkedConversion zero_among_empties =
+        emulated(split_into_chunks(no_rows, {}), {0, 1, 0}, {});
+    CHECK(zero_among_empties.csr.row_offsets == std::vector<std::vector<int>>{{}, {0}, {}});
+    CHECK(converts_like_one_piece(zero_among_empties, no_rows, {0, 1, 0}, {}));
 }
 
 TEST_CASE("121: every bad input is refused at its first global index, outputs untouched",
@@ -357,12 +442,14 @@ TEST_CASE("121: every bad input is refused at its first global index, outputs un
         const Here here = Here::emulated(ThreadOrder::shuffled(4));
         CHECK(validate_sorted_coo(here, DeviceCoo(here, joined_coo(bad.in))) == bad.first_bad);
         CHECK(validate_chunk_cpu(bad.in) == bad.first_bad);
+        const std::vector<int> offset_lengths = offsets_halved(bad.in.num_rows);
         for (uint64_t seed : {1u, 2u, 3u}) {
-            const ChunkedConversion got = emulated(bad.in, bad.out_lengths, seed);
+            const ChunkedConversion got = emulated(bad.in, offset_lengths, bad.out_lengths, seed);
             CHECK_FALSE(got.verdict.holds());
             CHECK(got.verdict.first_bad == bad.first_bad);
             CHECK(got.verdict.refusal == bad.refusal);
             CHECK(untouched_since_poisoned(got.csr));
+            CHECK(offset_chunk_lengths(got.csr) == offset_lengths);
             CHECK(output_chunk_lengths(got.csr) == bad.out_lengths);
         }
     }
@@ -380,11 +467,12 @@ TEST_CASE("121: 1,000 spoiled random inputs are refused where a plain walk first
         const int nnz = static_cast<int>(bad.nnz());
         const std::vector<int> in_lengths = test_lengths(i % 5, nnz, rng);
         const std::vector<int> out_lengths = random_test_lengths(nnz, rng);
-        CAPTURE(i, in_lengths, out_lengths);
+        const std::vector<int> offset_lengths = random_test_lengths(bad.num_rows + 1, rng);
+        CAPTURE(i, in_lengths, out_lengths, offset_lengths);
         const int expected = first_bad_by_walking(bad);
         REQUIRE(validate_chunk_cpu(split_into_chunks(bad, in_lengths)) == expected);
-        const ChunkedConversion got =
-            emulated(split_into_chunks(bad, in_lengths), out_lengths, mix_seed(kSeed121, i));
+        const ChunkedConversion got = emulated(split_into_chunks(bad, in_lengths), offset_lengths,
+                                               out_lengths, mix_seed(kSeed121, i));
         REQUIRE(got.verdict.first_bad == expected);
         REQUIRE(got.verdict.holds() == (expected == nnz));
         if (!got.verdict.holds()) {
@@ -400,11 +488,15 @@ TEST_CASE("121: layouts of the wrong size are a caller's error", "[121][emulatio
     CHECK_THROWS_AS(split_into_chunks(g, {3, 3}), std::invalid_argument);
     CHECK_THROWS_AS(split_into_chunks(g, {12, -2}), std::invalid_argument);
     const HostCooChunks in = split_into_chunks(g, kExampleInputLengths);
-    CHECK_THROWS_AS(emulated(in, {4, 4}), std::invalid_argument);
+    CHECK_THROWS_AS(emulated(in, kExampleOffsetLengths, {4, 4}), std::invalid_argument);
+    CHECK_THROWS_AS(emulated(in, {4, 4}, kExampleOutputLengths), std::invalid_argument);
+    CHECK_THROWS_AS(emulated(in, {5, 5}, kExampleOutputLengths), std::invalid_argument);
+    CHECK_THROWS_AS(emulated(in, {}, kExampleOutputLengths), std::invalid_argument);
     CHECK_THROWS_AS(chunk_copies({1, 2}, {4}), std::invalid_argument);
     HostCooChunks ragged = in;
     ragged.cols[1].pop_back();
-    CHECK_THROWS_AS(emulated(ragged, kExampleOutputLengths), std::invalid_argument);
+    CHECK_THROWS_AS(emulated(ragged, kExampleOffsetLengths, kExampleOutputLengths),
+                    std::invalid_argument);
 }
 
 TEST_CASE("121: the real matrices, row-sorted and cut into random chunks",
@@ -417,24 +509,39 @@ TEST_CASE("121: the real matrices, row-sorted and cut into random chunks",
         for (int mode = 0; mode < 4; ++mode) {
             const std::vector<int> in_lengths = test_lengths(mode, nnz, rng);
             const std::vector<int> out_lengths = test_lengths(mode == 3 ? 0 : 3, nnz, rng);
-            CAPTURE(mode, in_lengths, out_lengths);
-            const ChunkedConversion got =
-                emulated(split_into_chunks(g, in_lengths), out_lengths, mix_seed(kSeed121, mode));
-            CHECK(converts_like_one_piece(got, g, out_lengths));
+            const std::vector<int> offset_lengths = test_lengths(3 - mode, g.num_rows + 1, rng);
+            CAPTURE(mode, in_lengths, out_lengths, offset_lengths);
+            const ChunkedConversion got = emulated(split_into_chunks(g, in_lengths), offset_lengths,
+                                                   out_lengths, mix_seed(kSeed121, mode));
+            CHECK(converts_like_one_piece(got, g, offset_lengths, out_lengths));
         }
-        const ChunkLayout layout = chunked_program_layout(nnz);
-        CHECK(converts_like_one_piece(emulated(split_into_chunks(g, layout.input), layout.output),
-                                      g, layout.output));
+        const ChunkLayout layout = chunked_program_layout(nnz, g.num_rows);
+        CHECK(converts_like_one_piece(
+            emulated(split_into_chunks(g, layout.input), layout.row_offsets, layout.output), g,
+            layout.row_offsets, layout.output));
     }
 }
 
 TEST_CASE("121: GPU conversion of the small example", "[121][gpu]") {
     const HostCooChunks in = split_into_chunks(chunked_example_coo(), kExampleInputLengths);
-    const ChunkedConversion got = on_gpu(in, kExampleOutputLengths);
-    CHECK(got.csr.row_offsets == kExampleOffsets);
+    const ChunkedConversion got = on_gpu(in, kExampleOffsetLengths, kExampleOutputLengths);
+    CHECK(got.csr.row_offsets == kExampleOffsetChunks);
     CHECK(got.csr.col_idx == kExampleOutputCols);
     CHECK(got.csr.weights == kExampleOutputWeights);
-    CHECK(converts_like_one_piece(got, chunked_example_coo(), kExampleOutputLengths));
+    CHECK(converts_like_one_piece(got, chunked_example_coo(), kExampleOffsetLengths,
+                                  kExampleOutputLengths));
+}
+
+TEST_CASE("121: GPU row boundaries on row_offsets chunk edges, and chunks of one boundary",
+          "[121][gpu]") {
+    const HostCooChunks in = split_into_chunks(chunked_example_coo(), kExampleInputLengths);
+    for (const OffsetCut& cut : offset_cuts_on_edges()) {
+        INFO(cut.what);
+        const ChunkedConversion got = on_gpu(in, cut.lengths, kExampleOutputLengths);
+        CHECK(got.csr.row_offsets == cut.chunks);
+        CHECK(converts_like_one_piece(got, chunked_example_coo(), cut.lengths,
+                                      kExampleOutputLengths));
+    }
 }
 
 TEST_CASE("121: GPU chunked conversion on 200 random chunkings, the hub and the empty cases",
@@ -446,27 +553,32 @@ TEST_CASE("121: GPU chunked conversion on 200 random chunkings, the hub and the 
         SplitMix64 rng(mix_seed(kSeed121, i));
         const std::vector<int> in_lengths = test_lengths(i % 5, nnz, rng);
         const std::vector<int> out_lengths = test_lengths((i / 5) % 5, nnz, rng);
-        CAPTURE(i, g.num_rows, nnz, in_lengths, out_lengths);
-        REQUIRE(converts_like_one_piece(on_gpu(split_into_chunks(g, in_lengths), out_lengths), g,
-                                        out_lengths));
+        const std::vector<int> offset_lengths = test_lengths((i / 25) % 5, g.num_rows + 1, rng);
+        CAPTURE(i, g.num_rows, nnz, in_lengths, out_lengths, offset_lengths);
+        REQUIRE(converts_like_one_piece(
+            on_gpu(split_into_chunks(g, in_lengths), offset_lengths, out_lengths), g,
+            offset_lengths, out_lengths));
     }
     const HostCoo star = sorted_by_row(make_star(100001, 0, 5));
-    const ChunkLayout layout = chunked_program_layout(static_cast<int>(star.nnz()));
-    CHECK(converts_like_one_piece(on_gpu(split_into_chunks(star, layout.input), layout.output),
-                                  star, layout.output));
+    const ChunkLayout layout = chunked_program_layout(static_cast<int>(star.nnz()), star.num_rows);
+    CHECK(converts_like_one_piece(
+        on_gpu(split_into_chunks(star, layout.input), layout.row_offsets, layout.output), star,
+        layout.row_offsets, layout.output));
     const HostCoo no_entries = make_uniform_random(5, 0, 1);
-    CHECK(converts_like_one_piece(on_gpu(split_into_chunks(no_entries, {0, 0, 0}), {0, 0}),
-                                  no_entries, {0, 0}));
+    CHECK(
+        converts_like_one_piece(on_gpu(split_into_chunks(no_entries, {0, 0, 0}), {3, 0, 3}, {0, 0}),
+                                no_entries, {3, 0, 3}, {0, 0}));
     const HostCoo no_rows = make_uniform_random(0, 0, 1);
-    const ChunkedConversion zero = on_gpu(split_into_chunks(no_rows, {}), {});
-    CHECK(zero.csr.row_offsets == std::vector<int>{0});
+    const ChunkedConversion zero = on_gpu(split_into_chunks(no_rows, {}), {0, 1}, {});
+    CHECK(zero.csr.row_offsets == std::vector<std::vector<int>>{{}, {0}});
 }
 
 TEST_CASE("121: the GPU refuses every bad input as the emulation does, outputs untouched",
           "[121][gpu]") {
     for (const BadCase& bad : bad_cases()) {
         INFO(bad.what);
-        const ChunkedConversion got = on_gpu(bad.in, bad.out_lengths);
+        const ChunkedConversion got =
+            on_gpu(bad.in, offsets_halved(bad.in.num_rows), bad.out_lengths);
         CHECK(got.verdict.first_bad == bad.first_bad);
         CHECK(got.verdict.refusal == bad.refusal);
         CHECK(untouched_since_poisoned(got.csr));
@@ -480,7 +592,8 @@ TEST_CASE("121: the GPU refuses every bad input as the emulation does, outputs u
         const std::vector<int> in_lengths = test_lengths(i % 5, static_cast<int>(bad.nnz()), rng);
         const std::vector<int> out_lengths = random_test_lengths(static_cast<int>(bad.nnz()), rng);
         CAPTURE(i, in_lengths, out_lengths);
-        const ChunkedConversion got = on_gpu(split_into_chunks(bad, in_lengths), out_lengths);
+        const ChunkedConversion got =
+            on_gpu(split_into_chunks(bad, in_lengths), offsets_halved(bad.num_rows), out_lengths);
         REQUIRE(got.verdict.first_bad == first_bad_by_walking(bad));
         if (!got.verdict.holds()) REQUIRE(untouched_since_poisoned(got.csr));
     }

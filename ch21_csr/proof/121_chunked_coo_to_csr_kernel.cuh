@@ -21,36 +21,42 @@ inline ProgramDescription chunked_coo_to_csr_program() {
 
 // The small example: 8 rows, 5 columns, 10 entries. Rows 0, 2, 5 and 7 are empty (first,
 // middle, last); (3, 2) is stored twice, with weights 3 and 5. The input chunks cut row 3 three
-// ways, with an empty chunk inside it; the output chunks are cut elsewhere.
+// ways, with an empty chunk inside it; the output chunks are cut elsewhere. The nine row_offsets
+// are cut so that row 3's two offsets lie in different chunks, the second alone in its chunk,
+// and an empty chunk starts where the last chunk does.
 inline HostCoo chunked_example_coo() {
     return coo_of(8, 5, {1, 1, 3, 3, 3, 3, 3, 4, 6, 6}, {0, 3, 2, 4, 2, 1, 0, 4, 1, 3},
                   {1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
 }
 const std::vector<int> kExampleInputLengths = {3, 2, 0, 2, 3};
+const std::vector<int> kExampleOffsetLengths = {4, 1, 0, 4};
 const std::vector<int> kExampleOutputLengths = {4, 2, 4};
 constexpr int kExampleSpanningRow = 3;
 // The card's example (sorted_coo_contract.h) cut as [ 0 | 0 1 2 | 2 ]: rows 0 and 2 both
 // straddle a cut.
 const std::vector<int> kCardInputLengths = {1, 3, 1};
+const std::vector<int> kCardOffsetLengths = {3, 1};
 const std::vector<int> kCardOutputLengths = {2, 3};
 
 // An input to convert in chunks: its row-sorted entries in one piece (for cuSPARSE and the
-// one-piece checks), the same entries in chunks, the output's chunk lengths, and how much of the
-// conversion is shown.
+// one-piece checks), the same entries in chunks, the output's chunk lengths (row_offsets', and
+// col_idx's and weights'), and how much of the conversion is shown.
 struct ChunkedInput {
     enum Shown { example, card, layout };
     std::string name;
     HostCoo sorted;
-    std::vector<int> in_lengths, out_lengths;
+    std::vector<int> in_lengths, offset_lengths, out_lengths;
     Shown shown;
     HostCooChunks chunks;
 };
 
 inline ChunkedInput chunked_input(std::string name, HostCoo sorted, std::vector<int> in_lengths,
-                                  std::vector<int> out_lengths, ChunkedInput::Shown shown) {
+                                  std::vector<int> offset_lengths, std::vector<int> out_lengths,
+                                  ChunkedInput::Shown shown) {
     HostCooChunks chunks = split_into_chunks(sorted, in_lengths);
-    return {std::move(name), std::move(sorted), std::move(in_lengths), std::move(out_lengths),
-            shown,           std::move(chunks)};
+    return {std::move(name),           std::move(sorted),      std::move(in_lengths),
+            std::move(offset_lengths), std::move(out_lengths), shown,
+            std::move(chunks)};
 }
 
 // The example and the card's, or the chapter's input (--scale or --matrix) sorted by row and cut
@@ -59,9 +65,10 @@ inline std::vector<ChunkedInput> chunked_inputs(const ProgramOptions& options, S
     std::vector<ChunkedInput> inputs;
     if (options.book_example()) {
         inputs.push_back(chunked_input("the example", chunked_example_coo(), kExampleInputLengths,
-                                       kExampleOutputLengths, ChunkedInput::example));
+                                       kExampleOffsetLengths, kExampleOutputLengths,
+                                       ChunkedInput::example));
         inputs.push_back(chunked_input("the card's example", card_example(), kCardInputLengths,
-                                       kCardOutputLengths, ChunkedInput::card));
+                                       kCardOffsetLengths, kCardOutputLengths, ChunkedInput::card));
         return inputs;
     }
     HostCoo sorted;
@@ -70,9 +77,10 @@ inline std::vector<ChunkedInput> chunked_inputs(const ProgramOptions& options, S
         check.end_with(result_line(input));
         sorted = row_sorted_input(input);
     }
-    const ChunkLayout layout = chunked_program_layout(static_cast<int>(sorted.nnz()));
-    inputs.push_back(chunked_input(options.chosen_input_name(), std::move(sorted),
-                                   layout.input, layout.output, ChunkedInput::layout));
+    const ChunkLayout layout =
+        chunked_program_layout(static_cast<int>(sorted.nnz()), sorted.num_rows);
+    inputs.push_back(chunked_input(options.chosen_input_name(), std::move(sorted), layout.input,
+                                   layout.row_offsets, layout.output, ChunkedInput::layout));
     return inputs;
 }
 
@@ -99,8 +107,10 @@ inline void show_input_chunks(const HostCooChunks& in) {
 inline void show_layout(const ChunkedInput& input) {
     print_wrapped("row-sorted, cut into " + counted(input.in_lengths.size(), "input chunk") +
                   " of lengths " + bracketed(input.in_lengths));
-    print_wrapped("output in " + counted(input.out_lengths.size(), "chunk") + " of lengths " +
-                  bracketed(input.out_lengths));
+    print_wrapped("output: col_idx and weights in " + counted(input.out_lengths.size(), "chunk") +
+                  " of lengths " + bracketed(input.out_lengths) + "; row_offsets in " +
+                  counted(input.offset_lengths.size(), "chunk") + " of lengths " +
+                  bracketed(input.offset_lengths));
     const std::vector<int> in_cuts = interior_cuts(input.in_lengths);
     const std::vector<int> out_cuts = interior_cuts(input.out_lengths);
     size_t shared_cuts = 0, rows_across_cuts = 0;
@@ -120,28 +130,41 @@ inline void show_layout(const ChunkedInput& input) {
 inline void show_chunked_input(const ChunkedInput& input) {
     if (input.shown == ChunkedInput::layout) return show_layout(input);
     if (input.shown == ChunkedInput::card) {
-        std::printf(
-            "\nthe reference card's example, rows cut as [ 0 | 0 1 2 | 2 ], output in %s:\n",
-            counted(input.out_lengths.size(), "chunk").c_str());
+        std::printf("\n");
+        const std::string output =
+            "col_idx and weights in " + counted(input.out_lengths.size(), "chunk") +
+            ", row_offsets in " + counted(input.offset_lengths.size(), "chunk");
+        print_wrapped("the reference card's example, rows cut as [ 0 | 0 1 2 | 2 ], " + output +
+                      ":");
         return;
     }
     show_input_chunks(input.chunks);
-    std::printf("output: %s of lengths %s, allocated by the caller\n\n",
-                counted(input.out_lengths.size(), "chunk").c_str(),
-                bracketed(input.out_lengths).c_str());
+    std::printf(
+        "output, allocated by the caller: col_idx and weights in %s of lengths %s,\n"
+        "  row_offsets (%s) in %s of lengths %s\n\n",
+        counted(input.out_lengths.size(), "chunk").c_str(), bracketed(input.out_lengths).c_str(),
+        counted(input.chunks.num_rows + 1, "boundary", "boundaries").c_str(),
+        counted(input.offset_lengths.size(), "chunk").c_str(),
+        bracketed(input.offset_lengths).c_str());
 }
 
-// Each boundary as the sum that its thread computes, and each row's entries by chunk.
-inline void show_offset_sums(const HostCooChunks& in, const std::vector<int>& offsets) {
+// Each boundary as the sum that its thread computes, and the slot of the row_offsets chunk that
+// it goes to; then each row's entries by chunk.
+inline void show_offset_sums(const HostCooChunks& in, const std::vector<int>& offset_lengths,
+                             const std::vector<int>& offsets) {
     print_array("row_offsets", offsets);
-    std::printf("row_offsets[r] = sum over the chunks of lower_bound(chunk rows, r):\n");
+    std::printf(
+        "row_offsets[r] = sum over the chunks of lower_bound(chunk rows, r), written to\n"
+        "the offsets chunk that holds r:\n");
     for (int r = 0; r <= in.num_rows; ++r) {
         std::string terms;
         for (const auto& rows : in.rows) {
             const int bound = lower_bound_index(rows.data(), static_cast<int>(rows.size()), r);
             terms += (terms.empty() ? "" : " + ") + std::to_string(bound);
         }
-        std::printf("  row_offsets[%d] = %s = %d\n", r, terms.c_str(), offsets[r]);
+        const ChunkPosition slot = locate_chunk_entry(offset_lengths, r);
+        std::printf("  row_offsets[%d] = %s = %-2d -> offsets chunk %d [%d]\n", r, terms.c_str(),
+                    offsets[r], slot.chunk, slot.position);
     }
     std::printf("each row's entries, by the input chunk that holds them:\n");
     for (int r = 0; r < in.num_rows; ++r) {
@@ -170,9 +193,21 @@ inline void show_copies(const std::vector<ChunkCopy>& copies) {
     }
 }
 
+// The row_offsets chunks, each with the range of boundaries that it holds.
+inline void show_offset_chunks(const HostCsrChunks& out) {
+    const std::vector<int> bounds = chunk_bounds(offset_chunk_lengths(out));
+    for (size_t j = 0; j < out.row_offsets.size(); ++j) {
+        const std::string held =
+            out.row_offsets[j].empty() ? "(empty)" : "row_offsets " + bracketed(out.row_offsets[j]);
+        std::printf("  offsets chunk %zu, boundaries %-7s %s\n", j,
+                    range_text(bounds[j], bounds[j + 1]).c_str(), held.c_str());
+    }
+}
+
 inline void show_output_chunks(const Here& here, const HostCsrChunks& out) {
     const std::vector<int> bounds = chunk_bounds(output_chunk_lengths(out));
     std::printf("output chunks (%s):\n", here.name());
+    show_offset_chunks(out);
     for (size_t j = 0; j < out.col_idx.size(); ++j)
         std::printf("  output chunk %zu, entries %-7s col_idx %s  weights %s\n", j,
                     range_text(bounds[j], bounds[j + 1]).c_str(), bracketed(out.col_idx[j]).c_str(),
@@ -182,9 +217,12 @@ inline void show_output_chunks(const Here& here, const HostCsrChunks& out) {
 
 inline void show_chunked_conversion(const Here& here, const ChunkedInput& input,
                                     const ChunkedConversion& got) {
-    if (input.shown == ChunkedInput::card) print_array("row_offsets", got.csr.row_offsets);
+    if (input.shown == ChunkedInput::card) {
+        print_array("row_offsets", joined_csr(got.csr).row_offsets);
+        show_offset_chunks(got.csr);
+    }
     if (input.shown != ChunkedInput::example) return;
-    show_offset_sums(input.chunks, got.csr.row_offsets);
+    show_offset_sums(input.chunks, input.offset_lengths, joined_csr(got.csr).row_offsets);
     show_copies(chunk_copies(input.in_lengths, input.out_lengths));
     show_output_chunks(here, got.csr);
 }
@@ -212,6 +250,13 @@ inline void check_example_geometry(const ChunkedInput& input, const ChunkedConve
                 holders.size() == 3 && empty_chunk_inside);
     check.claim("the output chunks are cut where no input chunk is cut",
                 no_shared_cut(input.in_lengths, input.out_lengths));
+    const ChunkPosition row_start = locate_chunk_entry(input.offset_lengths, kExampleSpanningRow);
+    const ChunkPosition row_end = locate_chunk_entry(input.offset_lengths, kExampleSpanningRow + 1);
+    check.claim(
+        "row 3's two offsets lie in different row_offsets chunks, the second alone in its "
+        "chunk; one row_offsets chunk is empty",
+        row_start.chunk != row_end.chunk && input.offset_lengths[row_end.chunk] == 1 &&
+            std::count(input.offset_lengths.begin(), input.offset_lengths.end(), 0) == 1);
     const HostCsr joined = joined_csr(got.csr);
     int duplicates = 0;
     for (int k = joined.row_offsets[3]; k < joined.row_offsets[4]; ++k)
@@ -232,15 +277,19 @@ inline void check_chunked_conversion(const ChunkedInput& input, int first_bad_cp
                     ": accepted by the check: its smallest bad index is nnz, as the CPU "
                     "baseline's",
                 got.verdict.holds() && got.verdict.first_bad == nnz && first_bad_cpu == nnz);
-    check.claim(name +
-                    ": row_offsets equal the CPU baseline's exactly, and 120's one-piece "
-                    "baseline's on the glued rows",
-                got.csr.row_offsets == row_offsets_cpu &&
+    check.claim(name + ": row_offsets, gathered from its " +
+                    counted(input.offset_lengths.size(), "chunk") +
+                    " of the lengths asked for, equal the CPU baseline's exactly, and 120's "
+                    "one-piece baseline's on the glued rows",
+                offset_chunk_lengths(got.csr) == input.offset_lengths &&
+                    joined.row_offsets == row_offsets_cpu &&
                     row_offsets_cpu == row_boundary_cpu(input.sorted));
-    check.claim(name +
-                    ": the output chunks, read one after another, hold the input's columns "
-                    "and weights in their order",
-                joined.col_idx == input.sorted.cols && joined.values == input.sorted.values);
+    check.claim(name + ": col_idx and weights, gathered from their " +
+                    counted(input.out_lengths.size(), "chunk") +
+                    " of the lengths asked for, are the input's columns and weights in their "
+                    "order, as 120's one-piece conversion copies them",
+                output_chunk_lengths(got.csr) == input.out_lengths &&
+                    joined.col_idx == input.sorted.cols && joined.values == input.sorted.values);
     const std::vector<ChunkCopy> copies = chunk_copies(input.in_lengths, input.out_lengths);
     int copied = 0;
     for (const ChunkCopy& c : copies) copied += c.count;
@@ -252,7 +301,7 @@ inline void check_chunked_conversion(const ChunkedInput& input, int first_bad_cp
     if (input.shown == ChunkedInput::example) check_example_geometry(input, got, check);
     if (input.shown == ChunkedInput::card)
         check.claim("the card's example gives row_offsets 0 2 3 5, as the card does",
-                    got.csr.row_offsets == kCardRowOffsets);
+                    joined.row_offsets == kCardRowOffsets);
 }
 
 // Bytes that a conversion must move: columns and weights read and written, offsets written; the
@@ -263,8 +312,9 @@ inline void time_chunked_routes(const KernelProgram& p, const ChunkedInput& inpu
     const HostCoo& sorted = input.sorted;
     const int nnz = static_cast<int>(sorted.nnz());
     const DeviceCooChunks d_in(here, input.chunks), whole(here, split_into_chunks(sorted, {nnz}));
-    DeviceCsrChunks d_out(here, sorted.num_rows, sorted.num_cols, input.out_lengths);
-    DeviceCsrChunks whole_out(here, sorted.num_rows, sorted.num_cols, {nnz});
+    DeviceCsrChunks d_out(here, sorted.num_rows, sorted.num_cols, input.offset_lengths,
+                          input.out_lengths);
+    DeviceCsrChunks whole_out(here, sorted.num_rows, sorted.num_cols, {sorted.num_rows + 1}, {nnz});
     const std::vector<ChunkCopy> copies = chunk_copies(input.in_lengths, input.out_lengths);
     const std::vector<ChunkCopy> whole_copies = chunk_copies({nnz}, {nnz});
     ValidationState validation(here, nnz);
@@ -307,9 +357,10 @@ inline void compare_with_cusparse(const KernelProgram& p, const ChunkedInput& in
 // A bad input is refused at the first offending global index, the one where the CPU baseline
 // and 120's one-piece check refuse the glued entries, and the output chunks keep their poison.
 inline void check_refusal(const KernelProgram& p, const std::string& what, const HostCooChunks& in,
+                          const std::vector<int>& offset_lengths,
                           const std::vector<int>& out_lengths, SelfCheck& check) {
     show_input_chunks(in);
-    const ChunkedConversion got = coo_chunks_to_csr(p.here, in, out_lengths);
+    const ChunkedConversion got = coo_chunks_to_csr(p.here, in, offset_lengths, out_lengths);
     const int one_piece = validate_sorted_coo(p.here, DeviceCoo(p.here, joined_coo(in)));
     check.claim(what + ": refused with: " + got.verdict.refusal,
                 !got.verdict.holds() && got.verdict.first_bad == one_piece &&
@@ -326,7 +377,7 @@ inline void check_chunked_refusals(const KernelProgram& p, SelfCheck& check) {
     unsorted.cols = {{0, 1}, {}, {2, 3}};
     unsorted.weights = {{1, 2}, {}, {3, 4}};
     check_refusal(p, "rows out of order across a chunk boundary, an empty chunk between", unsorted,
-                  {3, 1}, check);
+                  {2, 4}, {3, 1}, check);
 
     HostCooChunks out_of_range;
     out_of_range.num_rows = 3;
@@ -334,5 +385,5 @@ inline void check_chunked_refusals(const KernelProgram& p, SelfCheck& check) {
     out_of_range.rows = {{0, 1}, {1, 1, 2}};
     out_of_range.cols = {{0, 1}, {3, 9, 0}};
     out_of_range.weights = {{1, 2}, {3, 4, 5}};
-    check_refusal(p, "a column id out of range", out_of_range, {1, 4}, check);
+    check_refusal(p, "a column id out of range", out_of_range, {1, 0, 3}, {1, 4}, check);
 }
