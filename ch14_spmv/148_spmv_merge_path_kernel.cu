@@ -163,6 +163,11 @@ union TileItem {
     float product;
 };
 constexpr int kTileItems = kMergeTile + 1 + kMergeTile / kWarpSize;
+// A tile's items, its row sums and a few words a warp: 17 KB, within the 48 KB that every GPU
+// gives a block without opting in, so the tile is the same on a T4 as on an H200.
+static_assert(sizeof(TileItem) * kTileItems + sizeof(float) * (kMergeTile + 1 + 2 * kMergeWarps) +
+                      64 <= kSharedWithoutOptIn,
+              "a merge-path tile fits the 48 KB that every GPU gives a block");
 
 // What a thread's walk leaves: the row it started in, the row still open at its end (rows for
 // the row that goes on past the tile) and its partial sum of that row.

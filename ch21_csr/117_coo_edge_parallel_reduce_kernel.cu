@@ -75,9 +75,9 @@ __global__ void warp_aggregated_total_kernel(int num_edges, const float* weights
 // loads before it adds any of them. The weights that do not fill a last float4 (at most three)
 // go to the first threads of block 0. The warp halves its sums with shuffles; each warp's lane 0
 // leaves its sum in shared memory; after the barrier the first warp adds those up, and one
-// thread of the block adds the block's sum into the total. The grid is capped, so the atomics
-// number the blocks, about a thousand, not E. Every thread reaches both shuffles and the barrier.
-constexpr int kReduceBlocks = 1024;
+// thread of the block adds the block's sum into the total. The grid is no larger than the GPU
+// holds at once (1,056 blocks on an H200's 132 SMs, 160 on a T4's 40), so the atomics number
+// the blocks, not E. Every thread reaches both shuffles and the barrier.
 constexpr int kWarpsPerBlock = kThreadsPerBlock / kWarpSize;
 constexpr int kLoadsInFlight = 4;
 
@@ -119,8 +119,16 @@ __global__ void block_reduced_total_kernel(int num_edges, const float* weights, 
     block_reduced_total_thread(cuda, num_edges, weights, total);
 }
 
-inline unsigned int block_reduce_blocks(size_t num_edges) {
-    return std::max(1u, std::min(blocks_for(num_edges), static_cast<unsigned int>(kReduceBlocks)));
+inline size_t block_reduce_shared_bytes() {
+    return SharedBytes().add<double>(kWarpsPerBlock).total();
+}
+
+// One thread per edge at most, and no more blocks than are resident at once: a block that
+// waited for another's SM would only add one more atomic.
+inline unsigned int block_reduce_blocks(const Here& here, size_t num_edges) {
+    const unsigned resident = resident_blocks(here, block_reduced_total_kernel, kThreadsPerBlock,
+                                              block_reduce_shared_bytes());
+    return std::max(1u, std::min(blocks_for(num_edges), resident));
 }
 
 // The edge weights and the one total where the kernels run, and the launches of (1), (2) and
@@ -156,8 +164,8 @@ public:
         total.fill_bytes(0);
         if (num_edges() == 0) return;
         here_.launch_blocks(
-            {block_reduce_blocks(num_edges()), kThreadsPerBlock,
-             SharedBytes().add<double>(kWarpsPerBlock).total()},
+            {block_reduce_blocks(here_, num_edges()), kThreadsPerBlock,
+             block_reduce_shared_bytes()},
             block_reduced_total_kernel, block_reduced_total_thread<EmulatedCuda>, num_edges(),
             weights.data(), total.data());
     }
@@ -193,7 +201,7 @@ inline double total_by_block_reduce(const Here& here, const HostCoo& edges) {
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(argc, argv, edge_parallel_reduce_program());
     const HostCoo edges = chapter_input(p.options);
-    show_threads(edges);
+    show_threads(p.here, edges);
     const double total_cpu = total_weight_cpu(edges);
     show_total_cpu(total_cpu);
     const RightTotal right = right_total(p.options.book_example(), edges, total_cpu);

@@ -20,6 +20,10 @@
 // small graph gets bins of about sqrt(R) rows, so that its few bins can be printed.
 constexpr int kMaxBinShift = 13;
 constexpr int kMaxBins = 4096;
+// So the bins fit every GPU that the suite builds for, with no opt-in and whatever the limits.
+static_assert(2 * kMaxBins * sizeof(int) <= kSharedWithoutOptIn &&
+                  (sizeof(int) << kMaxBinShift) <= kSharedWithoutOptIn,
+              "3a's counts and 3b's cursors fit the 48 KB that every GPU gives a block");
 
 constexpr int64_t kMaxBinnedRows = int64_t{kMaxBins} << kMaxBinShift;
 

@@ -102,13 +102,23 @@ TEST_CASE("117: the emulated warp-aggregated and block reductions on random grap
           accumulated_weights(star));
 }
 
-TEST_CASE("117: the atomic counts are E for one per edge and ceil(E/32) for one per warp",
+TEST_CASE("117: the atomic counts are E for one per edge, ceil(E/32) for one per warp, and "
+          "the resident blocks for one per block",
           "[117]") {
-    CHECK(atomics_issued(0).per_warp == 0);
-    CHECK(atomics_issued(9).per_edge == 9);
-    CHECK(atomics_issued(9).per_warp == 1);
-    CHECK(atomics_issued(64).per_warp == 2);
-    CHECK(atomics_issued(65).per_warp == 3);
+    const Here here = Here::emulated(ThreadOrder::shuffled(3));
+    CHECK(atomics_issued(here, 0).per_warp == 0);
+    CHECK(atomics_issued(here, 0).per_block == 0);
+    CHECK(atomics_issued(here, 9).per_edge == 9);
+    CHECK(atomics_issued(here, 9).per_warp == 1);
+    CHECK(atomics_issued(here, 9).per_block == 1);
+    CHECK(atomics_issued(here, 64).per_warp == 2);
+    CHECK(atomics_issued(here, 65).per_warp == 3);
+    // The emulator stands for an H200: 132 SMs of 2,048 threads, 8 blocks of 256 each.
+    const GpuLimits& limits = here.limits();
+    const size_t resident = static_cast<size_t>(limits.multiprocessors) *
+                            (limits.threads_per_multiprocessor / kThreadsPerBlock);
+    CHECK(atomics_issued(here, 1 << 24).per_block == resident);
+    CHECK(atomics_issued(here, 300 * kThreadsPerBlock).per_block == std::min<size_t>(300, resident));
 }
 
 TEST_CASE("117: a right total is exact for whole weights, within rounding otherwise", "[117]") {
@@ -207,16 +217,19 @@ TEST_CASE(
     "117: the block reduction's grid-stride loop, over more edges than its capped grid has "
     "threads",
     "[117][gpu]") {
-    // 1024 blocks of 256 threads: 262,144 threads. With 1,000,003 edges each thread adds about
-    // one float4 and the last three weights go to block 0. With 4 * (3 * 4 + 1) * 262,144 + 23
-    // edges the loop that keeps four loads in flight turns three times, the one-load loop once
-    // more, five threads take one more float4, and three weights are left over.
-    for (size_t num_edges : {size_t{1000003}, size_t{4 * 13 * 262144 + 23}}) {
-        CAPTURE(num_edges);
+    // T threads, as many as the GPU holds at once in blocks of 256 (270,336 on an H200). With
+    // 1,000,003 edges each thread adds about one float4 and the last three weights go to block
+    // 0. With 4 * (3 * 4 + 1) * T + 23 edges the loop that keeps four loads in flight turns three
+    // times, the one-load loop once more, five threads take one more float4, and three weights
+    // are left over.
+    const Here gpu = Here::gpu();
+    const size_t blocks = block_reduce_blocks(gpu, size_t{1} << 30);
+    for (size_t num_edges : {size_t{1000003}, 4 * 13 * blocks * kThreadsPerBlock + 23}) {
+        CAPTURE(num_edges, blocks);
         const HostCoo g = make_uniform_random(1000, num_edges, 117);
         double expected = 0;
         for (float w : g.values) expected += w;
-        CHECK(atomics_issued(g.nnz()).per_block == 1024);
+        CHECK(atomics_issued(gpu, g.nnz()).per_block == blocks);
         CHECK(total_by_block_reduce(Here::gpu(), g) == expected);
         CHECK(total_by_cub(g) == expected);
     }

@@ -70,9 +70,9 @@ struct AtomicCounts {
     size_t per_edge, per_warp, per_block;
 };
 
-inline AtomicCounts atomics_issued(size_t num_edges) {
+inline AtomicCounts atomics_issued(const Here& here, size_t num_edges) {
     return {num_edges, (num_edges + kWarpSize - 1) / kWarpSize,
-            num_edges == 0 ? 0 : block_reduce_blocks(num_edges)};
+            num_edges == 0 ? 0 : block_reduce_blocks(here, num_edges)};
 }
 
 // What a right total is, and the words that the claims use for it. Weights read from a file
@@ -97,7 +97,7 @@ inline RightTotal right_total(bool book_example, const HostCoo& edges, double to
 }
 
 // The threads and the atomics that each way issues on the one total.
-inline void show_threads(const HostCoo& edges) {
+inline void show_threads(const Here& here, const HostCoo& edges) {
     if (printable(edges)) {
         print_array("weights", edges.values);
         std::printf("\n");
@@ -107,12 +107,13 @@ inline void show_threads(const HostCoo& edges) {
                   std::to_string(kThreadsPerBlock) +
                   "): each reads its own weight and adds it to the one shared total, the same "
                   "work whatever the vertex degrees.");
-    const AtomicCounts atomics = atomics_issued(edges.nnz());
+    const AtomicCounts atomics = atomics_issued(here, edges.nnz());
     print_wrapped("atomics on that total: (1) one per edge = " + with_separators(atomics.per_edge) +
                   "; (2) one per warp = " + with_separators(atomics.per_warp) +
                   "; (3) CUB = none (partial sums per block, then one block adds the partials); "
-                  "(4) one per block of a capped grid = " +
-                  with_separators(atomics.per_block));
+                  "(4) one per block of a grid no larger than the GPU holds at once = " +
+                  with_separators(atomics.per_block) + " (" +
+                  std::to_string(here.limits().multiprocessors) + " SMs)");
     std::printf("\n");
 }
 
@@ -181,7 +182,7 @@ inline void time_reductions(const KernelProgram& p, const HostCoo& edges, const 
     DeviceEdgeTotal d(p.here, edges);
     CubTotalWeight cub(d);
     const double bytes = static_cast<double>(d.weights.bytes());
-    const AtomicCounts atomics = atomics_issued(edges.nnz());
+    const AtomicCounts atomics = atomics_issued(p.here, edges.nnz());
     std::printf("\n");
     TimingTable table(p, "117", p.options.skew,
                       "bytes: each run reads the " + counted(edges.nnz(), "weight") + " once, " +
