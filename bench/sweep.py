@@ -10,7 +10,10 @@ The programs share their inputs through SUITE_RMAT_CACHE (BUILD/rmat-cache unles
 the first program of a skew generates each R-MAT graph and stably sorts it by row, and the
 others read both from there; a later sweep reads them all. 149 runs only where there are at
 least two GPUs: on one, its ranks take turns, and its times say nothing about several GPUs.
-The sweep prints an estimate of its time as it starts, and the time it took at the end.
+The sweep prints an estimate of its time as it starts; as each run ends, its seconds and their
+split between the host and the timed GPU measurements (the program's `seconds:` line); and at the
+end, each program's host and GPU seconds summed over its runs, and the time it took, which the
+CSV's header records as `# took_s=N` once the sweep is done.
 """
 import argparse
 import csv
@@ -129,6 +132,28 @@ def timing_rows(out, label):
         row["skipped"] = t.get("reason", "") if prefix == "skipped: " else ""
         rows.append(row)
     return rows
+
+
+def run_seconds(out):
+    """The host's and the timed measurements' seconds from a run's `seconds:` line, as floats;
+    None where the program printed none."""
+    line = next((l for l in out.splitlines() if l.startswith("seconds: ")), None)
+    if line is None:
+        return None
+    f = fields(line, "seconds: ")
+    return float(f["host"]), float(f["gpu"])
+
+
+def record_took(path, seconds):
+    """Adds `# took_s=N` to the header of the CSV at `path`, after its other header lines: the
+    header is written before the first run, and the sweep's time is known after the last."""
+    with open(path) as f:
+        lines = list(f)
+    at = next((i for i, l in enumerate(lines) if not l.startswith("#")), len(lines))
+    lines.insert(at, f"# took_s={seconds:.0f}\n")
+    with open(path + ".partial", "w") as f:
+        f.writelines(lines)
+    os.replace(path + ".partial", path)
 
 
 def read_sweep(path):
@@ -250,6 +275,7 @@ def main():
     started = time.time()
     count = 0
     seconds_per_run = {}
+    split = {}  # program: [host seconds, GPU seconds], summed over its runs
     # Rows are written as each program ends, so that a sweep cut short keeps what it measured.
     with open(name, "w", newline="") as f:
         f.write(f"# device={device}\n# date={now.strftime('%Y-%m-%d %H:%M')}\n")
@@ -271,18 +297,31 @@ def main():
             if out is None:
                 continue
             seconds = time.time() - began
-            print(f" {seconds:.1f} s", flush=True)
+            parts = run_seconds(out)
+            print(f" {seconds:.1f} s" + (f" (host {parts[0]:.1f}, GPU {parts[1]:.1f})"
+                                         if parts else ""), flush=True)
             seconds_per_run.setdefault(program, []).append(seconds)
+            if parts:
+                total = split.setdefault(program, [0.0, 0.0])
+                total[0] += parts[0]
+                total[1] += parts[1]
             rows = timing_rows(out, label)
             writer.writerows(rows)
             f.flush()
             count += len(rows)
     took = time.time() - started
+    record_took(name, took)
     print(f"make bench: {count} rows in {minutes(took)} (estimated {minutes(estimate)}), "
           f"written to {name}")
     print("mean seconds per run, as SECONDS_AT_SCALE_22 keeps them: " +
           ", ".join(f"{p.split('_')[0]} {sum(t) / len(t):.1f}"
                     for p, t in seconds_per_run.items()))
+    print("seconds summed over each program's runs, the host's and the timed measurements':")
+    for program, (host, gpu) in split.items():
+        runs = len(seconds_per_run[program])
+        print(f"  {program.split('_')[0]}: host {host:.1f} s, GPU {gpu:.1f} s "
+              f"({runs} run{'' if runs == 1 else 's'}, {sum(seconds_per_run[program]):.1f} s "
+              f"in all)")
     return 0
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 #include "memory_budget.h"
+#include "run_seconds.h"
 
 // Device memory that runs out is reported here, as bad input (exit 2): the input was larger
 // than this GPU can hold beside whatever else runs on it.
@@ -208,9 +209,11 @@ inline std::string timing_description() {
 }
 
 // Median time of `launch` in milliseconds, by CUDA events, after the warm-up runs.
-// `launch` enqueues work on the default stream and checks its own launches.
+// `launch` enqueues work on the default stream and checks its own launches. Its wall seconds,
+// warm-ups included, are the run's GPU seconds (run_seconds.h).
 template <class Launch>
 double median_gpu_ms(Launch&& launch) {
+    const TimedStretch stretch;
     const TimedRuns runs = timed_runs();
     const int warmups = runs.warmups, repetitions = runs.repetitions;
     for (int i = 0; i < warmups; ++i) launch();
@@ -236,6 +239,7 @@ double median_gpu_ms(Launch&& launch) {
 // a memory-bound kernel's GB/s is compared with. 256 MiB is four times the largest L2 (60 MB
 // on an H200), so the copy streams from memory.
 inline double measure_copy_gbs(size_t bytes = size_t{1} << 28) {
+    const TimedStretch stretch;
     DeviceBuffer<unsigned char> from(bytes), to(bytes);
     from.fill_bytes(1);
     const double ms = median_gpu_ms([&] {

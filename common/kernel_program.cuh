@@ -98,6 +98,8 @@ inline KernelProgram start_kernel_program(int argc, char** argv, const ProgramDe
         p.options.budget = default_memory_budget(p.backend.free_bytes);
     p.options.budget.on_gpu = p.on_gpu();
     g_memory_budget = p.options.budget;
+    // The title starts with the program's number: "145 (14.4) kernel: ...".
+    if (p.options.scale > 0) run_seconds().program = d.title.substr(0, d.title.find(' '));
     std::printf("=== %s ===\n", d.title.c_str());
     const std::string seed_words = p.options.order.empty() || p.options.seed_given
                                        ? ", seed " + std::to_string(p.seed)

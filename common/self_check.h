@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <string>
 #include "memory_budget.h"
+#include "run_seconds.h"
 #include "text.h"
 
 // --quiet: the verdict lines (the tally, then the result: line) go to this stream, a copy of
@@ -48,9 +49,11 @@ public:
     void end_with(const std::string& line) { last_line_ = line; }
 
     // Prints the tally and returns the program's exit code. A run whose input was held
-    // against the memory budget first sets what it used beside what was estimated.
+    // against the memory budget first sets what it used beside what was estimated, and a
+    // kernel program's --scale run where its seconds went.
     int finish() const {
         if (g_estimated_bytes > 0 && out_ == stdout) print_memory_use();
+        if (out_ == stdout) print_seconds_line();
         std::FILE* verdicts = out_ == stdout && verdict_stream() ? verdict_stream() : out_;
         std::fprintf(verdicts, "%sself-check tally: %d confirmed, %d MISMATCH, %d skipped\n",
                      verdicts == out_ ? "\n" : "", confirmed_, mismatched_, skipped_);

@@ -1,12 +1,16 @@
 // Unit tests of common/'s host-only helpers: self-checks, options, generators, sparse types.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cstdio>
+#include <regex>
 #include <set>
 #include <string>
+#include <thread>
 #include "../ch21_csr/chapter_inputs.h"
 #include "../common/graph_generators.h"
 #include "../common/options.h"
+#include "../common/run_seconds.h"
 #include "../common/self_check.h"
 #include "../common/sparse_host.h"
 #include "../common/stencil_input.h"
@@ -353,6 +357,30 @@ TEST_CASE("row multiset comparison accepts reordering and catches real differenc
     HostCsr bad_column = c;
     bad_column.col_idx[4] = 6;
     CHECK_FALSE(is_well_formed(bad_column));
+}
+
+TEST_CASE("seconds: a timed stretch counts its wall time once, however it nests", "[common]") {
+    const double before = run_seconds().gpu;
+    {
+        const TimedStretch outer;
+        {
+            const TimedStretch inner;
+            std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        }
+        CHECK(run_seconds().gpu == before);  // the outer stretch counts the inner one's time
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    }
+    CHECK(run_seconds().gpu - before >= 0.06);
+    CHECK(run_seconds().open_stretches == 0);
+    const std::string line = seconds_line("145");
+    std::smatch parts;
+    REQUIRE(std::regex_match(line, parts,
+                             std::regex("seconds: host=([0-9]+\\.[0-9]{2}) gpu=([0-9]+\\.[0-9]{2}) "
+                                        "program=145")));
+    CHECK(std::stod(parts[2]) == Approx(run_seconds().gpu).margin(0.005));
+    // The host's part is the rest of the seconds since the program started.
+    CHECK(std::stod(parts[1]) + std::stod(parts[2]) <= seconds_since(kRunStart) + 0.01);
+    CHECK(std::stod(parts[1]) >= 0);
 }
 
 TEST_CASE("transposing twice is the identity", "[common][sparse]") {

@@ -1,6 +1,8 @@
 // The notes' tables of measured numbers are written from committed CSV files by
 // bench/notes_tables.py; here the notes are held to what the CSVs give, and a digit changed in
-// any block that the script writes, each block found in the notes in turn, is caught.
+// any block that the script writes, each block found in the notes in turn, is caught. A sweep
+// that records its time in its header (`# took_s=N`, written when the sweep ends) is read as one
+// without it.
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -97,4 +99,40 @@ TEST_CASE("notes: a digit changed in any generated table is caught", "[notes]") 
         }
     }
     std::filesystem::remove(changed);
+}
+
+TEST_CASE("notes: a sweep whose header records its time reads as the same sweep", "[notes]") {
+    const std::filesystem::path folder = std::filesystem::temp_directory_path();
+    const std::filesystem::path copy = folder / "sweep-suite-took.csv";
+    const std::filesystem::path script = folder / "suite_sweep_took.py";
+    // The newest sweep, copied and given the line that bench/sweep.py adds when it ends; then
+    // the header, the rows and the tables drawn from the newest sweep, read from both.
+    std::ofstream(script) << "import shutil, sys\n"
+                             "sys.path.insert(0, 'bench')\n"
+                             "import notes_tables, plots, sweep\n"
+                             "newest, copy = plots.newest_csv(), sys.argv[1]\n"
+                             "shutil.copy(newest, copy)\n"
+                             "sweep.record_took(copy, 251.4)\n"
+                             "lines = open(copy).read().splitlines()\n"
+                             "header_lines = [l for l in lines if l.startswith('#')]\n"
+                             "assert header_lines[-1] == '# took_s=251', header_lines\n"
+                             "assert lines.index('# took_s=251') == len(header_lines) - 1\n"
+                             "old_header, old_rows = sweep.read_sweep(newest)\n"
+                             "header, rows = sweep.read_sweep(copy)\n"
+                             "assert header.pop('took_s') == '251'\n"
+                             "assert (header, rows) == (old_header, old_rows)\n"
+                             "for name in ('format-table', 'group-size-table'):\n"
+                             "    assert notes_tables.block_text(name, copy) == \\\n"
+                             "        notes_tables.block_text(name, newest).replace(newest, copy)\n";
+    const std::string python = "python3 " + script.string() + " " + copy.string();
+    CHECK(std::system((python + " > /dev/null 2>&1").c_str()) == 0);
+    CHECK(std::system(("python3 bench/plots.py --check " + copy.string() + " > /dev/null 2>&1")
+                          .c_str()) == 0);
+    // A check that can fail: the same script refuses a header without the line.
+    std::ofstream(script, std::ios::app) << "open(copy, 'w').writelines(l + '\\n' for l in lines "
+                                            "if not l.startswith('# took_s'))\n"
+                                            "assert '# took_s' in open(copy).read()\n";
+    CHECK(std::system((python + " > /dev/null 2>&1").c_str()) != 0);
+    std::filesystem::remove(copy);
+    std::filesystem::remove(script);
 }

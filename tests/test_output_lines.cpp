@@ -1,6 +1,7 @@
-// The two machine-readable lines that programs print, as a script reads them: the timing: line
-// (timing_line.h) and the result: line that ends every --scale and --matrix run. The values on a
-// program's result: line are compared with counts made here, from the same generated input.
+// The machine-readable lines that programs print, as a script reads them: the timing: line
+// (timing_line.h), the result: line that ends every --scale and --matrix run, and the seconds:
+// line of a --scale run (run_seconds.h). The values on a program's result: line are compared with
+// counts made here, from the same generated input.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -152,6 +153,35 @@ TEST_CASE("result: lines of --scale runs agree with the generated input", "[outp
         CHECK(std::stoi(f.at("empty_rows")) == std::count(length.begin(), length.end(), 0));
         CHECK(std::stoi(f.at("max_row")) == *std::max_element(length.begin(), length.end()));
         if (c.spmv) CHECK(std::stod(f.at("y_sum")) == Approx(sum).epsilon(1e-6));
+    }
+}
+
+TEST_CASE("seconds: a --scale run says where its seconds went, just before its tally",
+          "[output]") {
+    for (const std::string& program :
+         {std::string("143_spmv_csr_kernel"), std::string("117_coo_edge_parallel_reduce_kernel")}) {
+        const ProgramRun run = run_program(program, {"--scale", "8"});
+        INFO(program << ": exit " << run.exit_code << "\n" << run.out << run.err);
+        REQUIRE(run.exit_code == 0);
+        const auto lines = lines_starting(run.out, "seconds: ");
+        REQUIRE(lines.size() == 1);
+        const auto f = parse_fields(lines[0], "seconds: ");
+        CHECK(f.at("program") == program.substr(0, 3));
+        CHECK(std::stod(f.at("host")) >= 0);
+        // Only timed measurements count as GPU seconds, and without a GPU nothing is timed.
+        if (run.out.find("\n[emulation] ") != std::string::npos)
+            CHECK(f.at("gpu") == "0.00");
+        else
+            CHECK(std::stod(f.at("gpu")) > 0);
+        // The tally and the result: line still end the run, the seconds: line right before them.
+        const std::string tally = "\n\nself-check tally: ";
+        CHECK(run.out.substr(run.out.find(lines[0]) + lines[0].size(), tally.size()) == tally);
+    }
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{}, std::vector<std::string>{"--matrix", "data/karate.mtx"}}) {
+        const ProgramRun run = run_program("143_spmv_csr_kernel", args);
+        REQUIRE(run.exit_code == 0);
+        CHECK(lines_starting(run.out, "seconds: ").empty());
     }
 }
 
