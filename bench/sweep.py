@@ -7,8 +7,8 @@ parameters), collects their `graph:` and `timing:` lines, and writes one CSV: a 
 plots (bench/plots.py) read that CSV. Without a GPU nothing is timed: it says so and exits 0.
 
 The programs share their inputs through SUITE_RMAT_CACHE (BUILD/rmat-cache unless it is set):
-the first program of a skew generates each R-MAT graph and stably sorts it by row, and the
-others read both from there; a later sweep reads them all. 149 runs only where there are at
+the first program of a skew generates each R-MAT graph, and the others read it from there; a
+later sweep reads them all. 149 runs only where there are at
 least two GPUs: on one, its ranks take turns, and its times say nothing about several GPUs.
 The sweep prints an estimate of its time as it starts; as each run ends, its seconds and their
 split between the host and the timed GPU measurements (the program's `seconds:` line); and at the

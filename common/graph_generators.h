@@ -77,12 +77,8 @@ public:
 
     // A graph of this one's size, its edges not filled in yet.
     HostCoo sized_graph() const {
-        HostCoo g;
-        g.num_rows = g.num_cols = static_cast<int>(num_vertices());
-        g.rows.resize(num_edges_);
-        g.cols.resize(num_edges_);
-        g.values.resize(num_edges_);
-        return g;
+        const int vertices = static_cast<int>(num_vertices());
+        return coo_of_size(vertices, vertices, num_edges_);
     }
 
     // Edges [chunk_begin(chunk), chunk_begin(chunk + 1)), written from rows[0], cols[0] and

@@ -8,6 +8,7 @@
 // temporary name in its folder and then renamed, so that a run killed while writing leaves no
 // part of a file under the real name.
 #pragma once
+#include <sys/types.h>
 #include <unistd.h>
 #include <algorithm>
 #include <array>
@@ -76,21 +77,52 @@ CachedArray cached_array(const std::vector<T>& v) {
     return cached_array(const_cast<std::vector<T>&>(v));
 }
 
-// A sum of the 4-byte words, each mixed with its position: a changed or moved word changes its
-// term (mix64 is a bijection), and a sum comes out the same on any number of cores.
-inline uint64_t checksum_of(const std::vector<CachedArray>& arrays) {
-    uint64_t sum = 0, position = 0;
-    for (const CachedArray& array : arrays) {
-        const unsigned char* bytes = static_cast<const unsigned char*>(array.data);
-        const long long words = static_cast<long long>(array.bytes / 4);
-#pragma omp parallel for reduction(+ : sum)
-        for (long long i = 0; i < words; ++i) {
-            uint32_t word;
-            std::memcpy(&word, bytes + 4 * i, 4);
-            sum += mix64(word ^ ((position + static_cast<uint64_t>(i)) * kGoldenGamma));
-        }
-        position += static_cast<uint64_t>(words);
+// The checksum's terms of `words` words from `bytes` on, the first of them at `position` of the
+// arrays: each word mixed with its position, so that a changed or moved word changes its term
+// (mix64 is a bijection).
+inline uint64_t checksum_terms(const unsigned char* bytes, size_t words, uint64_t position) {
+    uint64_t sum = 0;
+    for (size_t i = 0; i < words; ++i) {
+        uint32_t word;
+        std::memcpy(&word, bytes + 4 * i, 4);
+        sum += mix64(word ^ ((position + i) * kGoldenGamma));
     }
+    return sum;
+}
+
+// The arrays' words in pieces of this many bytes, which the cores read, write and sum at once.
+constexpr size_t kCachePieceBytes = size_t{1} << 22;
+
+struct CachePiece {
+    size_t array;     // which array
+    size_t offset;    // its first byte in that array
+    size_t bytes;
+    uint64_t position;  // its first word's position in the arrays, for the checksum
+};
+
+inline std::vector<CachePiece> cache_pieces(const std::vector<CachedArray>& arrays) {
+    std::vector<CachePiece> pieces;
+    uint64_t position = 0;
+    for (size_t a = 0; a < arrays.size(); ++a) {
+        for (size_t offset = 0; offset < arrays[a].bytes; offset += kCachePieceBytes)
+            pieces.push_back({a, offset, std::min(kCachePieceBytes, arrays[a].bytes - offset),
+                              position + offset / 4});
+        position += arrays[a].bytes / 4;
+    }
+    return pieces;
+}
+
+// A sum of the checksum's terms over every word of the arrays: it comes out the same on any
+// number of cores, and whichever pieces they take.
+inline uint64_t checksum_of(const std::vector<CachedArray>& arrays) {
+    const std::vector<CachePiece> pieces = cache_pieces(arrays);
+    const long long count = static_cast<long long>(pieces.size());
+    uint64_t sum = 0;
+#pragma omp parallel for reduction(+ : sum) schedule(dynamic)
+    for (long long p = 0; p < count; ++p)
+        sum += checksum_terms(static_cast<const unsigned char*>(arrays[pieces[p].array].data) +
+                                  pieces[p].offset,
+                              pieces[p].bytes / 4, pieces[p].position);
     return sum;
 }
 
@@ -131,6 +163,36 @@ inline CacheEntry cache_entry(const std::string& folder, const std::string& stem
             entries};
 }
 
+// The arrays' pieces read from the file `fd` (or written to it), each at `offset` plus its place
+// in the arrays, every core moving pieces at once: a file in the page cache comes in and goes out
+// at the speed of many memory copies. A piece read is summed into `sum` while its words are in
+// the core's cache, so that the checksum costs no second pass. False where the file ends early or
+// a read or write fails.
+inline bool move_pieces(int fd, const std::vector<CachedArray>& arrays, off_t offset, bool reading,
+                        uint64_t* sum = nullptr) {
+    const std::vector<CachePiece> pieces = cache_pieces(arrays);
+    const long long count = static_cast<long long>(pieces.size());
+    long long failed = 0;
+    uint64_t total = 0;
+#pragma omp parallel for reduction(+ : failed, total) schedule(dynamic)
+    for (long long p = 0; p < count; ++p) {
+        const CachePiece& piece = pieces[p];
+        unsigned char* bytes = static_cast<unsigned char*>(arrays[piece.array].data) + piece.offset;
+        size_t done = 0;
+        while (done < piece.bytes) {
+            const off_t at = offset + static_cast<off_t>(piece.position * 4 + done);
+            const ssize_t moved = reading ? pread(fd, bytes + done, piece.bytes - done, at)
+                                          : pwrite(fd, bytes + done, piece.bytes - done, at);
+            if (moved <= 0) break;
+            done += static_cast<size_t>(moved);
+        }
+        failed += done != piece.bytes;
+        if (reading) total += checksum_terms(bytes, piece.bytes / 4, piece.position);
+    }
+    if (sum != nullptr) *sum = total;
+    return failed == 0;
+}
+
 // Fills `arrays`, already sized for `key`'s input, from the file at `path`, and returns true,
 // when the file holds that input. Otherwise returns false, with `problem` saying what is wrong
 // with the file, or "" when there is no file.
@@ -159,12 +221,14 @@ inline bool read_cache_file(const std::string& path, const InputKey& key,
     else if (file_bytes != expected_bytes || header.payload_bytes != payload_bytes_of(arrays))
         problem = "is " + std::to_string(file_bytes) + " bytes, not the " +
                   std::to_string(expected_bytes) + " that its input takes";
-    for (size_t i = 0; problem.empty() && i < arrays.size(); ++i)
-        if (std::fread(arrays[i].data, 1, arrays[i].bytes, f) != arrays[i].bytes)
+    if (problem.empty()) {
+        uint64_t sum = 0;
+        if (!move_pieces(fileno(f), arrays, sizeof header, true, &sum))
             problem = "cannot be read to its end";
+        else if (sum != header.checksum)
+            problem = "does not match its checksum";
+    }
     std::fclose(f);
-    if (problem.empty() && checksum_of(arrays) != header.checksum)
-        problem = "does not match its checksum";
     return problem.empty();
 }
 
@@ -180,9 +244,9 @@ inline void write_cache_file(const std::string& path, const InputKey& key,
     std::error_code error;
     std::filesystem::create_directories(folder, error);
     std::FILE* f = std::fopen(temporary.c_str(), "wb");
-    bool written = f != nullptr && std::fwrite(&header, sizeof header, 1, f) == 1;
-    for (size_t i = 0; written && i < arrays.size(); ++i)
-        written = std::fwrite(arrays[i].data, 1, arrays[i].bytes, f) == arrays[i].bytes;
+    bool written = f != nullptr && std::fwrite(&header, sizeof header, 1, f) == 1 &&
+                   std::fflush(f) == 0 &&
+                   move_pieces(fileno(f), arrays, sizeof header, false);
     if (f != nullptr) written = std::fclose(f) == 0 && written;
     std::string reason = written ? "" : std::strerror(errno);
     if (written) {

@@ -2,6 +2,7 @@
 // every --matrix and --scale run, and the graph: line that describes a generated input.
 #pragma once
 #include <algorithm>
+#include <bitset>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -26,12 +27,16 @@ inline MatrixFacts matrix_facts(const HostCoo& a) {
     f.cols = a.num_cols;
     f.nnz = a.nnz();
     if (static_cast<size_t>(a.num_rows) <= 4 * a.nnz() + 64) {
-        std::vector<int> length(a.num_rows, 0);
-        for (int r : a.rows) ++length[r];
-        for (int n : length) {
-            f.empty_rows += n == 0;
-            f.max_row = std::max(f.max_row, n);
+        const std::vector<int> length = entries_per_row(a);
+        int empty = 0, longest = 0;
+#pragma omp parallel for reduction(+ : empty) reduction(max : longest) \
+    if (a.num_rows >= static_cast<int>(kParallelSize))
+        for (int r = 0; r < a.num_rows; ++r) {
+            empty += length[r] == 0;
+            longest = std::max(longest, length[r]);
         }
+        f.empty_rows = empty;
+        f.max_row = longest;
         return f;
     }
     std::vector<int> rows = a.rows;
@@ -57,16 +62,37 @@ struct StructureFacts {
     int64_t bandwidth = 0, diagonals = 0;
 };
 
+// The bitmap's words, marked on every core: each thread scans every entry and marks the
+// diagonals of its own band of whole words, so that no word has two writers.
+inline size_t diagonals_marked(const HostCoo& a, size_t places) {
+    std::vector<uint64_t> held((places + 63) / 64, 0);
+    const int words = static_cast<int>(held.size());
+    size_t marked = 0;
+#pragma omp parallel reduction(+ : marked) if (a.nnz() >= kParallelSize)
+    {
+        const RowBand band = this_threads_band(words);
+        for (size_t k = 0; k < a.nnz(); ++k) {
+            const size_t place = static_cast<size_t>(int64_t{a.cols[k]} - a.rows[k] + a.num_rows - 1);
+            const int word = static_cast<int>(place / 64);
+            if (word >= band.begin && word < band.end) held[word] |= uint64_t{1} << (place % 64);
+        }
+        for (int w = band.begin; w < band.end; ++w) marked += std::bitset<64>(held[w]).count();
+    }
+    return marked;
+}
+
 inline StructureFacts structure_facts(const HostCoo& a) {
     StructureFacts f;
     f.mean_row = a.num_rows > 0 ? static_cast<double>(a.nnz()) / a.num_rows : 0.0;
     const int64_t places = int64_t{a.num_rows} + a.num_cols - 1;
     auto offset = [&](size_t k) { return int64_t{a.cols[k]} - a.rows[k]; };
-    for (size_t k = 0; k < a.nnz(); ++k) f.bandwidth = std::max(f.bandwidth, std::abs(offset(k)));
+    int64_t bandwidth = 0;
+    const long long n = static_cast<long long>(a.nnz());
+#pragma omp parallel for reduction(max : bandwidth) if (a.nnz() >= kParallelSize)
+    for (long long k = 0; k < n; ++k) bandwidth = std::max(bandwidth, std::abs(offset(k)));
+    f.bandwidth = bandwidth;
     if (places <= static_cast<int64_t>(64 * a.nnz() + 64)) {
-        std::vector<bool> held(static_cast<size_t>(std::max<int64_t>(places, 0)), false);
-        for (size_t k = 0; k < a.nnz(); ++k) held[offset(k) + a.num_rows - 1] = true;
-        f.diagonals = std::count(held.begin(), held.end(), true);
+        f.diagonals = static_cast<int64_t>(diagonals_marked(a, static_cast<size_t>(std::max<int64_t>(places, 0))));
         return f;
     }
     std::vector<int64_t> offsets(a.nnz());
@@ -83,8 +109,7 @@ inline StructureFacts structure_facts(const HostCoo& a) {
 // the fields that older lines have.
 inline std::string graph_line(const HostCoo& a, int scale, const std::string& rmat,
                               const std::string& matrix) {
-    std::vector<int> length(a.num_rows, 0);
-    for (int r : a.rows) ++length[r];
+    const std::vector<int> length = entries_per_row(a);
     double sum = 0, squares = 0;
     int longest = 0, empty = 0;
     for (int n : length) {

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #ifdef _OPENMP
-#include <omp.h>
 #include <parallel/algorithm>
 #endif
 #include <string>
@@ -14,7 +14,7 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
-#include "input_cache.h"
+#include "host_threads.h"
 #include "text.h"
 
 // Coordinate format: entry k is (rows[k], cols[k], values[k]). For a graph, rows are edge
@@ -134,34 +134,11 @@ void sort_on_all_cores(Iterator first, Iterator last, Less less = {}) {
 #endif
 }
 
-// The rows that the calling thread of an OpenMP parallel region owns: an equal share of
-// [0, num_rows), in thread order; all of them outside a parallel region or without OpenMP.
-struct RowBand {
-    int begin, end;
-};
-
-inline RowBand this_threads_band(int num_rows) {
-#ifdef _OPENMP
-    const long long threads = omp_get_num_threads(), thread = omp_get_thread_num();
-    return {static_cast<int>(num_rows * thread / threads),
-            static_cast<int>(num_rows * (thread + 1) / threads)};
-#else
-    return {0, num_rows};
-#endif
-}
-
-template <class Iterator, class Less>
-void stable_sort_on_all_cores(Iterator first, Iterator last, Less less) {
-#ifdef _OPENMP
-    __gnu_parallel::stable_sort(first, last, less);
-#else
-    std::stable_sort(first, last, less);
-#endif
-}
-
 inline std::vector<Entry> sorted_entries(const HostCoo& a) {
     std::vector<Entry> e(a.nnz());
-    for (size_t k = 0; k < a.nnz(); ++k) e[k] = {a.rows[k], a.cols[k], a.values[k]};
+    const long long n = static_cast<long long>(a.nnz());
+#pragma omp parallel for if (a.nnz() >= kParallelSize)
+    for (long long k = 0; k < n; ++k) e[k] = {a.rows[k], a.cols[k], a.values[k]};
     sort_on_all_cores(e.begin(), e.end());
     return e;
 }
@@ -182,11 +159,13 @@ inline bool is_well_formed(const HostCsr& a) {
     if (a.row_offsets.size() != static_cast<size_t>(a.num_rows) + 1) return false;
     if (a.values.size() != a.col_idx.size() || a.row_offsets.front() != 0) return false;
     if (static_cast<size_t>(a.row_offsets.back()) != a.nnz()) return false;
-    for (int r = 0; r < a.num_rows; ++r)
-        if (a.row_offsets[r] > a.row_offsets[r + 1]) return false;
-    for (int c : a.col_idx)
-        if (c < 0 || c >= a.num_cols) return false;
-    return true;
+    long long wrong = 0;
+#pragma omp parallel for reduction(+ : wrong) if (a.num_rows >= static_cast<int>(kParallelSize))
+    for (int r = 0; r < a.num_rows; ++r) wrong += a.row_offsets[r] > a.row_offsets[r + 1];
+    const long long n = static_cast<long long>(a.nnz());
+#pragma omp parallel for reduction(+ : wrong) if (a.nnz() >= kParallelSize)
+    for (long long k = 0; k < n; ++k) wrong += a.col_idx[k] < 0 || a.col_idx[k] >= a.num_cols;
+    return wrong == 0;
 }
 
 // Order within a row is not part of CSR's contract: two CSRs (or a CSR and the COO it came
@@ -213,89 +192,243 @@ inline HostCoo transposed(const HostCoo& a) {
     return t;
 }
 
-template <class Index = size_t>
-std::vector<Index> row_order_by_stable_sort(const HostCoo& a) {
-    std::vector<Index> order(a.nnz());
-    for (size_t k = 0; k < order.size(); ++k) order[k] = static_cast<Index>(k);
-    stable_sort_on_all_cores(order.begin(), order.end(),
-                             [&](Index x, Index y) { return a.rows[x] < a.rows[y]; });
-    return order;
-}
-
-// "" when `order` is the one order that a stable sort by row gives: every index in range, and
-// (row, index) strictly increasing along it, which also makes every index appear once.
-template <class Index>
-std::string why_not_stable_row_order(const HostCoo& a, const std::vector<Index>& order) {
-    if (order.size() != a.nnz()) return "holds " + std::to_string(order.size()) + " indices";
-    const long long n = static_cast<long long>(a.nnz());
-    long long out_of_place = 0;
-#pragma omp parallel for reduction(+ : out_of_place)
-    for (long long k = 0; k < n; ++k) {
-        if (order[k] >= a.nnz()) {
-            ++out_of_place;
-        } else if (k + 1 < n && order[k + 1] < a.nnz()) {
-            const int row = a.rows[order[k]], next_row = a.rows[order[k + 1]];
-            out_of_place += row > next_row || (row == next_row && order[k] >= order[k + 1]);
+// How many entries each row holds, counted on every core: each thread scans every entry and
+// counts those of its own band of rows, so that no two threads write one count and each
+// thread's counts stay in its cache.
+inline std::vector<int> entries_per_row(const HostCoo& a) {
+    std::vector<int> length(a.num_rows, 0);
+#pragma omp parallel if (a.nnz() >= kParallelSize)
+    {
+        const RowBand band = this_threads_band(a.num_rows);
+        for (size_t k = 0; k < a.nnz(); ++k) {
+            const int row = a.rows[k];
+            if (row >= band.begin && row < band.end) ++length[row];
         }
     }
-    return out_of_place == 0 ? ""
-                             : "is not the rows' stable order (" +
-                                   std::to_string(out_of_place) + " entries out of place)";
+    return length;
 }
 
-// The entries' indices, stably sorted by row. Where SUITE_RMAT_CACHE names a folder, the order
-// of a large input is kept there (as 32-bit indices) under its rows' checksum; one read back
-// is used only when why_not_stable_row_order finds nothing, so another input's order never is.
-inline std::vector<size_t> stable_row_order(const HostCoo& a) {
-    const std::string folder = input_cache_folder();
-    if (folder.empty() || a.nnz() < kAnnouncedSize || a.nnz() > UINT32_MAX)
-        return row_order_by_stable_sort(a);
-    const InputKey key("row order", {a.nnz(), checksum_of({cached_array(a.rows)})});
-    const std::vector<uint32_t> order = read_or_make(
-        cache_entry(folder, "row-order-nnz" + std::to_string(a.nnz()), key,
-                    "the rows' stable order", a.nnz()),
-        [&] { return std::vector<uint32_t>(a.nnz()); },
-        [](std::vector<uint32_t>& o) { return std::vector<CachedArray>{cached_array(o)}; },
-        [&](const std::vector<uint32_t>& o) { return why_not_stable_row_order(a, o); },
-        [&] { return row_order_by_stable_sort<uint32_t>(a); });
-    return std::vector<size_t>(order.begin(), order.end());
+// A COO of the given shape, its arrays not yet filled in: the three are zeroed at once, each by
+// a thread of its own, where one thread would zero and map them one after another.
+inline HostCoo coo_of_size(int num_rows, int num_cols, size_t nnz) {
+    HostCoo a;
+    a.num_rows = num_rows;
+    a.num_cols = num_cols;
+#pragma omp parallel sections if (nnz >= kParallelSize)
+    {
+#pragma omp section
+        a.rows.resize(nnz);
+#pragma omp section
+        a.cols.resize(nnz);
+#pragma omp section
+        a.values.resize(nnz);
+    }
+    return a;
+}
+
+// The high bits of a row that the first pass of the row sort deals the entries out by: 2,048
+// buckets, few enough that each thread's cursors stay in its cache.
+constexpr int kRowSortHighBits = 11;
+
+// An entry on its way through the row sort, its three fields together so that the first pass
+// writes one stream a bucket.
+struct DealtEntry {
+    int row, col;
+    float value;
+};
+
+// A stable sort of a's entries by row: put(k, entry) places the entry that comes k-th, and
+// row_start(r, k) says that row r starts at k (k entries have smaller rows), for each row r in
+// [first_row, last_row]. A radix sort in two passes on
+// every core, linear in the entries, that moves the entries themselves, so that nothing is read
+// from a random place of the input. The first pass deals them out to buckets by their row's high
+// bits, each thread its own contiguous share of the entries, the threads' shares one after another
+// in each bucket; the second sorts each bucket on the low bits by counting, a bucket to a thread
+// (a bucket with few entries for its rows by a comparison sort). Both passes keep equal rows in the
+// order they found them, so each row's entries stay in entry order. Rows are taken relative to
+// the smallest, so any ints sort.
+template <class Put, class RowStart>
+void sort_by_row_stably(const HostCoo& a, Put put, int first_row, int last_row,
+                        RowStart row_start) {
+    const size_t n = a.nnz();
+    if (n == 0) return;
+    const long long entries = static_cast<long long>(n);
+    int lowest = a.rows[0], highest = a.rows[0];
+#pragma omp parallel for reduction(min : lowest) reduction(max : highest) if (n >= kParallelSize)
+    for (long long k = 0; k < entries; ++k) {
+        lowest = std::min(lowest, a.rows[k]);
+        highest = std::max(highest, a.rows[k]);
+    }
+    // Keys from 0 to span - 1: below 2^32 however the rows lie.
+    const uint64_t span = static_cast<uint64_t>(int64_t{highest} - lowest) + 1;
+    auto key_of = [&](int row) { return static_cast<uint32_t>(int64_t{row} - lowest); };
+    int key_bits = 0;
+    while ((uint64_t{1} << key_bits) < span) ++key_bits;
+    const int low_bits = std::max(0, key_bits - kRowSortHighBits);
+    const uint32_t low_mask = static_cast<uint32_t>((uint64_t{1} << low_bits) - 1);
+    const size_t buckets = static_cast<size_t>((span - 1) >> low_bits) + 1;
+    // The rows asked for outside the entries' rows start before or after all of them.
+    for (int64_t r = first_row; r <= std::min<int64_t>(last_row, int64_t{lowest} - 1); ++r)
+        row_start(static_cast<int>(r), 0);
+    for (int64_t r = std::max<int64_t>(first_row, int64_t{highest} + 1); r <= last_row; ++r)
+        row_start(static_cast<int>(r), n);
+    // Those inside, as keys: [first_key, last_key), maybe none.
+    const int64_t first_key = std::max<int64_t>(0, int64_t{first_row} - lowest);
+    const int64_t last_key = std::min<int64_t>(static_cast<int64_t>(span),
+                                               int64_t{last_row} - lowest + 1);
+
+    // The first pass's buckets, left uninitialized: the pass writes every slot.
+    const std::unique_ptr<DealtEntry[]> dealt(new DealtEntry[n]);
+    std::vector<size_t> bucket_begin(buckets + 1), cursor;
+#pragma omp parallel if (n >= kParallelSize)
+    {
+        const size_t threads = static_cast<size_t>(threads_in_region());
+        const size_t thread = static_cast<size_t>(thread_in_region());
+#pragma omp single
+        cursor.assign(threads * buckets, 0);
+        size_t* mine = cursor.data() + thread * buckets;
+        const Share share = this_threads_share(n);
+        for (size_t k = share.begin; k < share.end; ++k) ++mine[key_of(a.rows[k]) >> low_bits];
+#pragma omp barrier
+#pragma omp single
+        {
+            // Each bucket holds thread 0's entries, then thread 1's, and so on: entry order.
+            size_t next = 0;
+            for (size_t b = 0; b < buckets; ++b) {
+                bucket_begin[b] = next;
+                for (size_t t = 0; t < threads; ++t) {
+                    const size_t count = cursor[t * buckets + b];
+                    cursor[t * buckets + b] = next;
+                    next += count;
+                }
+            }
+            bucket_begin[buckets] = next;
+        }
+        for (size_t k = share.begin; k < share.end; ++k)
+            dealt[mine[key_of(a.rows[k]) >> low_bits]++] = {a.rows[k], a.cols[k], a.values[k]};
+    }
+#pragma omp parallel if (n >= kParallelSize)
+    {
+        std::vector<size_t> first;  // per low key: where its next entry goes
+        std::vector<size_t> position;
+#pragma omp for schedule(dynamic, 8)
+        for (long long b = 0; b < static_cast<long long>(buckets); ++b) {
+            const size_t begin = bucket_begin[b], end = bucket_begin[b + 1];
+            const int64_t bucket_key = static_cast<int64_t>(b) << low_bits;
+            const size_t keys = static_cast<size_t>(
+                std::min<uint64_t>(uint64_t{low_mask} + 1, span - static_cast<uint64_t>(bucket_key)));
+            const int64_t wanted_begin = std::max(first_key, bucket_key);
+            const int64_t wanted_end = std::min<int64_t>(last_key, bucket_key + keys);
+            if ((end - begin) * 8 < keys) {
+                position.resize(end - begin);
+                for (size_t i = 0; i < position.size(); ++i) position[i] = begin + i;
+                std::stable_sort(position.begin(), position.end(), [&](size_t x, size_t y) {
+                    return dealt[x].row < dealt[y].row;
+                });
+                for (size_t i = 0; i < position.size(); ++i) put(begin + i, dealt[position[i]]);
+                size_t before = 0;  // the bucket's entries of smaller keys
+                for (int64_t key = wanted_begin; key < wanted_end; ++key) {
+                    while (before < position.size() && key_of(dealt[position[before]].row) < key)
+                        ++before;
+                    row_start(static_cast<int>(lowest + key), begin + before);
+                }
+                continue;
+            }
+            first.assign(keys + 1, 0);
+            for (size_t i = begin; i < end; ++i) ++first[(key_of(dealt[i].row) & low_mask) + 1];
+            for (size_t j = 0; j < keys; ++j) first[j + 1] += first[j];
+            for (int64_t key = wanted_begin; key < wanted_end; ++key)
+                row_start(static_cast<int>(lowest + key), begin + first[key - bucket_key]);
+            for (size_t i = begin; i < end; ++i)
+                put(begin + first[key_of(dealt[i].row) & low_mask]++, dealt[i]);
+        }
+    }
 }
 
 // The same entries, stably sorted by row: the input that sorted-COO-to-CSR conversion expects.
 inline HostCoo sorted_by_row(const HostCoo& a) {
-    const std::vector<size_t> order = stable_row_order(a);
-    HostCoo s;
-    s.num_rows = a.num_rows;
-    s.num_cols = a.num_cols;
-    s.rows.resize(a.nnz());
-    s.cols.resize(a.nnz());
-    s.values.resize(a.nnz());
-#pragma omp parallel for
-    for (size_t k = 0; k < order.size(); ++k) {
-        s.rows[k] = a.rows[order[k]];
-        s.cols[k] = a.cols[order[k]];
-        s.values[k] = a.values[order[k]];
-    }
+    HostCoo s = coo_of_size(a.num_rows, a.num_cols, a.nnz());
+    sort_by_row_stably(
+        a,
+        [&](size_t k, const DealtEntry& e) {
+            s.rows[k] = e.row;
+            s.cols[k] = e.col;
+            s.values[k] = e.value;
+        },
+        0, -1, [](int, size_t) {});
     return s;
 }
 
 // Input preparation, not a lesson: a CSR whose rows keep the COO's entry order, made by a
-// stable sort of entry indices on the row. The chapter builds CSR by count, scan and scatter
+// stable sort of the entries on the row. The chapter builds CSR by count, scan and scatter
 // (114, 115); this independent route is what the programs that start from CSR use, and what
-// tests compare those lessons with.
+// tests compare those lessons with. Row r starts after every entry of a smaller row.
 inline HostCsr csr_from_coo_by_stable_sort(const HostCoo& a) {
-    HostCoo s = sorted_by_row(a);
     HostCsr c;
-    c.num_rows = s.num_rows;
-    c.num_cols = s.num_cols;
-    c.row_offsets.assign(static_cast<size_t>(s.num_rows) + 1, 0);
-    // Row r starts after every entry of a smaller row: one pass over the sorted rows.
-    size_t k = 0;
-    for (int r = 0; r <= s.num_rows; ++r) {
-        while (k < s.nnz() && s.rows[k] < r) ++k;
-        c.row_offsets[r] = static_cast<int>(k);
+    c.num_rows = a.num_rows;
+    c.num_cols = a.num_cols;
+    c.row_offsets.assign(static_cast<size_t>(a.num_rows) + 1, 0);
+#pragma omp parallel sections if (a.nnz() >= kParallelSize)
+    {
+#pragma omp section
+        c.col_idx.resize(a.nnz());
+#pragma omp section
+        c.values.resize(a.nnz());
     }
-    c.col_idx = std::move(s.cols);
-    c.values = std::move(s.values);
+    sort_by_row_stably(
+        a,
+        [&](size_t k, const DealtEntry& e) {
+            c.col_idx[k] = e.col;
+            c.values[k] = e.value;
+        },
+        0, a.num_rows, [&](int r, size_t k) { c.row_offsets[r] = static_cast<int>(k); });
     return c;
+}
+
+// Row r of a and of b hold the same multiset of (column, value) pairs, for every row of the
+// offsets, which both must share. A row whose slices agree entry by entry needs no sort; any
+// other row is sorted on both sides and compared. The rows are shared among the cores: the check
+// grows with the entries (and the sorts of the rows that differ), where one sort of all the
+// entries took seconds at scale 22.
+inline bool rows_hold_same_entries(const std::vector<int>& row_offsets, const HostCsr& a,
+                                   const HostCsr& b) {
+    const int num_rows = static_cast<int>(row_offsets.size()) - 1;
+    long long differing = 0;
+#pragma omp parallel reduction(+ : differing) if (a.nnz() >= kParallelSize)
+    {
+        std::vector<std::pair<int, float>> row_a, row_b;
+#pragma omp for schedule(dynamic, 4096)
+        for (int r = 0; r < num_rows; ++r) {
+            const int begin = row_offsets[r], end = row_offsets[r + 1];
+            bool same = true;
+            for (int k = begin; k < end && same; ++k)
+                same = a.col_idx[k] == b.col_idx[k] && a.values[k] == b.values[k];
+            if (same) continue;
+            row_a.clear();
+            row_b.clear();
+            for (int k = begin; k < end; ++k) {
+                row_a.emplace_back(a.col_idx[k], a.values[k]);
+                row_b.emplace_back(b.col_idx[k], b.values[k]);
+            }
+            std::sort(row_a.begin(), row_a.end());
+            std::sort(row_b.begin(), row_b.end());
+            differing += row_a != row_b;
+        }
+    }
+    return differing == 0;
+}
+
+inline bool same_slots(const HostCsr& a, const HostCsr& b) {
+    return a.row_offsets == b.row_offsets && a.col_idx == b.col_idx && a.values == b.values;
+}
+
+// A COO holds a well-formed CSR's entries, as a multiset in every row, when its entries grouped
+// by row (csr_from_coo_by_stable_sort) have the CSR's offsets and each row the CSR's multiset.
+inline bool holds_rows_of(const HostCoo& got, const HostCsr& expected) {
+    if (got.num_rows != expected.num_rows || got.num_cols != expected.num_cols ||
+        !is_well_formed(expected))
+        return false;
+    const HostCsr grouped = csr_from_coo_by_stable_sort(got);
+    return grouped.row_offsets == expected.row_offsets &&
+           rows_hold_same_entries(expected.row_offsets, grouped, expected);
 }

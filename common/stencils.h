@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
+#include "host_threads.h"
 #include "sparse_host.h"
 
 enum class StencilKind { none, two_d, three_d };
@@ -48,27 +50,38 @@ inline HostCoo make_stencil(const StencilShape& shape) {
     if (shape.kind == StencilKind::none || shape.side < 1)
         throw std::invalid_argument("a stencil needs a kind and a side of at least 1");
     const int64_t n = shape.rows(), side = shape.side;
-    const int64_t plane = shape.dimensions() == 3 ? side * side : n;
+    const bool three_d = shape.dimensions() == 3;
+    const int64_t plane = three_d ? side * side : n;
+    const float diagonal = 2.0f * static_cast<float>(shape.dimensions());
+    // Row r's entries, in column order: add(column, value) for each.
+    auto each_entry = [&](int64_t r, auto&& add) {
+        const int64_t x = r % side, y = r / side % side, z = r / plane;
+        if (three_d && z > 0) add(r - plane, -1.0f);
+        if (y > 0) add(r - side, -1.0f);
+        if (x > 0) add(r - 1, -1.0f);
+        add(r, diagonal);
+        if (x + 1 < side) add(r + 1, -1.0f);
+        if (y + 1 < side) add(r + side, -1.0f);
+        if (three_d && z + 1 < side) add(r + plane, -1.0f);
+    };
+    // Each row's first entry, from the rows' counts; then the rows are written on every core.
+    std::vector<int64_t> first(static_cast<size_t>(n) + 1, 0);
+#pragma omp parallel for if (static_cast<size_t>(n) >= kParallelSize)
+    for (int64_t r = 0; r < n; ++r) each_entry(r, [&](int64_t, float) { ++first[r + 1]; });
+    for (int64_t r = 0; r < n; ++r) first[r + 1] += first[r];
     HostCoo a;
     a.num_rows = a.num_cols = static_cast<int>(n);
-    a.rows.reserve(static_cast<size_t>(shape.nnz()));
-    a.cols.reserve(static_cast<size_t>(shape.nnz()));
-    a.values.reserve(static_cast<size_t>(shape.nnz()));
-    auto add = [&](int64_t row, int64_t col, float value) {
-        a.rows.push_back(static_cast<int>(row));
-        a.cols.push_back(static_cast<int>(col));
-        a.values.push_back(value);
-    };
-    const float diagonal = 2.0f * static_cast<float>(shape.dimensions());
+    a.rows.resize(static_cast<size_t>(first[n]));
+    a.cols.resize(static_cast<size_t>(first[n]));
+    a.values.resize(static_cast<size_t>(first[n]));
+#pragma omp parallel for if (static_cast<size_t>(n) >= kParallelSize)
     for (int64_t r = 0; r < n; ++r) {
-        const int64_t x = r % side, y = r / side % side, z = r / plane;
-        if (shape.dimensions() == 3 && z > 0) add(r, r - plane, -1.0f);
-        if (y > 0) add(r, r - side, -1.0f);
-        if (x > 0) add(r, r - 1, -1.0f);
-        add(r, r, diagonal);
-        if (x + 1 < side) add(r, r + 1, -1.0f);
-        if (y + 1 < side) add(r, r + side, -1.0f);
-        if (shape.dimensions() == 3 && z + 1 < side) add(r, r + plane, -1.0f);
+        int64_t k = first[r];
+        each_entry(r, [&](int64_t col, float value) {
+            a.rows[k] = static_cast<int>(r);
+            a.cols[k] = static_cast<int>(col);
+            a.values[k++] = value;
+        });
     }
     return a;
 }

@@ -9,12 +9,14 @@
 #include <thread>
 #include "../ch21_csr/chapter_inputs.h"
 #include "../common/graph_generators.h"
+#include "../common/matrix_facts.h"
 #include "../common/options.h"
 #include "../common/run_seconds.h"
 #include "../common/self_check.h"
 #include "../common/sparse_host.h"
 #include "../common/stencil_input.h"
 #include "edge_case_graphs.h"
+#include "stable_sort_reference.h"
 
 namespace {
 ProgramOptions parse(std::vector<std::string> args, bool allow_scale = true,
@@ -357,6 +359,130 @@ TEST_CASE("row multiset comparison accepts reordering and catches real differenc
     HostCsr bad_column = c;
     bad_column.col_idx[4] = 6;
     CHECK_FALSE(is_well_formed(bad_column));
+}
+
+namespace {
+bool same_entries_in_order(const HostCoo& a, const HostCoo& b) {
+    return a.num_rows == b.num_rows && a.num_cols == b.num_cols && a.rows == b.rows &&
+           a.cols == b.cols && a.values == b.values;
+}
+
+// Graphs past kParallelSize entries, so that the helpers share them among the cores, and rows
+// that the radix sort's buckets must take apart: a hub of 100,000 entries, rows spread over all
+// of int with a few entries each, negative rows, and one row for everything.
+std::vector<HostCoo> large_graphs() {
+    std::vector<HostCoo> graphs = {make_rmat(14, 16, 0.80, 3), make_rmat(13, 16, 0.25, 4),
+                                   make_star(100001, 7, 5)};
+    SplitMix64 rng(6);
+    HostCoo spread = make_uniform_random(1000, 200000, 7);
+    for (int& r : spread.rows) r = static_cast<int>(rng.next() >> 32);
+    graphs.push_back(spread);
+    HostCoo negative = make_uniform_random(5000, 150000, 8);
+    for (int& r : negative.rows) r -= 2500;
+    graphs.push_back(negative);
+    HostCoo one_row = make_uniform_random(1, 70000, 9);
+    one_row.num_rows = 1;
+    graphs.push_back(one_row);
+    return graphs;
+}
+}  // namespace
+
+TEST_CASE("the row sort keeps each row's entries in entry order, on any rows", "[common][sparse]") {
+    for (int i = 0; i < kSweepGraphs; ++i) {
+        const HostCoo g = edge_case_graph(i, 116);
+        REQUIRE(same_entries_in_order(sorted_by_row(g), sorted_by_std_stable_sort(g)));
+    }
+    for (const HostCoo& g : large_graphs()) {
+        CAPTURE(g.num_rows, g.nnz());
+        CHECK(same_entries_in_order(sorted_by_row(g), sorted_by_std_stable_sort(g)));
+    }
+}
+
+TEST_CASE("entries per row, the stable-sort CSR and the graph: line's facts, on every core",
+          "[common][sparse]") {
+    for (const HostCoo& g : {make_rmat(14, 16, 0.80, 3), make_rmat(13, 16, 0.25, 4),
+                             make_star(100001, 7, 5), make_stencil(stencil_shape(StencilKind::three_d, 17))}) {
+        CAPTURE(g.num_rows, g.nnz());
+        std::vector<int> length(g.num_rows, 0);
+        std::set<long long> diagonals;
+        long long bandwidth = 0;
+        for (size_t k = 0; k < g.nnz(); ++k) {
+            ++length[g.rows[k]];
+            diagonals.insert(static_cast<long long>(g.cols[k]) - g.rows[k]);
+            bandwidth = std::max(bandwidth, std::abs(static_cast<long long>(g.cols[k]) - g.rows[k]));
+        }
+        CHECK(entries_per_row(g) == length);
+        const MatrixFacts facts = matrix_facts(g);
+        CHECK(facts.max_row == *std::max_element(length.begin(), length.end()));
+        CHECK(facts.empty_rows == std::count(length.begin(), length.end(), 0));
+        const StructureFacts structure = structure_facts(g);
+        CHECK(structure.diagonals == static_cast<int64_t>(diagonals.size()));
+        CHECK(structure.bandwidth == bandwidth);
+        // The CSR by the stable sort: row r's entries, in entry order, in its slice.
+        const HostCsr c = csr_from_coo_by_stable_sort(g);
+        REQUIRE(is_well_formed(c));
+        std::vector<int> next(c.row_offsets.begin(), c.row_offsets.end() - 1);
+        bool in_place = true;
+        for (size_t k = 0; k < g.nnz(); ++k) {
+            const int slot = next[g.rows[k]]++;
+            in_place = in_place && c.col_idx[slot] == g.cols[k] && c.values[slot] == g.values[k];
+        }
+        CHECK(in_place);
+        for (int r = 0; r < g.num_rows; ++r) REQUIRE(next[r] == c.row_offsets[r + 1]);
+    }
+}
+
+TEST_CASE("a COO holds a CSR's rows exactly when each row holds the same multiset",
+          "[common][sparse]") {
+    for (const HostCoo& g : {make_rmat(14, 16, 0.80, 3), make_uniform_random(40, 300, 11)}) {
+        CAPTURE(g.nnz());
+        const HostCsr by_row = csr_from_coo_by_stable_sort(g);
+        CHECK(holds_rows_of(g, by_row));
+        HostCoo shuffled = g;
+        SplitMix64 rng(12);
+        for (size_t k = shuffled.nnz(); k > 1; --k) {
+            const size_t j = rng.below(static_cast<uint32_t>(k));
+            std::swap(shuffled.rows[k - 1], shuffled.rows[j]);
+            std::swap(shuffled.cols[k - 1], shuffled.cols[j]);
+            std::swap(shuffled.values[k - 1], shuffled.values[j]);
+        }
+        CHECK(holds_rows_of(shuffled, by_row));
+        // Rows whose entries come in another order within them need their sorts to agree.
+        HostCsr rows_reversed = by_row;
+        for (int r = 0; r < by_row.num_rows; ++r) {
+            std::reverse(rows_reversed.col_idx.begin() + by_row.row_offsets[r],
+                         rows_reversed.col_idx.begin() + by_row.row_offsets[r + 1]);
+            std::reverse(rows_reversed.values.begin() + by_row.row_offsets[r],
+                         rows_reversed.values.begin() + by_row.row_offsets[r + 1]);
+        }
+        CHECK(holds_rows_of(shuffled, rows_reversed));
+        CHECK(rows_hold_same_entries(by_row.row_offsets, rows_reversed, by_row));
+        HostCoo reweighted = g;
+        reweighted.values[g.nnz() / 2] += 1.0f;
+        CHECK_FALSE(holds_rows_of(reweighted, by_row));
+        HostCoo recolumned = g;  // a column changed: the multiset of its row changes
+        recolumned.cols[g.nnz() / 2] = (recolumned.cols[g.nnz() / 2] + 1) % g.num_cols;
+        CHECK_FALSE(holds_rows_of(recolumned, by_row));
+        HostCoo moved = g;  // one entry to another row
+        moved.rows[g.nnz() / 3] = (moved.rows[g.nnz() / 3] + 1) % g.num_rows;
+        CHECK_FALSE(holds_rows_of(moved, by_row));
+        HostCoo beyond = g;  // a row past the last
+        beyond.rows[0] = g.num_rows;
+        CHECK_FALSE(holds_rows_of(beyond, by_row));
+        // The same columns and weights in a row, a weight paired with another column.
+        HostCsr weight_detached = by_row;
+        size_t k = 0;
+        while (k + 1 < by_row.nnz() && !(by_row.col_idx[k] != by_row.col_idx[k + 1] &&
+                                         by_row.values[k] != by_row.values[k + 1] &&
+                                         std::upper_bound(by_row.row_offsets.begin(),
+                                                          by_row.row_offsets.end(), k) ==
+                                             std::upper_bound(by_row.row_offsets.begin(),
+                                                              by_row.row_offsets.end(), k + 1)))
+            ++k;
+        REQUIRE(k + 1 < by_row.nnz());
+        std::swap(weight_detached.values[k], weight_detached.values[k + 1]);
+        CHECK_FALSE(rows_hold_same_entries(by_row.row_offsets, weight_detached, by_row));
+    }
 }
 
 TEST_CASE("seconds: a timed stretch counts its wall time once, however it nests", "[common]") {

@@ -250,72 +250,18 @@ inline void show_bucketed_build(const std::string& title, const BucketedCsr& bui
     show_csr("after pass 3:", build.csr);
 }
 
-// The CSR with each row's (column, weight) pairs in ascending order, the rows shared among
-// every core. Two CSRs hold the same multiset in every row when these are equal slot by slot:
-// the check grows with the entries (and each row's sort), where one sort of all the entries
-// took seconds at scale 22.
-inline HostCsr with_rows_sorted(HostCsr csr) {
-#pragma omp parallel
-    {
-        std::vector<std::pair<int, float>> row;
-#pragma omp for schedule(dynamic, 4096)
-        for (int r = 0; r < csr.num_rows; ++r) {
-            row.clear();
-            for (int k = csr.row_offsets[r]; k < csr.row_offsets[r + 1]; ++k)
-                row.emplace_back(csr.col_idx[k], csr.values[k]);
-            std::sort(row.begin(), row.end());
-            for (size_t i = 0; i < row.size(); ++i)
-                std::tie(csr.col_idx[csr.row_offsets[r] + i], csr.values[csr.row_offsets[r] + i]) =
-                    row[i];
-        }
-    }
-    return csr;
-}
-
-inline bool same_slots(const HostCsr& a, const HostCsr& b) {
-    return a.row_offsets == b.row_offsets && a.col_idx == b.col_idx && a.values == b.values;
-}
-
-// The edges of one level of pass 2 grouped by row, on every core, against the baseline's CSR
-// (its rows sorted): each edge takes its row's next slot, an atomic cursor from the baseline's
-// row_offsets. The rows' counts are compared first; with them equal, the cursors stay in their
-// rows.
-inline bool grouped_like_baseline(const HostCoo& staged, const HostCsr& sorted_baseline) {
-    const long long n = static_cast<long long>(staged.nnz());
-    const std::vector<int>& offsets = sorted_baseline.row_offsets;
-    std::vector<int> count(staged.num_rows, 0);
-#pragma omp parallel for
-    for (long long k = 0; k < n; ++k) {
-#pragma omp atomic
-        ++count[staged.rows[k]];
-    }
-    for (int r = 0; r < staged.num_rows; ++r)
-        if (count[r] != offsets[r + 1] - offsets[r]) return false;
-    std::vector<int> cursor(offsets.begin(), offsets.end() - 1);
-    HostCsr grouped{staged.num_rows, staged.num_cols, offsets, std::vector<int>(staged.nnz()),
-                    std::vector<float>(staged.nnz())};
-#pragma omp parallel for
-    for (long long k = 0; k < n; ++k) {
-        int slot;
-#pragma omp atomic capture
-        slot = cursor[staged.rows[k]]++;
-        grouped.col_idx[slot] = staged.cols[k];
-        grouped.values[slot] = staged.values[k];
-    }
-    return same_slots(with_rows_sorted(std::move(grouped)), sorted_baseline);
-}
-
 // After every level of pass 2, each bucket of that level holds the baseline's edges: every
-// edge lies in the rows of the bucket whose slots it is in, and the level, grouped by row, is
-// the baseline's CSR, row for row. Linear in the edges, on every core.
+// edge lies in the rows of the bucket whose slots it is in, and the level, grouped by row, holds
+// the baseline's CSR's multiset in every row (its rows in any order within). Linear in the
+// edges, on every core.
 inline bool same_level_multisets(const BucketedCsr& built, const BucketedCsr& baseline,
-                                 const HostCsr& sorted_baseline, const BucketLayout& layout) {
+                                 const HostCsr& baseline_csr, const BucketLayout& layout) {
     if (built.levels.size() != static_cast<size_t>(layout.levels) ||
         built.bucket_offset != baseline.bucket_offset)
         return false;
     for (int level = 0; level < layout.levels; ++level) {
         const HostCoo& staged = built.levels[level];
-        if (staged.nnz() != sorted_baseline.nnz()) return false;
+        if (staged.nnz() != baseline_csr.nnz()) return false;
         const int shift = layout.bucket_shift(level);
         long long misplaced = 0;
 #pragma omp parallel for schedule(dynamic) reduction(+ : misplaced)
@@ -324,33 +270,33 @@ inline bool same_level_multisets(const BucketedCsr& built, const BucketedCsr& ba
                  k < layout.level_start(baseline.bucket_offset.data(), level, g + 1); ++k)
                 misplaced += staged.rows[k] < 0 || staged.rows[k] >= staged.num_rows ||
                              staged.rows[k] >> shift != g;
-        if (misplaced > 0 || !grouped_like_baseline(staged, sorted_baseline)) return false;
+        if (misplaced > 0 || !holds_rows_of(staged, baseline_csr)) return false;
     }
     return true;
 }
 
-// The baseline against 115's (each pass keeps arrival order, so they agree slot by slot), then
-// the kernels' offsets, buckets and CSR against the baseline's.
+// The baseline against the edges stably sorted by row (each pass keeps arrival order, so they
+// agree slot by slot, as 115's sequential build does, one edge at a time; the sort shares the
+// edges among the cores), then the kernels' offsets, buckets and CSR against the baseline's.
 inline void check_bucketed_build(const KernelProgram& p, const HostCoo& edges,
                                  const BucketedCsr& baseline, const BucketedCsr& built,
                                  const BucketLayout& layout, SelfCheck& check) {
-    const HostCsr sequential = build_csr_cpu(edges).grouped;
     check.claim(
-        "the CPU baseline's CSR equals 115's sequential count, scan and scatter, slot by slot",
-        same_slots(baseline.csr, sequential));
+        "the CPU baseline's CSR equals the edges stably sorted by row (115's layout: every row in "
+        "arrival order), slot by slot",
+        same_slots(baseline.csr, csr_from_coo_by_stable_sort(edges)));
     const std::string where = "the " + std::string(p.here.name()) + " build's";
     check.claim(where + " bucket_offset (pass 1, then the plan's scan) equals the baseline's",
                 built.bucket_offset == baseline.bucket_offset);
     announce_large(edges.nnz(), "comparing every bucket and every row with the baseline's");
-    const HostCsr sorted_baseline = with_rows_sorted(baseline.csr);
     check.claim("after each level of pass 2, every bucket of " + where +
                     " staged edges holds the baseline's multiset of edges",
-                same_level_multisets(built, baseline, sorted_baseline, layout));
+                same_level_multisets(built, baseline, baseline.csr, layout));
     check.claim(where + " row_offsets equal the baseline's",
                 built.csr.row_offsets == baseline.csr.row_offsets);
     check.claim("every row of " + where + " CSR holds the baseline's multiset of (neighbour, weight)",
-                built.csr.row_offsets == baseline.csr.row_offsets &&
-                    same_slots(with_rows_sorted(built.csr), sorted_baseline));
+                built.csr.row_offsets == baseline.csr.row_offsets && is_well_formed(built.csr) &&
+                    rows_hold_same_entries(baseline.csr.row_offsets, built.csr, baseline.csr));
     check.claim(where + " counters (pass 1's histogram, the hub rows' fill counts) are back at "
                         "zero, ready for the next build",
                 built.counters_cleared);
