@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <string>
 #include <vector>
+#include "../common/host_threads.h"
 #include "../common/text.h"
 #include "../common/warp.h"
 
@@ -181,20 +182,31 @@ inline void print_access_table(const AccessTable& table, const std::string& arra
 
 // True when the mapping reads every stored entry exactly once and nothing else: is_entry[e]
 // says whether element e holds an entry (1) or is padding (0), and a read outside the array,
-// of padding, or of an entry already read makes it false.
+// of padding, or of an entry already read makes it false. The threads are shared among the
+// cores; each read of an element counts it atomically, so that a second read is seen however the
+// reads interleave.
 template <class Mapping>
 bool reads_each_entry_once(const Mapping& m, const std::vector<char>& is_entry) {
-    std::vector<char> read(is_entry.size(), 0);
-    size_t reads = 0;
-    for (size_t t = 0; t < m.num_threads(); ++t)
+    std::vector<unsigned char> times_read(is_entry.size(), 0);
+    size_t reads = 0, wrong = 0;
+    const long long threads = static_cast<long long>(m.num_threads());
+#pragma omp parallel for reduction(+ : reads, wrong) schedule(dynamic, 4096) \
+    if (is_entry.size() >= kParallelSize)
+    for (long long t = 0; t < threads; ++t)
         for (int i = 0; i < m.length(t); ++i) {
             const long long e = m.element(t, i);
-            if (e < 0 || static_cast<size_t>(e) >= is_entry.size() || !is_entry[e] || read[e])
-                return false;
-            read[e] = 1;
+            if (e < 0 || static_cast<size_t>(e) >= is_entry.size() || !is_entry[e]) {
+                ++wrong;
+                continue;
+            }
+            unsigned char before;
+#pragma omp atomic capture
+            before = times_read[e]++;
+            wrong += before != 0;
             ++reads;
         }
-    return reads == static_cast<size_t>(std::count(is_entry.begin(), is_entry.end(), 1));
+    return wrong == 0 &&
+           reads == static_cast<size_t>(std::count(is_entry.begin(), is_entry.end(), 1));
 }
 
 // The per-request model, summed over all warps and steps, and the work of each thread.
@@ -240,47 +252,64 @@ inline AccessStats combined(const AccessStats& a, const AccessStats& b) {
     return c;
 }
 
-// Warp by warp, step by step, over the lanes still active: the cost is the number of reads plus
-// the number of requests, so it runs on matrices with millions of rows.
+// One warp's requests, step by step, over its lanes still active, added to s.
+template <class Mapping>
+void add_warp_requests(const Mapping& m, size_t warp_start, AccessStats& s,
+                       std::vector<int>& active) {
+    long long sector_ids[kWarpSize];
+    const int lanes = static_cast<int>(std::min<size_t>(kWarpSize, m.num_threads() - warp_start));
+    active.clear();
+    for (int lane = 0; lane < lanes; ++lane) {
+        const size_t work = static_cast<size_t>(m.length(warp_start + lane));
+        s.max_work = std::max(s.max_work, work);
+        s.work_squares += static_cast<double>(work) * static_cast<double>(work);
+        if (work > 0) active.push_back(lane);
+    }
+    for (int i = 0; !active.empty(); ++i) {
+        ++s.requests;
+        s.lane_slots += lanes;
+        s.reads += active.size();
+        const long long base = m.element(warp_start + active[0], i) - active[0];
+        bool contiguous = true;
+        int count = 0;
+        for (int lane : active) {
+            const long long e = m.element(warp_start + lane, i);
+            contiguous = contiguous && e - lane == base;
+            // Insertion sort: the ids nearly always arrive in order already.
+            const long long id = e * kElementBytes / kSectorBytes;
+            int k = count++;
+            for (; k > 0 && sector_ids[k - 1] > id; --k) sector_ids[k] = sector_ids[k - 1];
+            sector_ids[k] = id;
+        }
+        for (int k = 0; k < count; ++k)
+            s.sectors += k == 0 || sector_ids[k] != sector_ids[k - 1];
+        s.contiguous_requests += contiguous;
+        size_t kept = 0;
+        for (int lane : active)
+            if (m.length(warp_start + lane) > i + 1) active[kept++] = lane;
+        active.resize(kept);
+    }
+}
+
+// Warp by warp: the cost is the number of reads plus the number of requests, so it runs on
+// matrices with millions of rows, the warps shared among the cores. The sums are of whole
+// numbers (work_squares too, exactly, below 2^53), so they come out the same however the warps
+// are shared.
 template <class Mapping>
 AccessStats access_stats(const Mapping& m) {
+    const size_t threads = m.num_threads();
+    const long long warps = static_cast<long long>((threads + kWarpSize - 1) / kWarpSize);
     AccessStats s;
-    s.threads = m.num_threads();
-    std::vector<int> active;
-    long long sector_ids[kWarpSize];
-    for (size_t warp_start = 0; warp_start < s.threads; warp_start += kWarpSize) {
-        const int lanes = static_cast<int>(std::min<size_t>(kWarpSize, s.threads - warp_start));
-        active.clear();
-        for (int lane = 0; lane < lanes; ++lane) {
-            const size_t work = static_cast<size_t>(m.length(warp_start + lane));
-            s.max_work = std::max(s.max_work, work);
-            s.work_squares += static_cast<double>(work) * static_cast<double>(work);
-            if (work > 0) active.push_back(lane);
-        }
-        for (int i = 0; !active.empty(); ++i) {
-            ++s.requests;
-            s.lane_slots += lanes;
-            s.reads += active.size();
-            const long long base = m.element(warp_start + active[0], i) - active[0];
-            bool contiguous = true;
-            int count = 0;
-            for (int lane : active) {
-                const long long e = m.element(warp_start + lane, i);
-                contiguous = contiguous && e - lane == base;
-                // Insertion sort: the ids nearly always arrive in order already.
-                const long long id = e * kElementBytes / kSectorBytes;
-                int k = count++;
-                for (; k > 0 && sector_ids[k - 1] > id; --k) sector_ids[k] = sector_ids[k - 1];
-                sector_ids[k] = id;
-            }
-            for (int k = 0; k < count; ++k)
-                s.sectors += k == 0 || sector_ids[k] != sector_ids[k - 1];
-            s.contiguous_requests += contiguous;
-            size_t kept = 0;
-            for (int lane : active)
-                if (m.length(warp_start + lane) > i + 1) active[kept++] = lane;
-            active.resize(kept);
-        }
+#pragma omp parallel if (threads >= kParallelSize)
+    {
+        AccessStats mine;
+        std::vector<int> active;
+#pragma omp for schedule(dynamic, 1024)
+        for (long long w = 0; w < warps; ++w)
+            add_warp_requests(m, static_cast<size_t>(w) * kWarpSize, mine, active);
+#pragma omp critical
+        s = combined(s, mine);
     }
+    s.threads = threads;
     return s;
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 #include "../common/graph_generators.h"
@@ -195,11 +196,20 @@ inline std::string spmv_result_line(const HostCoo& a, const std::vector<float>& 
 }
 
 // A lesson's input: the matrix (Fig. 14.1, --scale or --matrix), in COO as read and in CSR, and
-// the lesson's x and y0.
+// the lesson's x and y0; and the double reference of y = A * x + y0, made when a check first asks
+// for it and kept for the others, which hold their kernels to the same bound.
 struct SpmvLessonInput {
     HostCoo coo;
     HostCsr csr;
     std::vector<float> x, y0;
+
+    const SpmvReference& reference() const {
+        if (!reference_) reference_ = spmv_reference(coo, x, y0);
+        return *reference_;
+    }
+
+private:
+    mutable std::optional<SpmvReference> reference_;
 };
 
 // The format whose arrays a lesson prints, when the input is small enough to print.

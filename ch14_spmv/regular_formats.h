@@ -12,17 +12,19 @@
 //        diagonal is shorter than the matrix or has gaps.
 // Host code only, with the byte count of each format. The kernels and their CPU baselines are in
 // the lessons that teach them: ELL's in 144, HYB's, JDS's and DIA's in 145; device copies of the
-// formats are in device_regular_formats.cuh.
+// formats are in device_regular_formats.cuh. Each conversion shares its rows (or its diagonals)
+// among the cores and writes what a loop over them in order would: at scale 22 a format holds
+// 67 million entries.
 #pragma once
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <functional>
-#include <numeric>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+#include "../common/host_threads.h"
 #include "../common/memory_budget.h"
 #include "../common/sparse_host.h"
 
@@ -57,6 +59,7 @@ inline HostEll ell_from_csr(const HostCsr& a, int width) {
     const size_t slots = static_cast<size_t>(a.num_rows) * width;
     e.col_idx.assign(slots, kEllPadding);
     e.values.assign(slots, 0.0f);
+#pragma omp parallel for schedule(dynamic, 4096) if (slots >= kParallelSize)
     for (int r = 0; r < a.num_rows; ++r) {
         const int kept = std::min(width, a.row_offsets[r + 1] - a.row_offsets[r]);
         e.nnz_per_row[r] = kept;
@@ -120,17 +123,32 @@ inline std::string ell_not_built(const HostCsr& a) {
            " the CSR's bytes";
 }
 
-inline HostCoo coo_from_ell(const HostEll& e) {
-    HostCoo c;
-    c.num_rows = e.num_rows;
-    c.num_cols = e.num_cols;
-    for (int r = 0; r < e.num_rows; ++r)
-        for (int i = 0; i < e.nnz_per_row[r]; ++i) {
-            c.rows.push_back(r);
-            c.cols.push_back(e.col_idx[e.slot(r, i)]);
-            c.values.push_back(e.values[e.slot(r, i)]);
-        }
+// A COO of `kept[r]` entries from each row r, in row order, and room for `after` more entries
+// behind them: write_row(r, k, coo) writes row r's entries from entry k on. The rows are shared
+// among the cores, each written where the rows before it end.
+template <class WriteRow>
+HostCoo coo_of_rows(int num_rows, int num_cols, const std::vector<int>& kept, WriteRow write_row,
+                    size_t after = 0) {
+    std::vector<size_t> first(static_cast<size_t>(num_rows) + 1, 0);
+    for (int r = 0; r < num_rows; ++r) first[r + 1] = first[r] + static_cast<size_t>(kept[r]);
+    HostCoo c = coo_of_size(num_rows, num_cols, first.back() + after);
+#pragma omp parallel for schedule(dynamic, 4096) if (first.back() >= kParallelSize)
+    for (int r = 0; r < num_rows; ++r) write_row(r, first[r], c);
     return c;
+}
+
+// ELL's entries in row order, and room for `after` more behind them.
+inline HostCoo coo_from_ell(const HostEll& e, size_t after = 0) {
+    return coo_of_rows(
+        e.num_rows, e.num_cols, e.nnz_per_row,
+        [&](int r, size_t k, HostCoo& c) {
+            for (int i = 0; i < e.nnz_per_row[r]; ++i, ++k) {
+                c.rows[k] = r;
+                c.cols[k] = e.col_idx[e.slot(r, i)];
+                c.values[k] = e.values[e.slot(r, i)];
+            }
+        },
+        after);
 }
 
 // Sizes agree, every row fits its width, used slots hold columns in range, and every padding
@@ -140,16 +158,21 @@ inline bool is_well_formed(const HostEll& e) {
     if (e.width < 0 || e.nnz_per_row.size() != static_cast<size_t>(e.num_rows) ||
         e.col_idx.size() != slots || e.values.size() != slots)
         return false;
+    long long wrong = 0;
+#pragma omp parallel for reduction(+ : wrong) schedule(dynamic, 4096) if (slots >= kParallelSize)
     for (int r = 0; r < e.num_rows; ++r) {
-        if (e.nnz_per_row[r] < 0 || e.nnz_per_row[r] > e.width) return false;
+        if (e.nnz_per_row[r] < 0 || e.nnz_per_row[r] > e.width) {
+            ++wrong;
+            continue;
+        }
         for (int i = 0; i < e.width; ++i) {
             const int c = e.col_idx[e.slot(r, i)];
             const bool used = i < e.nnz_per_row[r];
-            if (used && (c < 0 || c >= e.num_cols)) return false;
-            if (!used && (c != kEllPadding || e.values[e.slot(r, i)] != 0.0f)) return false;
+            wrong += used && (c < 0 || c >= e.num_cols);
+            wrong += !used && (c != kEllPadding || e.values[e.slot(r, i)] != 0.0f);
         }
     }
-    return true;
+    return wrong == 0;
 }
 
 // ---------------------------------------------------------------------------------------- HYB
@@ -176,14 +199,16 @@ struct HostHyb {
 inline HostHyb hyb_from_csr(const HostCsr& a, int width) {
     HostHyb h;
     h.ell = ell_from_csr(a, width);
-    h.coo.num_rows = a.num_rows;
-    h.coo.num_cols = a.num_cols;
+    std::vector<int> past_width(a.num_rows);
     for (int r = 0; r < a.num_rows; ++r)
-        for (int k = a.row_offsets[r] + width; k < a.row_offsets[r + 1]; ++k) {
-            h.coo.rows.push_back(r);
-            h.coo.cols.push_back(a.col_idx[k]);
-            h.coo.values.push_back(a.values[k]);
+        past_width[r] = std::max(0, a.row_offsets[r + 1] - a.row_offsets[r] - width);
+    h.coo = coo_of_rows(a.num_rows, a.num_cols, past_width, [&](int r, size_t k, HostCoo& c) {
+        for (int i = a.row_offsets[r] + width; i < a.row_offsets[r + 1]; ++i, ++k) {
+            c.rows[k] = r;
+            c.cols[k] = a.col_idx[i];
+            c.values[k] = a.values[i];
         }
+    });
     return h;
 }
 
@@ -195,11 +220,17 @@ inline size_t hyb_bytes(const HostHyb& h) {
     return ell_bytes(h.ell.num_rows, h.ell.width) + 12 * h.coo.nnz();
 }
 
+// The ELL part's entries, then the COO part's.
 inline HostCoo coo_from_hyb(const HostHyb& h) {
-    HostCoo c = coo_from_ell(h.ell);
-    c.rows.insert(c.rows.end(), h.coo.rows.begin(), h.coo.rows.end());
-    c.cols.insert(c.cols.end(), h.coo.cols.begin(), h.coo.cols.end());
-    c.values.insert(c.values.end(), h.coo.values.begin(), h.coo.values.end());
+    HostCoo c = coo_from_ell(h.ell, h.coo.nnz());
+    const size_t in_ell = c.nnz() - h.coo.nnz();
+    const long long in_coo = static_cast<long long>(h.coo.nnz());
+#pragma omp parallel for if (h.coo.nnz() >= kParallelSize)
+    for (long long k = 0; k < in_coo; ++k) {
+        c.rows[in_ell + k] = h.coo.rows[k];
+        c.cols[in_ell + k] = h.coo.cols[k];
+        c.values[in_ell + k] = h.coo.values[k];
+    }
     return c;
 }
 
@@ -222,26 +253,35 @@ struct HostJds {
     size_t nnz() const { return col_idx.size(); }
 };
 
+// The rows are sorted by counting their lengths: rows of one length keep their order (ties by
+// row index), and a row's place is after every longer row. Diagonal d holds one entry for each
+// row longer than d, so its size is a count too; then each sorted position writes its row's
+// entries into the diagonals, the positions shared among the cores.
 inline HostJds jds_from_csr(const HostCsr& a) {
     const std::vector<int> lengths = row_lengths(a);
     HostJds j;
     j.num_rows = a.num_rows;
     j.num_cols = a.num_cols;
+    const int num_diagonals = max_row_length(a);
+    // longer[n]: the rows longer than n, which come before every row of length n.
+    std::vector<int> longer(static_cast<size_t>(num_diagonals) + 1, 0);
+    for (int n : lengths)
+        if (n > 0) ++longer[n - 1];
+    for (int n = num_diagonals - 1; n > 0; --n) longer[n - 1] += longer[n];
+    std::vector<int> next_place = longer;
     j.row_perm.resize(a.num_rows);
-    std::iota(j.row_perm.begin(), j.row_perm.end(), 0);
-    std::stable_sort(j.row_perm.begin(), j.row_perm.end(),
-                     [&](int x, int y) { return lengths[x] > lengths[y]; });
-    const int num_diagonals = a.num_rows == 0 ? 0 : lengths[j.row_perm[0]];
-    j.diag_ptrs.assign(1, 0);
-    j.col_idx.reserve(a.nnz());
-    j.values.reserve(a.nnz());
-    for (int d = 0; d < num_diagonals; ++d) {
-        for (int t = 0; t < a.num_rows && lengths[j.row_perm[t]] > d; ++t) {
-            const int k = a.row_offsets[j.row_perm[t]] + d;
-            j.col_idx.push_back(a.col_idx[k]);
-            j.values.push_back(a.values[k]);
+    for (int r = 0; r < a.num_rows; ++r) j.row_perm[next_place[lengths[r]]++] = r;
+    j.diag_ptrs.assign(static_cast<size_t>(num_diagonals) + 1, 0);
+    for (int d = 0; d < num_diagonals; ++d) j.diag_ptrs[d + 1] = j.diag_ptrs[d] + longer[d];
+    j.col_idx.resize(a.nnz());
+    j.values.resize(a.nnz());
+#pragma omp parallel for schedule(dynamic, 4096) if (a.nnz() >= kParallelSize)
+    for (int t = 0; t < a.num_rows; ++t) {
+        const int row = j.row_perm[t];
+        for (int d = 0; d < lengths[row]; ++d) {
+            j.col_idx[j.diag_ptrs[d] + t] = a.col_idx[a.row_offsets[row] + d];
+            j.values[j.diag_ptrs[d] + t] = a.values[a.row_offsets[row] + d];
         }
-        j.diag_ptrs.push_back(static_cast<int>(j.col_idx.size()));
     }
     return j;
 }
@@ -250,16 +290,18 @@ inline size_t jds_bytes(const HostJds& j) {
     return 8 * j.nnz() + 4 * j.row_perm.size() + 4 * j.diag_ptrs.size();
 }
 
+// Entry k of the COO is slot k of the diagonals: the arrays are the same, and each diagonal's
+// rows are read off row_perm, the diagonals shared among the cores.
 inline HostCoo coo_from_jds(const HostJds& j) {
     HostCoo c;
     c.num_rows = j.num_rows;
     c.num_cols = j.num_cols;
+    c.cols = j.col_idx;
+    c.values = j.values;
+    c.rows.resize(j.nnz());
+#pragma omp parallel for schedule(dynamic, 1) if (j.nnz() >= kParallelSize)
     for (int d = 0; d < j.num_diagonals(); ++d)
-        for (int t = 0; t < j.diagonal_size(d); ++t) {
-            c.rows.push_back(j.row_perm[t]);
-            c.cols.push_back(j.col_idx[j.diag_ptrs[d] + t]);
-            c.values.push_back(j.values[j.diag_ptrs[d] + t]);
-        }
+        for (int t = 0; t < j.diagonal_size(d); ++t) c.rows[j.diag_ptrs[d] + t] = j.row_perm[t];
     return c;
 }
 
@@ -279,9 +321,11 @@ inline bool is_well_formed(const HostJds& j) {
         if (j.diagonal_size(d) <= 0 || j.diagonal_size(d) > j.num_rows) return false;
         if (d > 0 && j.diagonal_size(d) > j.diagonal_size(d - 1)) return false;
     }
-    for (int c : j.col_idx)
-        if (c < 0 || c >= j.num_cols) return false;
-    return true;
+    long long outside = 0;
+    const long long n = static_cast<long long>(j.nnz());
+#pragma omp parallel for reduction(+ : outside) if (j.nnz() >= kParallelSize)
+    for (long long k = 0; k < n; ++k) outside += j.col_idx[k] < 0 || j.col_idx[k] >= j.num_cols;
+    return outside == 0;
 }
 
 // ---------------------------------------------------------------------------------------- DIA
@@ -315,11 +359,19 @@ inline size_t diagonal_index(int num_rows, int row, int col) {
     return static_cast<size_t>(static_cast<long long>(col) - row + num_rows - 1);
 }
 
+// Each thread scans every entry and marks the diagonals of its own share of them, so that no
+// two threads write one mark (a stencil's entries all lie on a handful of diagonals).
 inline std::vector<int> dia_offsets(const HostCsr& a) {
     std::vector<char> used(num_possible_diagonals(a), 0);
-    for (int r = 0; r < a.num_rows; ++r)
-        for (int k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k)
-            used[diagonal_index(a.num_rows, r, a.col_idx[k])] = 1;
+#pragma omp parallel if (a.nnz() >= kParallelSize)
+    {
+        const Share mine = this_threads_share(used.size());
+        for (int r = 0; r < a.num_rows; ++r)
+            for (int k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k) {
+                const size_t i = diagonal_index(a.num_rows, r, a.col_idx[k]);
+                if (i >= mine.begin && i < mine.end) used[i] = 1;
+            }
+    }
     std::vector<int> offsets;
     for (size_t i = 0; i < used.size(); ++i)
         if (used[i])
@@ -371,6 +423,7 @@ inline HostDia dia_from_csr(const HostCsr& a) {
     for (int i = 0; i < d.num_diagonals(); ++i)
         diagonal_of[diagonal_index(a.num_rows, 0, d.offsets[i])] = i;
     d.data.assign(static_cast<size_t>(a.num_rows) * d.num_diagonals(), 0.0f);
+#pragma omp parallel for schedule(dynamic, 4096) if (a.nnz() >= kParallelSize)
     for (int r = 0; r < a.num_rows; ++r)
         for (int k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k)
             d.data[d.slot(r, diagonal_of[diagonal_index(a.num_rows, r, a.col_idx[k])])] +=
@@ -395,35 +448,63 @@ inline std::string dia_not_built(const DiaSize& s) {
 
 // The slots that hold a value, as entries (row, row + offsets[d], value).
 inline HostCoo coo_from_dia(const HostDia& d) {
-    HostCoo c;
-    c.num_rows = d.num_rows;
-    c.num_cols = d.num_cols;
+    auto holds = [&](int r, int i) { return d.inside(r, i) && d.data[d.slot(r, i)] != 0.0f; };
+    std::vector<int> held(d.num_rows, 0);
+#pragma omp parallel for if (d.num_slots() >= kParallelSize)
     for (int r = 0; r < d.num_rows; ++r)
+        for (int i = 0; i < d.num_diagonals(); ++i) held[r] += holds(r, i);
+    return coo_of_rows(d.num_rows, d.num_cols, held, [&](int r, size_t k, HostCoo& c) {
         for (int i = 0; i < d.num_diagonals(); ++i)
-            if (d.inside(r, i) && d.data[d.slot(r, i)] != 0.0f) {
-                c.rows.push_back(r);
-                c.cols.push_back(r + d.offsets[i]);
-                c.values.push_back(d.data[d.slot(r, i)]);
+            if (holds(r, i)) {
+                c.rows[k] = r;
+                c.cols[k] = r + d.offsets[i];
+                c.values[k++] = d.data[d.slot(r, i)];
             }
-    return c;
+    });
 }
 
 // The matrix that a CSR stands for, as DIA can hold it: each (row, column)'s entries added, in
 // the row's order, into one value, and the values that are 0 left out; sorted.
+// The rows are shared among the cores: each row is summed once to count what it keeps, and once
+// more to write that where the rows before it end.
 inline std::vector<Entry> summed_entries(const HostCsr& a) {
-    std::vector<Entry> e;
-    for (int r = 0; r < a.num_rows; ++r) {
-        std::vector<std::pair<int, float>> row;
+    // Row r's (column, sum) pairs, in column order.
+    auto sum_row = [&](int r, std::vector<std::pair<int, float>>& row) {
+        row.clear();
         for (int k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k)
             row.emplace_back(a.col_idx[k], a.values[k]);
         std::stable_sort(row.begin(), row.end(),
                          [](const auto& x, const auto& y) { return x.first < y.first; });
+        size_t kept = 0;
         for (size_t i = 0; i < row.size();) {
             float sum = 0.0f;
             size_t j = i;
             for (; j < row.size() && row[j].first == row[i].first; ++j) sum += row[j].second;
-            if (sum != 0.0f) e.emplace_back(r, row[i].first, sum);
+            if (sum != 0.0f) row[kept++] = {row[i].first, sum};
             i = j;
+        }
+        row.resize(kept);
+    };
+    std::vector<size_t> first(static_cast<size_t>(a.num_rows) + 1, 0);
+#pragma omp parallel if (a.nnz() >= kParallelSize)
+    {
+        std::vector<std::pair<int, float>> row;
+#pragma omp for schedule(dynamic, 4096)
+        for (int r = 0; r < a.num_rows; ++r) {
+            sum_row(r, row);
+            first[r + 1] = row.size();
+        }
+    }
+    for (int r = 0; r < a.num_rows; ++r) first[r + 1] += first[r];
+    std::vector<Entry> e(first.back());
+#pragma omp parallel if (a.nnz() >= kParallelSize)
+    {
+        std::vector<std::pair<int, float>> row;
+#pragma omp for schedule(dynamic, 4096)
+        for (int r = 0; r < a.num_rows; ++r) {
+            sum_row(r, row);
+            for (size_t i = 0; i < row.size(); ++i)
+                e[first[r] + i] = {r, row[i].first, row[i].second};
         }
     }
     return e;
@@ -438,8 +519,11 @@ inline bool is_well_formed(const HostDia& d) {
     for (int i = 0; i < d.num_diagonals(); ++i) {
         if (i > 0 && d.offsets[i] <= d.offsets[i - 1]) return false;
         if (d.offsets[i] <= -d.num_rows || d.offsets[i] >= d.num_cols) return false;
-        for (int r = 0; r < d.num_rows; ++r)
-            if (!d.inside(r, i) && d.data[d.slot(r, i)] != 0.0f) return false;
     }
-    return true;
+    long long outside = 0;
+#pragma omp parallel for reduction(+ : outside) if (d.num_slots() >= kParallelSize)
+    for (int r = 0; r < d.num_rows; ++r)
+        for (int i = 0; i < d.num_diagonals(); ++i)
+            outside += !d.inside(r, i) && d.data[d.slot(r, i)] != 0.0f;
+    return outside == 0;
 }

@@ -92,7 +92,7 @@ inline void check_spmv_coo(const KernelProgram& p, const SpmvLessonInput& in,
                            const std::vector<std::vector<int>>& groups,
                            const std::vector<float>& y_cpu, const std::vector<float>& y,
                            SelfCheck& check) {
-    const SpmvReference reference = spmv_reference(in.coo, in.x, in.y0);
+    const SpmvReference& reference = in.reference();
     if (printable(in.coo)) {
         print_array("y", y, 5);
         print_array("y_cpu", y_cpu, 5);
@@ -121,7 +121,7 @@ inline void compare_coo_with_cusparse(const KernelProgram& p, const SpmvLessonIn
     const auto library = cusparse_spmv_checked(
         check, claim, in.csr.num_rows, in.csr.num_cols, in.csr.nnz(), d_csr.row_offsets.data(),
         d_csr.col_idx.data(), d_csr.values.data(), dx.data(), dy.data(),
-        [&] { return spmv_matches(dy.download(), spmv_reference(a, in.x, in.y0)); });
+        [&] { return spmv_matches(dy.download(), in.reference()); });
     if (p.options.scale == 0 || !library) return;
     const double vectors = spmv_vector_bytes(a.num_rows, a.num_cols);
     // Repeated runs keep adding into y, for both: the same work per run, and no reset timed.

@@ -70,7 +70,7 @@ inline int first_thread_writing_outside_its_row(const HostCsr& a, const std::vec
 inline void check_spmv_csr(const KernelProgram& p, const SpmvLessonInput& in,
                            const std::vector<float>& y_cpu, const std::vector<float>& y,
                            SelfCheck& check) {
-    const SpmvReference reference = spmv_reference(in.coo, in.x, in.y0);
+    const SpmvReference& reference = in.reference();
     // 2x is exact in float, so the reference for two runs is y0 + A * (2x).
     std::vector<float> twice_x(in.x.size());
     for (size_t j = 0; j < in.x.size(); ++j) twice_x[j] = 2.0f * in.x[j];
@@ -110,7 +110,7 @@ inline void compare_csr_with_cusparse(const KernelProgram& p, const SpmvLessonIn
     const auto library = cusparse_spmv_checked(
         check, claim, a.num_rows, a.num_cols, a.nnz(), d.row_offsets.data(), d.col_idx.data(),
         d.values.data(), dx.data(), dy.data(),
-        [&] { return spmv_matches(dy.download(), spmv_reference(in.coo, in.x, in.y0)); });
+        [&] { return spmv_matches(dy.download(), in.reference()); });
     if (p.options.scale == 0 || !library) return;
     const double bytes = csr_spmv_bytes(a);
     // Repeated runs keep adding into y, for both: the same work per run, and no reset timed.

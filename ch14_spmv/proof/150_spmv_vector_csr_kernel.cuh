@@ -5,6 +5,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -78,13 +79,20 @@ inline void show_groups(const HostCsr& a, int chosen) {
 // loop, and the GPU fuses multiply-adds).
 inline void check_every_group_size(const KernelProgram& p, const SpmvLessonInput& in, int chosen,
                                    SelfCheck& check) {
-    const SpmvReference reference = spmv_reference(in.coo, in.x, in.y0);
+    const SpmvReference& reference = in.reference();
+    // The baselines of the six group sizes are independent plain loops: they run at once, each
+    // on a core of its own.
+    constexpr size_t kSizes = std::size(kGroupSizes);
+    std::vector<std::vector<float>> y_cpu_of(kSizes, in.y0);
+#pragma omp parallel for schedule(dynamic, 1) if (in.csr.nnz() >= kParallelSize)
+    for (size_t i = 0; i < kSizes; ++i)
+        spmv_csr_vector_cpu(in.csr, kGroupSizes[i], in.x, y_cpu_of[i]);
     bool baselines_match = true;
-    for (int g : kGroupSizes) {
+    for (size_t i = 0; i < kSizes; ++i) {
+        const int g = kGroupSizes[i];
         announce_emulation(p, static_cast<size_t>(in.csr.num_rows) * g,
                            "SpMV with " + counted(g, "lane") + " a row");
-        std::vector<float> y_cpu = in.y0;
-        spmv_csr_vector_cpu(in.csr, g, in.x, y_cpu);
+        const std::vector<float>& y_cpu = y_cpu_of[i];
         const std::vector<float> y = csr_vector_spmv(p.here, in.csr, g, in.x, in.y0);
         if (printable(in.csr) && g == chosen) {
             print_array("y", y, 8);
