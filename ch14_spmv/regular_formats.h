@@ -359,23 +359,19 @@ inline size_t diagonal_index(int num_rows, int row, int col) {
     return static_cast<size_t>(static_cast<long long>(col) - row + num_rows - 1);
 }
 
-// Each thread scans every entry and marks the diagonals of its own share of them, so that no
-// two threads write one mark (a stencil's entries all lie on a handful of diagonals).
+// The rows are shared among the cores, each marking its rows' diagonals (places_marked).
 inline std::vector<int> dia_offsets(const HostCsr& a) {
-    std::vector<char> used(num_possible_diagonals(a), 0);
-#pragma omp parallel if (a.nnz() >= kParallelSize)
-    {
-        const Share mine = this_threads_share(used.size());
-        for (int r = 0; r < a.num_rows; ++r)
-            for (int k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k) {
-                const size_t i = diagonal_index(a.num_rows, r, a.col_idx[k]);
-                if (i >= mine.begin && i < mine.end) used[i] = 1;
-            }
-    }
+    const std::vector<uint64_t> used = places_marked(
+        num_possible_diagonals(a), static_cast<size_t>(a.num_rows), [&](size_t r, auto set) {
+            for (int k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k)
+                set(diagonal_index(a.num_rows, static_cast<int>(r), a.col_idx[k]));
+        });
     std::vector<int> offsets;
-    for (size_t i = 0; i < used.size(); ++i)
-        if (used[i])
+    for (size_t w = 0; w < used.size(); ++w)
+        for (uint64_t bits = used[w]; bits != 0; bits &= bits - 1) {
+            const size_t i = 64 * w + static_cast<size_t>(__builtin_ctzll(bits));
             offsets.push_back(static_cast<int>(static_cast<long long>(i) - a.num_rows + 1));
+        }
     return offsets;
 }
 

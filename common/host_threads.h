@@ -5,6 +5,7 @@
 #pragma once
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -12,6 +13,15 @@
 // Below this many items a loop runs on one core: starting the threads would cost more than
 // they save.
 constexpr size_t kParallelSize = size_t{1} << 16;
+
+// The threads that a parallel region starts.
+inline int threads_available() {
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
 
 inline int threads_in_region() {
 #ifdef _OPENMP
@@ -44,7 +54,9 @@ inline Share this_threads_share(size_t n) {
 
 // The rows that the calling thread owns: its share of [0, num_rows). A thread that scans every
 // entry and adds only those of its own rows keeps its sums in its own cache, and no two threads
-// write one row.
+// write one row; but every thread reads every entry, so where a thread's work on an entry is as
+// cheap as reading it, counts of each thread's own share of the entries, added up afterwards,
+// take less time.
 struct RowBand {
     int begin, end;
 };
@@ -52,4 +64,11 @@ struct RowBand {
 inline RowBand this_threads_band(int num_rows) {
     const Share share = this_threads_share(static_cast<size_t>(num_rows));
     return {static_cast<int>(share.begin), static_cast<int>(share.end)};
+}
+
+// The threads that may each keep a copy of `bytes_each` (counts or marks of their own) and still
+// hold them all within `budget` bytes: at least 1, at most threads_available().
+inline int threads_within(size_t bytes_each, size_t budget) {
+    const size_t fit = bytes_each == 0 ? SIZE_MAX : budget / bytes_each;
+    return static_cast<int>(std::max<size_t>(1, std::min<size_t>(fit, threads_available())));
 }

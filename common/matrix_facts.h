@@ -62,25 +62,6 @@ struct StructureFacts {
     int64_t bandwidth = 0, diagonals = 0;
 };
 
-// The bitmap's words, marked on every core: each thread scans every entry and marks the
-// diagonals of its own band of whole words, so that no word has two writers.
-inline size_t diagonals_marked(const HostCoo& a, size_t places) {
-    std::vector<uint64_t> held((places + 63) / 64, 0);
-    const int words = static_cast<int>(held.size());
-    size_t marked = 0;
-#pragma omp parallel reduction(+ : marked) if (a.nnz() >= kParallelSize)
-    {
-        const RowBand band = this_threads_band(words);
-        for (size_t k = 0; k < a.nnz(); ++k) {
-            const size_t place = static_cast<size_t>(int64_t{a.cols[k]} - a.rows[k] + a.num_rows - 1);
-            const int word = static_cast<int>(place / 64);
-            if (word >= band.begin && word < band.end) held[word] |= uint64_t{1} << (place % 64);
-        }
-        for (int w = band.begin; w < band.end; ++w) marked += std::bitset<64>(held[w]).count();
-    }
-    return marked;
-}
-
 inline StructureFacts structure_facts(const HostCoo& a) {
     StructureFacts f;
     f.mean_row = a.num_rows > 0 ? static_cast<double>(a.nnz()) / a.num_rows : 0.0;
@@ -92,7 +73,10 @@ inline StructureFacts structure_facts(const HostCoo& a) {
     for (long long k = 0; k < n; ++k) bandwidth = std::max(bandwidth, std::abs(offset(k)));
     f.bandwidth = bandwidth;
     if (places <= static_cast<int64_t>(64 * a.nnz() + 64)) {
-        f.diagonals = static_cast<int64_t>(diagonals_marked(a, static_cast<size_t>(std::max<int64_t>(places, 0))));
+        const std::vector<uint64_t> held = places_marked(
+            static_cast<size_t>(std::max<int64_t>(places, 0)), a.nnz(),
+            [&](size_t k, auto set) { set(static_cast<size_t>(offset(k) + a.num_rows - 1)); });
+        for (uint64_t word : held) f.diagonals += std::bitset<64>(word).count();
         return f;
     }
     std::vector<int64_t> offsets(a.nnz());

@@ -192,20 +192,57 @@ inline HostCoo transposed(const HostCoo& a) {
     return t;
 }
 
-// How many entries each row holds, counted on every core: each thread scans every entry and
-// counts those of its own band of rows, so that no two threads write one count and each
-// thread's counts stay in its cache.
+// How many entries each row holds, counted on every core: each thread counts its own share of the
+// entries in counts of its own, then adds up one band of the rows over every thread's counts. The
+// threads' counts take at most an int for each entry; where there are far more rows than that,
+// fewer threads count.
 inline std::vector<int> entries_per_row(const HostCoo& a) {
     std::vector<int> length(a.num_rows, 0);
-#pragma omp parallel if (a.nnz() >= kParallelSize)
+    std::vector<std::vector<int>> counts;
+    const size_t rows = static_cast<size_t>(a.num_rows);
+#pragma omp parallel num_threads(threads_within(4 * rows, 4 * a.nnz())) \
+    if (a.nnz() >= kParallelSize)
     {
+        const int threads = threads_in_region();
+#pragma omp single
+        counts.resize(threads);
+        std::vector<int>& mine = counts[thread_in_region()];
+        mine.assign(rows, 0);
+        const Share share = this_threads_share(a.nnz());
+        for (size_t k = share.begin; k < share.end; ++k) ++mine[a.rows[k]];
+#pragma omp barrier
         const RowBand band = this_threads_band(a.num_rows);
-        for (size_t k = 0; k < a.nnz(); ++k) {
-            const int row = a.rows[k];
-            if (row >= band.begin && row < band.end) ++length[row];
-        }
+        for (int t = 0; t < threads; ++t)
+            for (int r = band.begin; r < band.end; ++r) length[r] += counts[t][r];
     }
     return length;
+}
+
+// A bitmap of `places` bits, bit p set where mark(item, set) calls set(p) for some item: each
+// thread marks its share of the items in a bitmap of its own, and the bitmaps are or-ed together
+// a band of words at a time. The threads' bitmaps take at most 8 bytes for each item; where
+// there are far more places than that, fewer threads mark.
+template <class Mark>
+std::vector<uint64_t> places_marked(size_t places, size_t items, Mark mark) {
+    const size_t words = (places + 63) / 64;
+    std::vector<uint64_t> marked(words, 0);
+    std::vector<std::vector<uint64_t>> bitmaps;
+#pragma omp parallel num_threads(threads_within(8 * words, 8 * items)) if (items >= kParallelSize)
+    {
+        const int threads = threads_in_region();
+#pragma omp single
+        bitmaps.resize(threads);
+        std::vector<uint64_t>& mine = bitmaps[thread_in_region()];
+        mine.assign(words, 0);
+        auto set = [&](size_t place) { mine[place / 64] |= uint64_t{1} << (place % 64); };
+        const Share share = this_threads_share(items);
+        for (size_t item = share.begin; item < share.end; ++item) mark(item, set);
+#pragma omp barrier
+        const Share band = this_threads_share(words);
+        for (int t = 0; t < threads; ++t)
+            for (size_t w = band.begin; w < band.end; ++w) marked[w] |= bitmaps[t][w];
+    }
+    return marked;
 }
 
 // A COO of the given shape, its arrays not yet filled in: the three are zeroed at once, each by

@@ -345,6 +345,28 @@ TEST_CASE("145: conversions round-trip on 1,200 random matrices and the hub",
     CHECK(hyb_from_csr(csr_from_coo_by_stable_sort(star)).coo.nnz() == 100000);
 }
 
+TEST_CASE("145: conversions round-trip on matrices large enough to be shared among the cores",
+          "[145][emulation]") {
+    // A 3D stencil of 2^17 rows (DIA and ELL practical), and R-MAT of 2^14 rows with a = 0.25
+    // and 0.80: each conversion, its way back and the program's own check of the way back
+    // (InputEntries) see every entry, whichever core converts it.
+    for (const HostCoo& input :
+         {make_stencil(stencil_shape(StencilKind::three_d, 17)), make_rmat(14, 16, 0.25, kSeed145),
+          make_rmat(14, 16, 0.80, kSeed145)}) {
+        CAPTURE(input.num_rows, input.nnz());
+        require_round_trips(input);
+        const HostCsr csr = csr_from_coo_by_stable_sort(input);
+        if (dia_is_practical(csr)) require_dia_round_trip(input);
+        const InputEntries entries(input);
+        CHECK(entries.held_by(coo_from_hyb(hyb_from_csr(csr))));
+        CHECK(entries.held_by(coo_from_jds(jds_from_csr(csr))));
+        if (ell_is_practical(csr)) CHECK(entries.held_by(coo_from_ell(ell_from_csr(csr))));
+        HostJds moved = jds_from_csr(csr);  // an entry's column changed
+        moved.col_idx[moved.nnz() / 2] = (moved.col_idx[moved.nnz() / 2] + 1) % input.num_cols;
+        CHECK_FALSE(entries.held_by(coo_from_jds(moved)));
+    }
+}
+
 TEST_CASE("145: an ELL of a given width keeps each row's first entries", "[145][emulation]") {
     const HostCsr csr = csr_from_coo_by_stable_sort(fig14_1());
     for (int width = 0; width <= 4; ++width) {
