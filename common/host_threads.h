@@ -52,11 +52,8 @@ inline Share this_threads_share(size_t n) {
             n / threads * (thread + 1) + std::min(thread + 1, n % threads)};
 }
 
-// The rows that the calling thread owns: its share of [0, num_rows). A thread that scans every
-// entry and adds only those of its own rows keeps its sums in its own cache, and no two threads
-// write one row; but every thread reads every entry, so where a thread's work on an entry is as
-// cheap as reading it, counts of each thread's own share of the entries, added up afterwards,
-// take less time.
+// The rows that the calling thread owns: its share of [0, num_rows), so that no two threads
+// write one row.
 struct RowBand {
     int begin, end;
 };

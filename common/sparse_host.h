@@ -267,23 +267,69 @@ inline HostCoo coo_of_size(int num_rows, int num_cols, size_t nnz) {
 // buckets, few enough that each thread's cursors stay in its cache.
 constexpr int kRowSortHighBits = 11;
 
-// An entry on its way through the row sort, its three fields together so that the first pass
-// writes one stream a bucket.
+// An entry dealt out to a bucket, its three fields together so that dealing writes one stream a
+// bucket.
 struct DealtEntry {
     int row, col;
     float value;
 };
 
+// A's entries dealt out to buckets: bucket b holds its entries in entry order, in
+// entries[begin[b], begin[b + 1]).
+struct DealtEntries {
+    std::unique_ptr<DealtEntry[]> entries;
+    std::vector<size_t> begin;
+};
+
+// Deals a's entries out to `buckets` buckets by bucket_of(row), on every core: each thread deals
+// its own contiguous share of the entries, and each bucket holds thread 0's entries, then thread
+// 1's, and so on, so that it keeps entry order. The row sort's first pass, and the way that
+// spmv_reference gives each thread the entries of its own rows.
+template <class BucketOf>
+DealtEntries deal_stably(const HostCoo& a, size_t buckets, BucketOf bucket_of) {
+    const size_t n = a.nnz();
+    // Left uninitialized: dealing writes every slot.
+    DealtEntries dealt{std::unique_ptr<DealtEntry[]>(new DealtEntry[n]),
+                       std::vector<size_t>(buckets + 1)};
+    std::vector<size_t> cursor;
+#pragma omp parallel if (n >= kParallelSize)
+    {
+        const size_t threads = static_cast<size_t>(threads_in_region());
+        const size_t thread = static_cast<size_t>(thread_in_region());
+#pragma omp single
+        cursor.assign(threads * buckets, 0);
+        size_t* mine = cursor.data() + thread * buckets;
+        const Share share = this_threads_share(n);
+        for (size_t k = share.begin; k < share.end; ++k) ++mine[bucket_of(a.rows[k])];
+#pragma omp barrier
+#pragma omp single
+        {
+            size_t next = 0;
+            for (size_t b = 0; b < buckets; ++b) {
+                dealt.begin[b] = next;
+                for (size_t t = 0; t < threads; ++t) {
+                    const size_t count = cursor[t * buckets + b];
+                    cursor[t * buckets + b] = next;
+                    next += count;
+                }
+            }
+            dealt.begin[buckets] = next;
+        }
+        for (size_t k = share.begin; k < share.end; ++k)
+            dealt.entries[mine[bucket_of(a.rows[k])]++] = {a.rows[k], a.cols[k], a.values[k]};
+    }
+    return dealt;
+}
+
 // A stable sort of a's entries by row: put(k, entry) places the entry that comes k-th, and
 // row_start(r, k) says that row r starts at k (k entries have smaller rows), for each row r in
-// [first_row, last_row]. A radix sort in two passes on
-// every core, linear in the entries, that moves the entries themselves, so that nothing is read
-// from a random place of the input. The first pass deals them out to buckets by their row's high
-// bits, each thread its own contiguous share of the entries, the threads' shares one after another
-// in each bucket; the second sorts each bucket on the low bits by counting, a bucket to a thread
-// (a bucket with few entries for its rows by a comparison sort). Both passes keep equal rows in the
-// order they found them, so each row's entries stay in entry order. Rows are taken relative to
-// the smallest, so any ints sort.
+// [first_row, last_row]. A radix sort in two passes on every core, linear in the entries, that
+// moves the entries themselves, so that nothing is read from a random place of the input. The
+// first pass deals them out to buckets by their row's high bits (deal_stably); the second sorts
+// each bucket on the low bits by counting, a bucket to a thread (a bucket with few entries for
+// its rows by a comparison sort). Both passes keep equal rows in the order they found them, so
+// each row's entries stay in entry order. Rows are taken relative to the smallest, so any ints
+// sort.
 template <class Put, class RowStart>
 void sort_by_row_stably(const HostCoo& a, Put put, int first_row, int last_row,
                         RowStart row_start) {
@@ -314,36 +360,10 @@ void sort_by_row_stably(const HostCoo& a, Put put, int first_row, int last_row,
     const int64_t last_key = std::min<int64_t>(static_cast<int64_t>(span),
                                                int64_t{last_row} - lowest + 1);
 
-    // The first pass's buckets, left uninitialized: the pass writes every slot.
-    const std::unique_ptr<DealtEntry[]> dealt(new DealtEntry[n]);
-    std::vector<size_t> bucket_begin(buckets + 1), cursor;
-#pragma omp parallel if (n >= kParallelSize)
-    {
-        const size_t threads = static_cast<size_t>(threads_in_region());
-        const size_t thread = static_cast<size_t>(thread_in_region());
-#pragma omp single
-        cursor.assign(threads * buckets, 0);
-        size_t* mine = cursor.data() + thread * buckets;
-        const Share share = this_threads_share(n);
-        for (size_t k = share.begin; k < share.end; ++k) ++mine[key_of(a.rows[k]) >> low_bits];
-#pragma omp barrier
-#pragma omp single
-        {
-            // Each bucket holds thread 0's entries, then thread 1's, and so on: entry order.
-            size_t next = 0;
-            for (size_t b = 0; b < buckets; ++b) {
-                bucket_begin[b] = next;
-                for (size_t t = 0; t < threads; ++t) {
-                    const size_t count = cursor[t * buckets + b];
-                    cursor[t * buckets + b] = next;
-                    next += count;
-                }
-            }
-            bucket_begin[buckets] = next;
-        }
-        for (size_t k = share.begin; k < share.end; ++k)
-            dealt[mine[key_of(a.rows[k]) >> low_bits]++] = {a.rows[k], a.cols[k], a.values[k]};
-    }
+    const DealtEntries dealt_out = deal_stably(
+        a, buckets, [&](int row) { return static_cast<size_t>(key_of(row) >> low_bits); });
+    const DealtEntry* dealt = dealt_out.entries.get();
+    const std::vector<size_t>& bucket_begin = dealt_out.begin;
 #pragma omp parallel if (n >= kParallelSize)
     {
         std::vector<size_t> first;  // per low key: where its next entry goes
