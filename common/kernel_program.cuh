@@ -83,6 +83,7 @@ inline void print_race_check_line(const KernelProgram& p, const std::string& see
 
 inline KernelProgram start_kernel_program(int argc, char** argv, const ProgramDescription& d) {
     std::set_terminate(report_stopped_kernel);
+    keep_freed_memory_for_reuse();
     KernelProgram p;
     p.options = parse_options(argc, argv, d);
     if (p.options.quiet) keep_only_verdicts();

@@ -523,6 +523,7 @@ inline ProgramOptions parse_options(int argc, char** argv, const ProgramDescript
 
 // The opening of a CPU baseline: its flags, then its title.
 inline ProgramOptions start_cpu_program(int argc, char** argv, ProgramDescription d) {
+    keep_freed_memory_for_reuse();
     d.runs_kernels = false;
     ProgramOptions opt = parse_options(argc, argv, d);
     if (opt.quiet) keep_only_verdicts();
