@@ -91,6 +91,24 @@ TEST_CASE("blocks_for covers every item", "[common][cuda]") {
     CHECK(blocks_for(1000, 100) == 10);
 }
 
+TEST_CASE("a long run is timed fewer times, at least 5 and an odd count", "[common][cuda]") {
+    const TimedRuns usual;
+    CHECK(repetitions_for(usual, 3 * 1.0) == 21);
+    CHECK(repetitions_for(usual, 3 * 1000.0 / 21) == 21);
+    CHECK(repetitions_for(usual, 3 * 100.0) == 9);
+    CHECK(repetitions_for(usual, 3 * 80.0) == 11);
+    CHECK(repetitions_for(usual, 3 * 500.0) == 5);
+    TimedRuns fixed = usual;
+    fixed.set_by_environment = true;
+    CHECK(repetitions_for(fixed, 3 * 500.0) == 21);
+    for (double run_ms = 0.5; run_ms < 2000; run_ms *= 1.3) {
+        const int n = repetitions_for(usual, 3 * run_ms);
+        CHECK(n % 2 == 1);
+        CHECK(n >= 5);
+        CHECK((n == 5 || n * run_ms <= 1000 + 1e-9));
+    }
+}
+
 TEST_CASE("detect_backend gives a reason whenever it finds no GPU", "[common][cuda]") {
     const Backend b = detect_backend();
     if (b.gpu) {

@@ -143,10 +143,13 @@ inline void check_cg(const KernelProgram& p, const RankFabric& fabric, SelfCheck
 template <class Step>
 double median_step_ms(const RankFabric& fabric, Step step) {
     const TimedRuns runs = timed_runs();
-    for (int i = 0; i < runs.warmups; ++i) step();
-    fabric.synchronize();
+    const double warmup_ms = host_ms([&] {
+        for (int i = 0; i < runs.warmups; ++i) step();
+        fabric.synchronize();
+    });
+    const int repetitions = repetitions_for(runs, warmup_ms);
     std::vector<double> ms;
-    for (int i = 0; i < runs.repetitions; ++i) {
+    for (int i = 0; i < repetitions; ++i) {
         ms.push_back(host_ms([&] {
             step();
             fabric.synchronize();
