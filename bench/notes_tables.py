@@ -29,8 +29,8 @@ WRITER = "bench/notes_tables.py"
 NEWEST_SWEEP = None
 
 
-def sweep(stamp):
-    return f"notes/bench/sweep-scale22-20261201-{stamp}.csv"
+def sweep(stamp, day="20261201"):
+    return f"notes/bench/sweep-scale22-{day}-{stamp}.csv"
 
 
 def measurement(name):
@@ -41,11 +41,15 @@ def measurement(name):
 BLOCKS = {
     "format-table": (NEWEST_SWEEP, format_table.format_table),
     "group-size-table": (NEWEST_SWEEP, format_table.group_size_table),
+    "sweep-2b8f9dd-spmv-times": (sweep("1432", "20261202"), sweep_tables.SPMV_STEP_TIMES),
+    "sweep-2b8f9dd-spmv-ratios": (sweep("1432", "20261202"), sweep_tables.SPMV_TARGET_RATIOS),
     "sweep-76044ad-spmv-times": (sweep("1950"), sweep_tables.SPMV_STEP_TIMES),
     "sweep-76044ad-spmv-ratios": (sweep("1950"), sweep_tables.SPMV_TARGET_RATIOS),
     "sweep-9123e1b-spmv-times": (sweep("1443"), sweep_tables.SPMV_STEP_TIMES),
     "sweep-9123e1b-spmv-ratios": (sweep("1443"), sweep_tables.SPMV_TARGET_RATIOS),
     "sweep-ea0c869-spmv-ratios": (sweep("0329"), sweep_tables.SPMV_EA0C869_RATIOS),
+    "sweep-2b8f9dd-build-times": (sweep("1432", "20261202"), sweep_tables.BUILD_STEP_TIMES),
+    "sweep-2b8f9dd-build-ratios": (sweep("1432", "20261202"), sweep_tables.BUILD_TARGET_RATIOS),
     "sweep-76044ad-build-times": (sweep("1950"), sweep_tables.BUILD_STEP_TIMES),
     "sweep-76044ad-build-ratios": (sweep("1950"), sweep_tables.BUILD_TARGET_RATIOS),
     "sweep-9123e1b-build-times": (sweep("1443"), sweep_tables.BUILD_STEP_TIMES),

@@ -105,8 +105,9 @@ TEST_CASE("notes: a sweep whose header records its time reads as the same sweep"
     const std::filesystem::path folder = std::filesystem::temp_directory_path();
     const std::filesystem::path copy = folder / "sweep-suite-took.csv";
     const std::filesystem::path script = folder / "suite_sweep_took.py";
-    // The newest sweep, copied and given the line that bench/sweep.py adds when it ends; then
-    // the header, the rows and the tables drawn from the newest sweep, read from both.
+    // The newest sweep, copied and given the line that bench/sweep.py adds when it ends (in
+    // place of the one it may hold already); then the header, the rows and the tables drawn from
+    // the newest sweep, read from both.
     std::ofstream(script) << "import shutil, sys\n"
                              "sys.path.insert(0, 'bench')\n"
                              "import notes_tables, plots, sweep\n"
@@ -117,7 +118,9 @@ TEST_CASE("notes: a sweep whose header records its time reads as the same sweep"
                              "header_lines = [l for l in lines if l.startswith('#')]\n"
                              "assert header_lines[-1] == '# took_s=251', header_lines\n"
                              "assert lines.index('# took_s=251') == len(header_lines) - 1\n"
+                             "assert sum(l.startswith('# took_s=') for l in lines) == 1\n"
                              "old_header, old_rows = sweep.read_sweep(newest)\n"
+                             "old_header.pop('took_s', None)\n"
                              "header, rows = sweep.read_sweep(copy)\n"
                              "assert header.pop('took_s') == '251'\n"
                              "assert (header, rows) == (old_header, old_rows)\n"
