@@ -68,9 +68,12 @@ __global__ void spmv_jds_kernel(int num_rows, const int* row_perm, int num_diago
     if (t < num_rows) spmv_jds_thread(t, row_perm, num_diagonals, diag_ptrs, col_idx, values, x, y);
 }
 
+// One thread per row, in blocks of 256 threads, as many blocks as cover the rows.
 inline void launch_spmv_jds(const Here& here, DeviceJds& a, const float* x, float* y) {
-    here.launch(a.num_rows, spmv_jds_kernel, spmv_jds_thread, a.row_perm.data(), a.num_diagonals,
-                a.diag_ptrs.data(), a.col_idx.data(), a.values.data(), x, y);
+    const unsigned threads = 256;
+    const unsigned blocks = (a.num_rows + threads - 1) / threads;
+    here.launch(blocks, threads, spmv_jds_kernel, spmv_jds_thread, a.num_rows, a.row_perm.data(),
+                a.num_diagonals, a.diag_ptrs.data(), a.col_idx.data(), a.values.data(), x, y);
 }
 
 inline std::vector<float> jds_spmv(const Here& here, const HostJds& a, const std::vector<float>& x,
@@ -135,8 +138,10 @@ inline void launch_spmv_dia(const Here& here, DeviceDia& a, const float* x, floa
         if (a.num_diagonals != kDiagonals) return launch_spmv_dia<kDiagonals + 1>(here, a, x, y);
     }
     constexpr int kCount = kDiagonals <= kMostUnrolledDiagonals ? kDiagonals : 0;
-    here.launch(a.num_rows, spmv_dia_kernel<kCount>, spmv_dia_thread<kCount>, a.num_rows,
-                a.num_cols, a.num_diagonals, a.offsets.data(), a.data.data(), x, y);
+    const unsigned threads = 256;
+    const unsigned blocks = (a.num_rows + threads - 1) / threads;
+    here.launch(blocks, threads, spmv_dia_kernel<kCount>, spmv_dia_thread<kCount>, a.num_rows,
+                a.num_rows, a.num_cols, a.num_diagonals, a.offsets.data(), a.data.data(), x, y);
 }
 
 inline std::vector<float> dia_spmv(const Here& here, const HostDia& a, const std::vector<float>& x,

@@ -206,11 +206,14 @@ inline void gather_directions(const RankFabric& fabric, CgRanks& cg) {
 inline std::vector<double> cg_across_ranks(const RankFabric& fabric, CgRanks& cg, int iterations,
                                            double b_norm, double stop_at = -1.0) {
     const Here& here = fabric.here();
+    // Each rank's vector steps: one thread per row of its block, in blocks of 256 threads.
+    const unsigned threads = 256;
+    const auto blocks = [](const CgRank& r) { return (r.rows + threads - 1) / threads; };
     const auto r_r = [](CgRank& r) { return std::pair{r.r.data(), r.r.data()}; };
     fabric.each_rank([&](int k) {
         CgRank& r = cg.ranks[k];
-        here.launch(r.rows, cg_start_kernel, cg_start_thread, r.b.data(), r.x.data(), r.r.data(),
-                    r.p());
+        here.launch(blocks(r), threads, cg_start_kernel, cg_start_thread, r.rows, r.b.data(),
+                    r.x.data(), r.r.data(), r.p());
     });
     gather_directions(fabric, cg);
     all_reduce_dot(fabric, cg, kRr, r_r);
@@ -229,15 +232,15 @@ inline std::vector<double> cg_across_ranks(const RankFabric& fabric, CgRanks& cg
         });
         fabric.each_rank([&](int k) {
             CgRank& r = cg.ranks[k];
-            here.launch(r.rows, cg_step_kernel, cg_step_thread, r.scalars.data(), r.p(),
-                        r.arrays.y.data(), r.x.data(), r.r.data());
+            here.launch(blocks(r), threads, cg_step_kernel, cg_step_thread, r.rows,
+                        r.scalars.data(), r.p(), r.arrays.y.data(), r.x.data(), r.r.data());
         });
         all_reduce_dot(fabric, cg, kRrNext, r_r);
         fabric.each_rank([&](int k) {
             CgRank& r = cg.ranks[k];
-            here.launch(r.rows, cg_direction_kernel, cg_direction_thread, r.scalars.data(),
-                        r.r.data(), r.p());
-            here.launch(1, cg_next_round_kernel, cg_next_round_thread, r.scalars.data());
+            here.launch(blocks(r), threads, cg_direction_kernel, cg_direction_thread, r.rows,
+                        r.scalars.data(), r.r.data(), r.p());
+            here.launch(1, 1, cg_next_round_kernel, cg_next_round_thread, 1, r.scalars.data());
         });
         gather_directions(fabric, cg);
         history.push_back(residual());

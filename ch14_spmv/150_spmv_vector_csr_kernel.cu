@@ -175,11 +175,13 @@ inline GroupChoice choose_group_size(const RowFacts& f) {
     return choice;
 }
 
-// y += A * x, G lanes a row, wherever the kernels run.
+// y += A * x: G lanes a row, in blocks of 256 threads (256 / G rows a block), as many blocks as
+// cover the rows.
 template <int G>
 inline void launch_spmv_csr_vector(const Here& here, DeviceCsr& a, const float* x, float* y) {
-    const size_t threads = static_cast<size_t>(a.num_rows) * G;
-    here.launch_blocks({blocks_for(threads), kThreadsPerBlock, 0}, spmv_csr_vector_kernel<G>,
+    const unsigned threads = 256, rows_per_block = threads / G;
+    const unsigned blocks = (a.num_rows + rows_per_block - 1) / rows_per_block;
+    here.launch_blocks({blocks, threads, 0}, spmv_csr_vector_kernel<G>,
                        spmv_csr_vector_lane<G, EmulatedCuda>, a.num_rows, a.row_offsets.data(),
                        a.col_idx.data(), a.values.data(), x, y);
 }
