@@ -97,7 +97,7 @@ __host__ __device__ inline float dia_product(int row, int d, int num_rows, int n
                                       : 0.0f;
 }
 
-// Lesson: a loop whose count the compiler knows. A stencil's rows take only 5 or 7 steps, too
+// A loop whose count the compiler knows. A stencil's rows take only 5 or 7 steps, too
 // few for a loop that reads its count at run time to keep loads in flight: each step's loads
 // wait for the step before. With kDiagonals fixed, the loop is unrolled, every step's loads are
 // issued before the first product is added. On an H200 the 5-point matrix's kernel fell from

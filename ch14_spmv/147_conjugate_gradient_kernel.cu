@@ -206,7 +206,7 @@ struct CgOutcome {
     int spmv_calls = 0;
 };
 
-// Lesson: conjugate gradient, its iteration run from the host, every kernel launched where `s`
+// Conjugate gradient, its iteration run from the host, every kernel launched where `s`
 // lives. When the recurrence's residual drops below the tolerance, b - A x is recomputed; if that
 // is still too large, CG restarts from it (p = r).
 inline CgOutcome run_conjugate_gradient(CgState& s, double b_norm, double tolerance,

@@ -88,7 +88,7 @@ struct RowFacts {
                                 // the row before also reads
 };
 
-// Lesson: how much of x neighbouring rows share. x is read in 32-byte sectors of 8 floats; entry
+// How much of x neighbouring rows share. x is read in 32-byte sectors of 8 floats; entry
 // (r, c) reads sector c / 8. It counts as shared when row r - 1 reads that sector too: a warp of
 // 32 / G rows then fetches it once for several rows, from the same load or from L1. Each sector
 // remembers the last row that read it, so the pass costs one int per sector and one visit per
@@ -144,7 +144,7 @@ struct GroupChoice {
     std::string reason;
 };
 
-// Lesson: the rule. Where neighbouring rows share their x sectors and rows are short, one lane a
+// The rule. Where neighbouring rows share their x sectors and rows are short, one lane a
 // row wins: a warp's 32 rows gather x together, and the strided reads of values and col_idx are
 // few and land in sectors that the next steps use. Where one row is thousands of mean rows long,
 // its group walks it alone after the others are done: the whole warp shortens that walk 32
