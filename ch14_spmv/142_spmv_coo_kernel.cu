@@ -18,12 +18,17 @@ inline void spmv_coo_cpu(const HostCoo& a, const std::vector<float>& x, std::vec
     for (size_t k = 0; k < a.nnz(); ++k) y[a.rows[k]] += a.values[k] * x[a.cols[k]];
 }
 
-#ifdef __CUDACC__  // the kernel; 141 and 146, compiled as plain C++, take the baseline alone
+// __CUDACC__ is defined only when nvcc compiles: 141 and 146, compiled as plain C++, take the
+// baseline above alone.
+#ifdef __CUDACC__
 #include "../common/device_formats.cuh"
 #include "../common/kernel_program.cuh"
 
 // One thread's work: entry k's product, added into the y entry that its row shares with every
 // other entry of that row. Threads of one row add at the same time, so the add is atomic.
+// atomic_add_shim (common/emulator.cuh) is CUDA's atomicAdd on a GPU. In the emulator, which runs
+// one thread at a time, it is a plain read, add and write that flushes a subnormal sum to zero
+// as a GPU's float atomics on global memory do; under `make races`, a real host atomic.
 __host__ __device__ inline void spmv_coo_thread(int k, const int* rows, const int* cols,
                                                 const float* values, const float* x, float* y) {
     atomic_add_shim(&y[rows[k]], values[k] * x[cols[k]]);
@@ -37,21 +42,66 @@ __global__ void spmv_coo_kernel(int nnz, const int* rows, const int* cols, const
     if (k < nnz) spmv_coo_thread(k, rows, cols, values, x, y);
 }
 
-// y += A * x, one thread per nonzero, wherever the kernels run.
-inline void launch_spmv_coo(const Here& here, DeviceCoo& a, const float* x, float* y) {
-    here.launch(a.nnz(), spmv_coo_kernel, spmv_coo_thread, a.rows.data(), a.cols.data(),
-                a.values.data(), x, y);
+// The grid: one thread per nonzero, in blocks of 256 threads (eight warps), as many blocks as
+// cover the nonzeros; the last block's threads past nnz return at once.
+constexpr unsigned kCooThreads = 256;
+
+inline unsigned coo_blocks(size_t nnz) {
+    return static_cast<unsigned>((nnz + kCooThreads - 1) / kCooThreads);
 }
 
+// y += A * x, written as the book writes it. On a GPU: device memory from cudaMalloc, the
+// inputs copied in with cudaMemcpy, the launch kernel<<<blocks, threads>>>, y copied back, and
+// the memory freed. In emulation, host vectors stand for device memory, and here.launch runs
+// spmv_coo_thread for every thread index of the same grid, in a shuffled order.
 inline std::vector<float> coo_spmv(const Here& here, const HostCoo& a, const std::vector<float>& x,
                                    const std::vector<float>& y0) {
-    DeviceCoo d(here, a);
-    DeviceArray<float> dx(here, x), dy(here, y0);
-    launch_spmv_coo(here, d, dx.data(), dy.data());
-    return dy.download();
+    const int nnz = static_cast<int>(a.nnz());
+    const unsigned threads = kCooThreads, blocks = coo_blocks(a.nnz());
+    std::vector<float> y = y0;
+    if (!here.on_gpu()) {
+        here.launch(blocks, threads, spmv_coo_kernel, spmv_coo_thread, nnz, a.rows.data(),
+                    a.cols.data(), a.values.data(), x.data(), y.data());
+        return y;
+    }
+    int *d_rows, *d_cols;
+    float *d_values, *d_x, *d_y;
+    CUDA_CHECK(cudaMalloc(&d_rows, nnz * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&d_cols, nnz * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&d_values, nnz * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&d_x, x.size() * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&d_y, y.size() * sizeof(float)));
+    CUDA_CHECK(cudaMemcpy(d_rows, a.rows.data(), nnz * sizeof(int), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_cols, a.cols.data(), nnz * sizeof(int), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_values, a.values.data(), nnz * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_x, x.data(), x.size() * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_y, y.data(), y.size() * sizeof(float), cudaMemcpyHostToDevice));
+    if (nnz > 0) {
+        spmv_coo_kernel<<<blocks, threads>>>(nnz, d_rows, d_cols, d_values, d_x, d_y);
+        CUDA_CHECK_LAUNCH();
+        pause_after_launch(true, size_t{blocks} * threads);
+    }
+    CUDA_CHECK(cudaMemcpy(y.data(), d_y, y.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(d_rows));
+    CUDA_CHECK(cudaFree(d_cols));
+    CUDA_CHECK(cudaFree(d_values));
+    CUDA_CHECK(cudaFree(d_x));
+    CUDA_CHECK(cudaFree(d_y));
+    return y;
 }
 
-#if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
+// The same launch with the suite's helpers, which later lessons use: the arrays are DeviceCoo's
+// DeviceArrays (device memory on a GPU, host memory in emulation, freed with the object), and
+// here.launch is the <<<blocks, threads>>> above on a GPU and the emulator's loop otherwise.
+inline void launch_spmv_coo(const Here& here, DeviceCoo& a, const float* x, float* y) {
+    const unsigned threads = kCooThreads, blocks = coo_blocks(a.nnz());
+    here.launch(blocks, threads, spmv_coo_kernel, spmv_coo_thread, a.nnz(), a.rows.data(),
+                a.cols.data(), a.values.data(), x, y);
+}
+
+// __INCLUDE_LEVEL__ is 0 only in the file that the compiler was given: a later lesson or a test
+// that includes this one takes the lesson above, without the program below.
+#if __INCLUDE_LEVEL__ == 0
 #include "proof/142_spmv_coo_kernel.cuh"
 
 int main(int argc, char** argv) {

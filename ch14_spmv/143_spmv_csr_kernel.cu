@@ -39,10 +39,12 @@ __global__ void spmv_csr_kernel(int num_rows, const int* row_offsets, const int*
     if (row < num_rows) spmv_csr_thread(row, row_offsets, col_idx, values, x, y);
 }
 
-// y += A * x, one thread per row, wherever the kernels run.
+// y += A * x: one thread per row, in blocks of 256 threads, as many blocks as cover the rows.
 inline void launch_spmv_csr(const Here& here, DeviceCsr& a, const float* x, float* y) {
-    here.launch(a.num_rows, spmv_csr_kernel, spmv_csr_thread, a.row_offsets.data(),
-                a.col_idx.data(), a.values.data(), x, y);
+    const unsigned threads = 256;
+    const unsigned blocks = (a.num_rows + threads - 1) / threads;
+    here.launch(blocks, threads, spmv_csr_kernel, spmv_csr_thread, a.num_rows,
+                a.row_offsets.data(), a.col_idx.data(), a.values.data(), x, y);
 }
 
 // y0 + A * x, `runs` times A * x when runs > 1: each launch on the same y adds it once more.

@@ -119,10 +119,12 @@ __global__ void strided_read_kernel(const float* data, int stride, int log2_leng
     if (v != 0.0f) *sink = v;
 }
 
-// y += A * x, one thread per row, wherever the kernels run.
+// y += A * x: one thread per row, in blocks of 256 threads, as many blocks as cover the rows.
 inline void launch_spmv_ell(const Here& here, DeviceEll& a, const float* x, float* y) {
-    here.launch(a.num_rows, spmv_ell_kernel, spmv_ell_thread, a.num_rows, a.nnz_per_row.data(),
-                a.col_idx.data(), a.values.data(), x, y);
+    const unsigned threads = 256;
+    const unsigned blocks = (a.num_rows + threads - 1) / threads;
+    here.launch(blocks, threads, spmv_ell_kernel, spmv_ell_thread, a.num_rows, a.num_rows,
+                a.nnz_per_row.data(), a.col_idx.data(), a.values.data(), x, y);
 }
 
 inline std::vector<float> ell_spmv(const Here& here, const HostEll& a, const std::vector<float>& x,
@@ -133,10 +135,12 @@ inline std::vector<float> ell_spmv(const Here& here, const HostEll& a, const std
     return dy.download();
 }
 
-// y += A * x, one warp per row, wherever the kernels run.
+// y += A * x: one warp per row, in blocks of 256 threads (eight rows a block), as many blocks
+// as cover the rows.
 inline void launch_spmv_csr_warp_per_row(const Here& here, DeviceCsr& a, const float* x, float* y) {
-    const size_t threads = static_cast<size_t>(a.num_rows) * kWarpSize;
-    here.launch_blocks({blocks_for(threads), kThreadsPerBlock, 0}, spmv_csr_warp_per_row_kernel,
+    const unsigned threads = 256, rows_per_block = threads / kWarpSize;
+    const unsigned blocks = (a.num_rows + rows_per_block - 1) / rows_per_block;
+    here.launch_blocks({blocks, threads, 0}, spmv_csr_warp_per_row_kernel,
                        spmv_csr_warp_per_row_lane<EmulatedCuda>, a.num_rows, a.row_offsets.data(),
                        a.col_idx.data(), a.values.data(), x, y);
 }

@@ -68,9 +68,12 @@ __global__ void spmv_jds_kernel(int num_rows, const int* row_perm, int num_diago
     if (t < num_rows) spmv_jds_thread(t, row_perm, num_diagonals, diag_ptrs, col_idx, values, x, y);
 }
 
+// One thread per row, in blocks of 256 threads, as many blocks as cover the rows.
 inline void launch_spmv_jds(const Here& here, DeviceJds& a, const float* x, float* y) {
-    here.launch(a.num_rows, spmv_jds_kernel, spmv_jds_thread, a.row_perm.data(), a.num_diagonals,
-                a.diag_ptrs.data(), a.col_idx.data(), a.values.data(), x, y);
+    const unsigned threads = 256;
+    const unsigned blocks = (a.num_rows + threads - 1) / threads;
+    here.launch(blocks, threads, spmv_jds_kernel, spmv_jds_thread, a.num_rows, a.row_perm.data(),
+                a.num_diagonals, a.diag_ptrs.data(), a.col_idx.data(), a.values.data(), x, y);
 }
 
 inline std::vector<float> jds_spmv(const Here& here, const HostJds& a, const std::vector<float>& x,
@@ -94,7 +97,7 @@ __host__ __device__ inline float dia_product(int row, int d, int num_rows, int n
                                       : 0.0f;
 }
 
-// Lesson: a loop whose count the compiler knows. A stencil's rows take only 5 or 7 steps, too
+// A loop whose count the compiler knows. A stencil's rows take only 5 or 7 steps, too
 // few for a loop that reads its count at run time to keep loads in flight: each step's loads
 // wait for the step before. With kDiagonals fixed, the loop is unrolled, every step's loads are
 // issued before the first product is added. On an H200 the 5-point matrix's kernel fell from
@@ -135,8 +138,10 @@ inline void launch_spmv_dia(const Here& here, DeviceDia& a, const float* x, floa
         if (a.num_diagonals != kDiagonals) return launch_spmv_dia<kDiagonals + 1>(here, a, x, y);
     }
     constexpr int kCount = kDiagonals <= kMostUnrolledDiagonals ? kDiagonals : 0;
-    here.launch(a.num_rows, spmv_dia_kernel<kCount>, spmv_dia_thread<kCount>, a.num_rows,
-                a.num_cols, a.num_diagonals, a.offsets.data(), a.data.data(), x, y);
+    const unsigned threads = 256;
+    const unsigned blocks = (a.num_rows + threads - 1) / threads;
+    here.launch(blocks, threads, spmv_dia_kernel<kCount>, spmv_dia_thread<kCount>, a.num_rows,
+                a.num_rows, a.num_cols, a.num_diagonals, a.offsets.data(), a.data.data(), x, y);
 }
 
 inline std::vector<float> dia_spmv(const Here& here, const HostDia& a, const std::vector<float>& x,

@@ -206,7 +206,7 @@ struct CgOutcome {
     int spmv_calls = 0;
 };
 
-// Lesson: conjugate gradient, its iteration run from the host, every kernel launched where `s`
+// Conjugate gradient, its iteration run from the host, every kernel launched where `s`
 // lives. When the recurrence's residual drops below the tolerance, b - A x is recomputed; if that
 // is still too large, CG restarts from it (p = r).
 inline CgOutcome run_conjugate_gradient(CgState& s, double b_norm, double tolerance,
@@ -217,8 +217,12 @@ inline CgOutcome run_conjugate_gradient(CgState& s, double b_norm, double tolera
     const int spmv_calls_before = s.spmv_calls;
     const size_t n = s.b.size();
     const Here& here = s.here;
-    here.launch(n, cg_start_kernel, cg_start_thread, s.b.data(), s.x.data(), s.r.data(),
-                s.p.data());
+    // Each vector step: one thread per unknown, in blocks of 256 threads, as many blocks as cover
+    // the unknowns. The scalars' step is one thread of one block.
+    const unsigned threads = 256;
+    const unsigned blocks = static_cast<unsigned>((n + threads - 1) / threads);
+    here.launch(blocks, threads, cg_start_kernel, cg_start_thread, n, s.b.data(), s.x.data(),
+                s.r.data(), s.p.data());
     s.dot(s.r, s.r, kRr);
     double residual = 0;  // b = 0: the starting guess x = 0 is the exact solution
     if (b_norm > 0) residual = std::sqrt(s.read().rr) / b_norm;
@@ -226,8 +230,8 @@ inline CgOutcome run_conjugate_gradient(CgState& s, double b_norm, double tolera
     for (;;) {
         if (b_norm > 0 && residual <= tolerance) {
             s.multiply(s.x, s.q);
-            here.launch(n, cg_residual_kernel, cg_residual_thread, s.b.data(), s.q.data(),
-                        s.r.data(), s.p.data());
+            here.launch(blocks, threads, cg_residual_kernel, cg_residual_thread, n, s.b.data(),
+                        s.q.data(), s.r.data(), s.p.data());
             s.dot(s.r, s.r, kRr);
             const CgScalars fresh = s.read();
             if (!std::isfinite(fresh.rr)) {
@@ -244,12 +248,12 @@ inline CgOutcome run_conjugate_gradient(CgState& s, double b_norm, double tolera
         if (out.iterations == max_iterations) break;
         s.multiply(s.p, s.q);  // q = A p
         s.dot(s.p, s.q, kPq);  // alpha = r . r / p . q
-        here.launch(n, cg_step_kernel, cg_step_thread, s.scalars.data(), s.p.data(), s.q.data(),
-                    s.x.data(), s.r.data());
+        here.launch(blocks, threads, cg_step_kernel, cg_step_thread, n, s.scalars.data(),
+                    s.p.data(), s.q.data(), s.x.data(), s.r.data());
         s.dot(s.r, s.r, kRrNext);  // beta = (new r . r) / (old r . r)
-        here.launch(n, cg_direction_kernel, cg_direction_thread, s.scalars.data(), s.r.data(),
-                    s.p.data());
-        here.launch(1, cg_next_round_kernel, cg_next_round_thread, s.scalars.data());
+        here.launch(blocks, threads, cg_direction_kernel, cg_direction_thread, n, s.scalars.data(),
+                    s.r.data(), s.p.data());
+        here.launch(1, 1, cg_next_round_kernel, cg_next_round_thread, 1, s.scalars.data());
         const CgScalars now = s.read();
         // An inf or NaN here is float overflow, not a property of the matrix: it must not be
         // mistaken for p . A p <= 0.

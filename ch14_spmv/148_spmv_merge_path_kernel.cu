@@ -113,15 +113,18 @@ struct MergePathCarries {
     DeviceArray<float> sum;
 };
 
-// y += A * x: the path, then the carries, in stream order.
+// y += A * x: the path, then the carries, in stream order. Both kernels have a thread for each
+// `steps` items of the path, in blocks of 256 threads, as many blocks as cover them.
 inline void launch_spmv_merge_path(const Here& here, DeviceCsr& a, MergePathCarries& carries,
                                    const float* x, float* y) {
-    const size_t threads = carries.row.size();
-    here.launch(threads, merge_path_kernel, merge_path_thread, a.row_offsets.data(),
-                a.col_idx.data(), a.values.data(), x, y, a.num_rows, a.nnz(), carries.steps,
-                carries.row.data(), carries.sum.data());
-    here.launch(threads, merge_path_carry_kernel, merge_path_carry_thread, carries.row.data(),
-                carries.sum.data(), a.num_rows, y);
+    const size_t path_threads = carries.row.size();
+    const unsigned threads = 256;
+    const unsigned blocks = static_cast<unsigned>((path_threads + threads - 1) / threads);
+    here.launch(blocks, threads, merge_path_kernel, merge_path_thread, path_threads,
+                a.row_offsets.data(), a.col_idx.data(), a.values.data(), x, y, a.num_rows, a.nnz(),
+                carries.steps, carries.row.data(), carries.sum.data());
+    here.launch(blocks, threads, merge_path_carry_kernel, merge_path_carry_thread, path_threads,
+                carries.row.data(), carries.sum.data(), a.num_rows, y);
 }
 
 inline std::vector<float> merge_path_spmv(const Here& here, const HostCsr& a,
@@ -427,19 +430,24 @@ struct MergePathTiles {
     DeviceArray<int> rows_before;
 };
 
-// y += A * x, a tile per block: the tile starts, then the tiles, in stream order.
+// y += A * x, a tile per block: the tile starts (a thread for each, in blocks of 256 threads),
+// then the tiles, in stream order.
 template <MergeTile version = kFastestMergeTile>
 inline void launch_spmv_merge_path_blocks(const Here& here, DeviceCsr& a, MergePathTiles& tiles,
                                           const float* x, float* y) {
-    here.launch(tiles.count + 1, merge_path_tile_start_kernel, merge_path_tile_start_thread,
-                a.row_offsets.data(), a.num_rows, a.nnz(), tiles.rows_before.data());
+    const unsigned tile_threads = 256;
+    const unsigned tile_blocks = (tiles.count + 1 + tile_threads - 1) / tile_threads;
+    here.launch(tile_blocks, tile_threads, merge_path_tile_start_kernel,
+                merge_path_tile_start_thread, tiles.count + 1, a.row_offsets.data(), a.num_rows,
+                a.nnz(), tiles.rows_before.data());
     const size_t shared_bytes = SharedBytes()
                                     .add<TileItem>(kTileItems)
                                     .add<float>(kMergeTile + 1)
                                     .add<float>(kMergeWarps)
                                     .add<unsigned>(kMergeWarps)
                                     .total();
-    here.launch_blocks({static_cast<unsigned>(tiles.count), kMergeThreads, shared_bytes},
+    const unsigned blocks = static_cast<unsigned>(tiles.count), threads = kMergeThreads;
+    here.launch_blocks({blocks, threads, shared_bytes},
                        merge_path_block_kernel<version>, merge_path_block<version, EmulatedCuda>,
                        tiles.rows_before.data(), a.row_offsets.data(), a.col_idx.data(),
                        a.values.data(), x, y, a.num_rows, a.nnz());

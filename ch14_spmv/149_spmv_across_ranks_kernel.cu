@@ -20,7 +20,7 @@
 #include "rank_blocks.h"    // each rank's block, its columns renumbered into the padded x
 #include "rank_fabric.cuh"  // where the ranks live, and how pieces move between them
 
-// Lesson: the cut by rows. Each rank gets R / P rows, whatever they hold. On a skewed matrix a
+// The cut by rows. Each rank gets R / P rows, whatever they hold. On a skewed matrix a
 // block of the first rows, where R-MAT's hubs live, can hold many times its share of the work.
 inline RowSplit split_by_rows(int num_rows, int ranks) {
     RowSplit split;
@@ -29,7 +29,7 @@ inline RowSplit split_by_rows(int num_rows, int ranks) {
     return split;
 }
 
-// Lesson: the cut by nonzeros, so that each rank's rows hold about nnz / P entries, the work of
+// The cut by nonzeros, so that each rank's rows hold about nnz / P entries, the work of
 // an SpMV. Cut k sits at the first row whose start is at or past k * nnz / P nonzeros, or one row
 // earlier when that row's start is nearer to the target: the nearer cut keeps each block's
 // nonzeros within half a row of its share, wherever a row allows. A row is never cut, so one row
@@ -107,7 +107,7 @@ inline std::vector<RankArrays> make_ranks(const RankFabric& fabric, const HostCs
     return ranks;
 }
 
-// Lesson: one product across the ranks, y_k = A_k x on every rank at once (y starts at 0), then
+// One product across the ranks, y_k = A_k x on every rank at once (y starts at 0), then
 // the all-gather of the pieces of y: afterwards every rank's x holds A x, in the padded layout.
 inline void spmv_then_gather(const RankFabric& fabric, std::vector<RankArrays>& ranks, int piece,
                              RankKernel kernel) {
@@ -122,7 +122,7 @@ inline void spmv_then_gather(const RankFabric& fabric, std::vector<RankArrays>& 
     fabric.all_gather(pieces, wholes, piece);
 }
 
-// Lesson: A^steps x0 across the ranks, one product and one gather a step, back in row order.
+// A^steps x0 across the ranks, one product and one gather a step, back in row order.
 inline std::vector<float> power_across_ranks(const RankFabric& fabric, const HostCsr& a,
                                              const PaddedLayout& layout,
                                              const std::vector<float>& x0, int steps,
@@ -173,7 +173,7 @@ inline CgRanks make_cg_ranks(const RankFabric& fabric, const HostCsr& a, const P
     return cg;
 }
 
-// Lesson: a dot product across the ranks: each rank's partial sum over its rows, in double, into
+// A dot product across the ranks: each rank's partial sum over its rows, in double, into
 // its scalars[slot] where its kernels run; then the all-reduce leaves the sum over the ranks in
 // every rank's slot, so that every rank takes the same alpha and beta.
 template <class Vectors>
@@ -188,7 +188,7 @@ void all_reduce_dot(const RankFabric& fabric, CgRanks& cg, CgScalar slot, Vector
     fabric.all_reduce_sum(slots);
 }
 
-// Lesson: every rank's own piece of p into every rank's whole p; each piece lies in place already.
+// Every rank's own piece of p into every rank's whole p; each piece lies in place already.
 inline void gather_directions(const RankFabric& fabric, CgRanks& cg) {
     std::vector<const float*> pieces;
     std::vector<float*> wholes;
@@ -199,18 +199,21 @@ inline void gather_directions(const RankFabric& fabric, CgRanks& cg) {
     fabric.all_gather(pieces, wholes, cg.layout.piece);
 }
 
-// Lesson: 147's CG with its vectors cut like the rows, from x = 0: each rank runs 147's kernels
+// 147's CG with its vectors cut like the rows, from x = 0: each rank runs 147's kernels
 // on its rows, every dot product is summed across the ranks, and every new direction is gathered.
 // Up to `iterations` steps, fewer once the relative residual that the recurrence gives is at or
 // below `stop_at` (by default no residual is); returns that residual after each step.
 inline std::vector<double> cg_across_ranks(const RankFabric& fabric, CgRanks& cg, int iterations,
                                            double b_norm, double stop_at = -1.0) {
     const Here& here = fabric.here();
+    // Each rank's vector steps: one thread per row of its block, in blocks of 256 threads.
+    const unsigned threads = 256;
+    const auto blocks = [](const CgRank& r) { return (r.rows + threads - 1) / threads; };
     const auto r_r = [](CgRank& r) { return std::pair{r.r.data(), r.r.data()}; };
     fabric.each_rank([&](int k) {
         CgRank& r = cg.ranks[k];
-        here.launch(r.rows, cg_start_kernel, cg_start_thread, r.b.data(), r.x.data(), r.r.data(),
-                    r.p());
+        here.launch(blocks(r), threads, cg_start_kernel, cg_start_thread, r.rows, r.b.data(),
+                    r.x.data(), r.r.data(), r.p());
     });
     gather_directions(fabric, cg);
     all_reduce_dot(fabric, cg, kRr, r_r);
@@ -229,15 +232,15 @@ inline std::vector<double> cg_across_ranks(const RankFabric& fabric, CgRanks& cg
         });
         fabric.each_rank([&](int k) {
             CgRank& r = cg.ranks[k];
-            here.launch(r.rows, cg_step_kernel, cg_step_thread, r.scalars.data(), r.p(),
-                        r.arrays.y.data(), r.x.data(), r.r.data());
+            here.launch(blocks(r), threads, cg_step_kernel, cg_step_thread, r.rows,
+                        r.scalars.data(), r.p(), r.arrays.y.data(), r.x.data(), r.r.data());
         });
         all_reduce_dot(fabric, cg, kRrNext, r_r);
         fabric.each_rank([&](int k) {
             CgRank& r = cg.ranks[k];
-            here.launch(r.rows, cg_direction_kernel, cg_direction_thread, r.scalars.data(),
-                        r.r.data(), r.p());
-            here.launch(1, cg_next_round_kernel, cg_next_round_thread, r.scalars.data());
+            here.launch(blocks(r), threads, cg_direction_kernel, cg_direction_thread, r.rows,
+                        r.scalars.data(), r.r.data(), r.p());
+            here.launch(1, 1, cg_next_round_kernel, cg_next_round_thread, 1, r.scalars.data());
         });
         gather_directions(fabric, cg);
         history.push_back(residual());

@@ -88,7 +88,7 @@ struct RowFacts {
                                 // the row before also reads
 };
 
-// Lesson: how much of x neighbouring rows share. x is read in 32-byte sectors of 8 floats; entry
+// How much of x neighbouring rows share. x is read in 32-byte sectors of 8 floats; entry
 // (r, c) reads sector c / 8. It counts as shared when row r - 1 reads that sector too: a warp of
 // 32 / G rows then fetches it once for several rows, from the same load or from L1. Each sector
 // remembers the last row that read it, so the pass costs one int per sector and one visit per
@@ -144,7 +144,7 @@ struct GroupChoice {
     std::string reason;
 };
 
-// Lesson: the rule. Where neighbouring rows share their x sectors and rows are short, one lane a
+// The rule. Where neighbouring rows share their x sectors and rows are short, one lane a
 // row wins: a warp's 32 rows gather x together, and the strided reads of values and col_idx are
 // few and land in sectors that the next steps use. Where one row is thousands of mean rows long,
 // its group walks it alone after the others are done: the whole warp shortens that walk 32
@@ -175,11 +175,13 @@ inline GroupChoice choose_group_size(const RowFacts& f) {
     return choice;
 }
 
-// y += A * x, G lanes a row, wherever the kernels run.
+// y += A * x: G lanes a row, in blocks of 256 threads (256 / G rows a block), as many blocks as
+// cover the rows.
 template <int G>
 inline void launch_spmv_csr_vector(const Here& here, DeviceCsr& a, const float* x, float* y) {
-    const size_t threads = static_cast<size_t>(a.num_rows) * G;
-    here.launch_blocks({blocks_for(threads), kThreadsPerBlock, 0}, spmv_csr_vector_kernel<G>,
+    const unsigned threads = 256, rows_per_block = threads / G;
+    const unsigned blocks = (a.num_rows + rows_per_block - 1) / rows_per_block;
+    here.launch_blocks({blocks, threads, 0}, spmv_csr_vector_kernel<G>,
                        spmv_csr_vector_lane<G, EmulatedCuda>, a.num_rows, a.row_offsets.data(),
                        a.col_idx.data(), a.values.data(), x, y);
 }

@@ -22,6 +22,9 @@ inline void neighbor_sum_cpu(const HostCsr& g, std::vector<long long>& sums) {
 }
 
 // One thread's work: vertex v's slice, summed into v's own slot, which no other thread writes.
+// Every lesson writes a thread's work as such a __host__ __device__ body, apart from the
+// __global__ kernel, which only computes its thread's index, checks it and calls the body: so the
+// emulator can run the very same body on the host where there is no GPU.
 __host__ __device__ inline void neighbor_sum_thread(int v, const int* row_offsets,
                                                     const int* col_idx, long long* sums) {
     long long sum = 0;
@@ -35,23 +38,64 @@ __global__ void neighbor_sum_kernel(int num_vertices, const int* row_offsets, co
     if (v < num_vertices) neighbor_sum_thread(v, row_offsets, col_idx, sums);
 }
 
-// One thread per vertex, wherever the kernels run.
-inline void launch_neighbor_sum(const Here& here, DeviceCsr& g, long long* sums) {
-    here.launch(g.num_rows, neighbor_sum_kernel, neighbor_sum_thread, g.row_offsets.data(),
-                g.col_idx.data(), sums);
+// The grid: one thread per vertex, in blocks of 256 threads (eight warps), as many blocks as
+// cover the vertices; the last block's threads past the last vertex return at once.
+constexpr unsigned kVertexThreads = 256;
+
+inline unsigned vertex_blocks(int num_vertices) {
+    return (static_cast<unsigned>(num_vertices) + kVertexThreads - 1) / kVertexThreads;
 }
 
-// The sums are poisoned first (every slot -1), so that a vertex that no thread summed cannot
-// pass for one whose sum is 0.
+// The sums, written as the book writes it. On a GPU: device memory from cudaMalloc, the CSR
+// copied in with cudaMemcpy, the sums poisoned with cudaMemset (every slot -1, so that a vertex
+// that no thread summed cannot pass for one whose sum is 0), the launch
+// kernel<<<blocks, threads>>>, the sums copied back, and the memory freed. In emulation, host
+// vectors stand for device memory, and here.launch runs neighbor_sum_thread for every thread
+// index of the same grid, in a shuffled order.
 inline std::vector<long long> neighbor_sums(const Here& here, const HostCsr& g) {
-    DeviceCsr d(here, g);
-    DeviceArray<long long> sums(here, static_cast<size_t>(g.num_rows));
-    sums.fill_bytes(0xFF);
-    launch_neighbor_sum(here, d, sums.data());
-    return sums.download();
+    const int n = g.num_rows;
+    const unsigned threads = kVertexThreads, blocks = vertex_blocks(n);
+    std::vector<long long> sums(n, -1);
+    if (!here.on_gpu()) {
+        here.launch(blocks, threads, neighbor_sum_kernel, neighbor_sum_thread, n,
+                    g.row_offsets.data(), g.col_idx.data(), sums.data());
+        return sums;
+    }
+    int *d_row_offsets, *d_col_idx;
+    long long* d_sums;
+    CUDA_CHECK(cudaMalloc(&d_row_offsets, (n + 1) * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&d_col_idx, g.nnz() * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&d_sums, n * sizeof(long long)));
+    CUDA_CHECK(cudaMemcpy(d_row_offsets, g.row_offsets.data(), (n + 1) * sizeof(int),
+                          cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_col_idx, g.col_idx.data(), g.nnz() * sizeof(int),
+                          cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemset(d_sums, 0xFF, n * sizeof(long long)));
+    if (n > 0) {
+        neighbor_sum_kernel<<<blocks, threads>>>(n, d_row_offsets, d_col_idx, d_sums);
+        CUDA_CHECK_LAUNCH();
+        pause_after_launch(true, size_t{blocks} * threads);
+    }
+    CUDA_CHECK(cudaMemcpy(sums.data(), d_sums, n * sizeof(long long), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(d_row_offsets));
+    CUDA_CHECK(cudaFree(d_col_idx));
+    CUDA_CHECK(cudaFree(d_sums));
+    return sums;
 }
 
-#if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
+// The same launch with the suite's helpers, which later lessons use. DeviceCsr holds the CSR's
+// arrays as DeviceArrays: device memory on a GPU (cudaMalloc and cudaMemcpy inside, cudaFree when
+// the object goes), host memory in emulation. here.launch is the <<<blocks, threads>>> above on
+// a GPU, and the emulator's loop over the same grid otherwise.
+inline void launch_neighbor_sum(const Here& here, DeviceCsr& g, long long* sums) {
+    const unsigned threads = kVertexThreads, blocks = vertex_blocks(g.num_rows);
+    here.launch(blocks, threads, neighbor_sum_kernel, neighbor_sum_thread, g.num_rows,
+                g.row_offsets.data(), g.col_idx.data(), sums);
+}
+
+// __INCLUDE_LEVEL__ is 0 only in the file that the compiler was given: a later lesson or a test
+// that includes this one takes the lesson above, without the program below.
+#if __INCLUDE_LEVEL__ == 0
 #include "proof/113_csr_neighbor_sum_kernel.cuh"
 
 int main(int argc, char** argv) {

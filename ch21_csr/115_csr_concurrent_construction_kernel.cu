@@ -36,7 +36,10 @@ inline std::vector<int> count_key_cpu(int num_keys, const std::vector<int>& key)
 }
 
 // Step 1, one thread per edge: a histogram of the keys. The edges of one key add to the same
-// counter at the same time, so the add must be atomic.
+// counter at the same time, so the add must be atomic. atomic_add_shim (common/emulator.cuh) is
+// CUDA's atomicAdd on a GPU, returning the old value as atomicAdd does; in the emulator, which
+// runs one thread at a time, it is a plain read, add and write, and under `make races`, where
+// host threads run the bodies at once, a real host atomic.
 __host__ __device__ inline void count_key_thread(int e, const int* key, int* counts) {
     atomic_add_shim(&counts[key[e]], 1);
 }
@@ -106,6 +109,14 @@ inline GroupedEdges build_csr_cpu(const HostCoo& edges) {
     return group_by_key_cpu(edges.num_rows, edges.num_cols, edges.rows, edges.cols, edges.values);
 }
 
+// Steps 1 and 3 each have one thread per edge, in blocks of 256 threads, as many blocks as
+// cover the edges.
+constexpr unsigned kEdgeThreads = 256;
+
+inline unsigned edge_blocks(size_t num_edges) {
+    return static_cast<unsigned>((num_edges + kEdgeThreads - 1) / kEdgeThreads);
+}
+
 // One grouping's arrays where the kernels run, each step a call of its own, so that it can be
 // run (and timed) alone. `counts` has one extra entry, kept 0, so that the scan's last output is
 // the edge count. The output starts poisoned (DeviceCsr's), so that a slot that no thread
@@ -131,7 +142,8 @@ struct DeviceGrouping {
 
     void count(const Here& here, const int* key, size_t num_edges) {
         counts.fill_bytes(0);
-        here.launch(num_edges, count_key_kernel, count_key_thread, key, counts.data());
+        here.launch(edge_blocks(num_edges), kEdgeThreads, count_key_kernel, count_key_thread,
+                    num_edges, key, counts.data());
     }
 
     void scan() {
@@ -148,8 +160,9 @@ struct DeviceGrouping {
     void scatter(const Here& here, const int* key, const int* partner, const float* weight,
                  size_t num_edges) {
         start_cursors(here);
-        here.launch(num_edges, scatter_by_key_kernel, scatter_by_key_thread, key, partner, weight,
-                    cursor.data(), grouped.col_idx.data(), grouped.values.data());
+        here.launch(edge_blocks(num_edges), kEdgeThreads, scatter_by_key_kernel,
+                    scatter_by_key_thread, num_edges, key, partner, weight, cursor.data(),
+                    grouped.col_idx.data(), grouped.values.data());
     }
 
     void build(const Here& count_here, const Here& scatter_here, const DeviceArray<int>& key,

@@ -41,10 +41,21 @@ __global__ void total_weight_kernel(int num_edges, const float* weights, double*
     if (e < num_edges) total_weight_thread(e, weights, total);
 }
 
-static_assert(kThreadsPerBlock % kWarpSize == 0, "blocks must hold whole warps");
+// Every version's grid has blocks of 256 threads, eight whole warps.
+constexpr unsigned kReduceThreads = 256;
+static_assert(kReduceThreads % kWarpSize == 0, "blocks must hold whole warps");
 
-// (2) Warp-cooperative: the body takes the cuda context of common/cooperative.cuh, so the same
-// code runs on the GPU and in the emulator, whose warps meet at each shuffle. There is no early
+// One thread per edge, as many blocks as cover the edges.
+inline unsigned edge_blocks(size_t num_edges) {
+    return static_cast<unsigned>((num_edges + kReduceThreads - 1) / kReduceThreads);
+}
+
+// (2) Warp-cooperative. Its lanes trade values, so a body that sees one thread alone will not
+// do: the body takes a `cuda` context (common/cooperative.cuh) and asks it for what CUDA gives a
+// kernel, cuda.threadIdx, cuda.shfl_down_sync, cuda.syncthreads, shared_array<T>(cuda, n) and
+// cuda.atomic_add. In the kernel the context is DeviceCuda, whose calls are CUDA's own; in the
+// emulator each thread is a fiber, and a block's fibers meet at each shuffle and barrier, so the
+// same code runs in both places, launched with here.launch_blocks. There is no early
 // return: a shuffle reads a register of another lane, and every lane named in the mask must
 // execute it, so threads past the last edge stay in and contribute 0. After the halving steps
 // (16, 8, 4, 2, 1) lane 0 holds the warp's sum and is the only lane that touches the shared
@@ -78,7 +89,7 @@ __global__ void warp_aggregated_total_kernel(int num_edges, const float* weights
 // thread of the block adds the block's sum into the total. The grid is no larger than the GPU
 // holds at once (1,056 blocks on an H200's 132 SMs, 160 on a T4's 40), so the atomics number
 // the blocks, not E. Every thread reaches both shuffles and the barrier.
-constexpr int kWarpsPerBlock = kThreadsPerBlock / kWarpSize;
+constexpr int kWarpsPerBlock = kReduceThreads / kWarpSize;
 constexpr int kLoadsInFlight = 4;
 
 __host__ __device__ inline double sum_of(float4 four) {
@@ -126,9 +137,9 @@ inline size_t block_reduce_shared_bytes() {
 // One thread per edge at most, and no more blocks than are resident at once: a block that
 // waited for another's SM would only add one more atomic.
 inline unsigned int block_reduce_blocks(const Here& here, size_t num_edges) {
-    const unsigned resident = resident_blocks(here, block_reduced_total_kernel, kThreadsPerBlock,
+    const unsigned resident = resident_blocks(here, block_reduced_total_kernel, kReduceThreads,
                                               block_reduce_shared_bytes());
-    return std::max(1u, std::min(blocks_for(num_edges), resident));
+    return std::max(1u, std::min(edge_blocks(num_edges), resident));
 }
 
 // The edge weights and the one total where the kernels run, and the launches of (1), (2) and
@@ -145,13 +156,15 @@ public:
 
     void run_atomic() {
         total.fill_bytes(0);
-        here_.launch(num_edges(), total_weight_kernel, total_weight_thread, weights.data(),
-                     total.data());
+        const unsigned threads = kReduceThreads, blocks = edge_blocks(num_edges());
+        here_.launch(blocks, threads, total_weight_kernel, total_weight_thread, num_edges(),
+                     weights.data(), total.data());
     }
 
     void run_warp_aggregated() {
         total.fill_bytes(0);
-        here_.launch_blocks({blocks_for(num_edges()), kThreadsPerBlock, 0},
+        const unsigned threads = kReduceThreads, blocks = edge_blocks(num_edges());
+        here_.launch_blocks({blocks, threads, 0},
                             warp_aggregated_total_kernel, warp_aggregated_total_lane<EmulatedCuda>,
                             num_edges(), weights.data(), total.data());
     }
@@ -163,10 +176,9 @@ public:
             throw std::logic_error("the block reduction needs weights aligned for float4");
         total.fill_bytes(0);
         if (num_edges() == 0) return;
+        const unsigned threads = kReduceThreads, blocks = block_reduce_blocks(here_, num_edges());
         here_.launch_blocks(
-            {block_reduce_blocks(here_, num_edges()), kThreadsPerBlock,
-             block_reduce_shared_bytes()},
-            block_reduced_total_kernel, block_reduced_total_thread<EmulatedCuda>, num_edges(),
+            {blocks, threads, block_reduce_shared_bytes()}, block_reduced_total_kernel, block_reduced_total_thread<EmulatedCuda>, num_edges(),
             weights.data(), total.data());
     }
 

@@ -78,10 +78,14 @@ struct ValidationState {
     DeviceArray<int> start, first_bad;
 };
 
+// One thread per entry, in blocks of 256 threads, as many blocks as cover the entries.
 inline void launch_validation(const Here& here, const DeviceCoo& coo, ValidationState& state) {
     copy_where_kernels_run(here, state.first_bad.data(), state.start.data(), 1);
-    here.launch(coo.nnz(), validate_sorted_coo_kernel, validate_sorted_coo_thread, coo.rows.data(),
-                coo.cols.data(), coo.num_rows, coo.num_cols, state.first_bad.data());
+    const unsigned threads = 256;
+    const unsigned blocks = static_cast<unsigned>((coo.nnz() + threads - 1) / threads);
+    here.launch(blocks, threads, validate_sorted_coo_kernel, validate_sorted_coo_thread, coo.nnz(),
+                coo.rows.data(), coo.cols.data(), coo.num_rows, coo.num_cols,
+                state.first_bad.data());
 }
 
 // The smallest index of an entry that breaks the contract, or nnz.
@@ -91,10 +95,13 @@ inline int validate_sorted_coo(const Here& here, const DeviceCoo& coo) {
     return state.first_bad.download()[0];
 }
 
-// The offsets: num_rows + 1 threads, so there is always at least one. Then the columns and
-// weights, which are already where CSR wants them, are copied.
+// The offsets: num_rows + 1 threads, so there is always at least one, in blocks of 256 threads.
+// Then the columns and weights, which are already where CSR wants them, are copied.
 inline void launch_row_boundaries(const Here& here, const DeviceCoo& coo, DeviceCsr& csr) {
-    here.launch(static_cast<size_t>(coo.num_rows) + 1, row_boundary_kernel, row_boundary_thread,
+    const size_t boundaries = static_cast<size_t>(coo.num_rows) + 1;
+    const unsigned threads = 256;
+    const unsigned blocks = static_cast<unsigned>((boundaries + threads - 1) / threads);
+    here.launch(blocks, threads, row_boundary_kernel, row_boundary_thread, boundaries,
                 coo.rows.data(), coo.nnz(), csr.row_offsets.data());
 }
 

@@ -99,12 +99,14 @@ inline void launch_chunk_validation(const Here& here, const DeviceCooChunks& in,
                                     ValidationState& state) {
     copy_where_kernels_run(here, state.first_bad.data(), state.start.data(), 1);
     const int* earlier_last_row = nullptr;
+    const unsigned threads = 256;  // one thread per entry of the chunk
     for (int i = 0; i < in.num_chunks(); ++i) {
         const int length = in.lengths[i];
         if (length == 0) continue;
-        here.launch(length, validate_chunk_kernel, validate_chunk_thread, in.rows[i].data(),
-                    in.cols[i].data(), in.bounds[i], earlier_last_row, in.num_rows, in.num_cols,
-                    state.first_bad.data());
+        const unsigned blocks = (length + threads - 1) / threads;
+        here.launch(blocks, threads, validate_chunk_kernel, validate_chunk_thread, length,
+                    in.rows[i].data(), in.cols[i].data(), in.bounds[i], earlier_last_row,
+                    in.num_rows, in.num_cols, state.first_bad.data());
         earlier_last_row = in.rows[i].data() + (length - 1);
     }
 }
@@ -120,12 +122,15 @@ inline void copy_chunk_overlaps(const Here& here, const DeviceCooChunks& in,
     }
 }
 
-// For an input that passed the check: one launch for all num_rows + 1 boundaries, then the copies.
+// For an input that passed the check: one launch for all num_rows + 1 boundaries (a thread
+// each, in blocks of 256 threads), then the copies.
 inline void launch_chunked_conversion(const Here& here, const DeviceCooChunks& in,
                                       const std::vector<ChunkCopy>& copies, DeviceCsrChunks& out) {
-    here.launch(static_cast<size_t>(in.num_rows) + 1, chunked_row_offsets_kernel,
-                chunked_row_offsets_thread, in.row_chunks.data(), in.num_chunks(),
-                out.offset_chunks());
+    const size_t boundaries = static_cast<size_t>(in.num_rows) + 1;
+    const unsigned threads = 256;
+    const unsigned blocks = static_cast<unsigned>((boundaries + threads - 1) / threads);
+    here.launch(blocks, threads, chunked_row_offsets_kernel, chunked_row_offsets_thread,
+                boundaries, in.row_chunks.data(), in.num_chunks(), out.offset_chunks());
     copy_chunk_overlaps(here, in, copies, out);
 }
 

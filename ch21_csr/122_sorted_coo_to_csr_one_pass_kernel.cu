@@ -110,8 +110,12 @@ inline int row_change_threads(size_t nnz) {
     return std::max(1, static_cast<int>(warps * kWarpSize));
 }
 
+// Those threads in blocks of 256 (eight warps), as many blocks as cover them.
 inline void launch_row_changes(const Here& here, const DeviceCoo& coo, DeviceCsr& csr) {
-    here.launch(row_change_threads(coo.nnz()), row_change_kernel, row_change_thread,
+    const int num_threads = row_change_threads(coo.nnz());
+    const unsigned threads = 256;
+    const unsigned blocks = (num_threads + threads - 1) / threads;
+    here.launch(blocks, threads, row_change_kernel, row_change_thread, num_threads,
                 coo.rows.data(), coo.nnz(), coo.num_rows, csr.row_offsets.data());
 }
 

@@ -283,8 +283,11 @@ public:
     void partition(const DeviceCoo& edges) {
         const int num_edges = edges.nnz();
         if (num_edges == 0) return;
-        here.launch(layout.num_bins, start_bin_cursor_kernel, start_bin_cursor_thread,
-                    layout.bin_shift, grouping.grouped.row_offsets.data(), bin_cursor.data());
+        const unsigned cursor_threads = 256;  // one thread per bin
+        const unsigned cursor_blocks = (layout.num_bins + cursor_threads - 1) / cursor_threads;
+        here.launch(cursor_blocks, cursor_threads, start_bin_cursor_kernel, start_bin_cursor_thread,
+                    layout.num_bins, layout.bin_shift, grouping.grouped.row_offsets.data(),
+                    bin_cursor.data());
         const unsigned tiles = static_cast<unsigned>((num_edges + kTileEdges - 1) / kTileEdges);
         here.launch_blocks(
             {tiles, kPartitionThreads, SharedBytes().add<int>(2 * layout.num_bins).total()},

@@ -107,7 +107,7 @@ inline int bits_for(int64_t count) {
     return bits;
 }
 
-// Lesson: the layout with 2^row_shift rows per bucket: as few levels as keep each at 2^kMaxLevelBits.
+// The layout with 2^row_shift rows per bucket: as few levels as keep each at 2^kMaxLevelBits.
 inline BucketLayout bucket_layout(int rows, int row_shift, int max_level_bits, int chunk_edges) {
     BucketLayout layout;
     layout.row_shift = row_shift;
@@ -119,7 +119,7 @@ inline BucketLayout bucket_layout(int rows, int row_shift, int max_level_bits, i
     return layout;
 }
 
-// Lesson: a large graph gets buckets of 2^k rows with 0.8 of a chunk of edges on average, so that a
+// A large graph gets buckets of 2^k rows with 0.8 of a chunk of edges on average, so that a
 // uniform graph's buckets each fit one block; k grows where the buckets would be too many. The
 // rows of a bucket are not all that must fit: a bucket far larger than a chunk would write its
 // slice from many blocks at once, every store a partial sector of a slice too large for the L2

@@ -1,11 +1,12 @@
 // "Run this kernel here": one object that says where a program's kernels run, on the GPU or in
-// the host emulator, and launches a kernel there. A lesson writes its launch, and each claim
-// about what the launch computed, once; the same per-thread body runs in both places.
+// the host emulator, and launches a kernel there. A lesson sizes its grid, writes its launch, and
+// each claim about what the launch computed, once; the same per-thread body runs in both places.
 //
-//   here.launch(n, spmv_csr_kernel, spmv_csr_thread, n, a.row_offsets.data(), ...);
+//   const unsigned threads = 256, blocks = (n + threads - 1) / threads;
+//   here.launch(blocks, threads, spmv_csr_kernel, spmv_csr_thread, n, a.row_offsets.data(), ...);
 //
-// On the GPU that is spmv_csr_kernel<<<blocks, 256>>>(n, ...); in emulation it calls
-// spmv_csr_thread(i, n, ...) for every thread index i in [0, n), in the emulator's order.
+// On the GPU that is spmv_csr_kernel<<<blocks, threads>>>(n, ...); in emulation it calls
+// spmv_csr_thread(i, ...) for every thread index i in [0, n), in the emulator's order.
 // DeviceArray<T> is an array that lives where the kernels run: device memory on the GPU, host
 // memory in emulation, so that the pointers handed to a launch are always the right kind.
 #pragma once
@@ -65,21 +66,23 @@ public:
     // What a launch may ask for here (common/gpu_limits.cuh).
     const GpuLimits& limits() const { return gpu_limits(gpu_); }
 
-    // `num_threads` threads, each running body(i, args...) for its own index i. The kernel is
-    // the lesson's __global__ wrapper of that body: it takes the thread count first, then
-    // `args`, and returns early past the last thread. No threads, no launch.
+    // kernel<<<blocks, threads>>>(n, args...) on the GPU. In emulation, body(i, args...) for
+    // each thread index i = blockIdx.x * blockDim.x + threadIdx.x of the grid that is below n,
+    // in the emulator's order: the kernel is the lesson's __global__ wrapper of that body, which
+    // computes i and returns early past the last item, so a grid too small for n leaves items
+    // undone in both places. No blocks or no items, no launch.
     template <class... Params, class... Args>
-    void launch(size_t num_threads, void (*kernel)(int, Params...), void (*body)(int, Params...),
-                Args&&... args) const {
-        if (num_threads == 0) return;
+    void launch(unsigned blocks, unsigned threads, void (*kernel)(int, Params...),
+                void (*body)(int, Params...), size_t n, Args&&... args) const {
+        const size_t grid_threads = static_cast<size_t>(blocks) * threads;
+        if (grid_threads == 0 || n == 0) return;
         if (gpu_) {
-            kernel<<<blocks_for(num_threads), kThreadsPerBlock>>>(static_cast<int>(num_threads),
-                                                                  args...);
+            kernel<<<blocks, threads>>>(static_cast<int>(n), args...);
             CUDA_CHECK_LAUNCH();
         } else {
-            emulate_threads(num_threads, order_, [&](int i) { body(i, args...); });
+            emulate_threads(std::min(n, grid_threads), order_, [&](int i) { body(i, args...); });
         }
-        pause_after_launch(gpu_, num_threads);
+        pause_after_launch(gpu_, grid_threads);
     }
 
     // A kernel whose threads cooperate: on the GPU kernel<<<blocks, threads, shared>>>(args...);

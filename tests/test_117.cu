@@ -116,9 +116,9 @@ TEST_CASE("117: the atomic counts are E for one per edge, ceil(E/32) for one per
     // The emulator stands for an H200: 132 SMs of 2,048 threads, 8 blocks of 256 each.
     const GpuLimits& limits = here.limits();
     const size_t resident = static_cast<size_t>(limits.multiprocessors) *
-                            (limits.threads_per_multiprocessor / kThreadsPerBlock);
+                            (limits.threads_per_multiprocessor / kReduceThreads);
     CHECK(atomics_issued(here, 1 << 24).per_block == resident);
-    CHECK(atomics_issued(here, 300 * kThreadsPerBlock).per_block == std::min<size_t>(300, resident));
+    CHECK(atomics_issued(here, 300 * kReduceThreads).per_block == std::min<size_t>(300, resident));
 }
 
 TEST_CASE("117: a right total is exact for whole weights, within rounding otherwise", "[117]") {
@@ -224,7 +224,7 @@ TEST_CASE(
     // are left over.
     const Here gpu = Here::gpu();
     const size_t blocks = block_reduce_blocks(gpu, size_t{1} << 30);
-    for (size_t num_edges : {size_t{1000003}, 4 * 13 * blocks * kThreadsPerBlock + 23}) {
+    for (size_t num_edges : {size_t{1000003}, 4 * 13 * blocks * kReduceThreads + 23}) {
         CAPTURE(num_edges, blocks);
         const HostCoo g = make_uniform_random(1000, num_edges, 117);
         double expected = 0;

@@ -112,6 +112,45 @@ std::set<std::string> identifiers_in(const std::string& text) {
     return names;
 }
 
+// The arguments of the call whose "(" is at `open`, split at the commas outside brackets.
+std::vector<std::string> call_arguments(const std::string& text, size_t open) {
+    std::vector<std::string> args;
+    int depth = 0;
+    size_t start = open + 1;
+    for (size_t i = open + 1; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '(' || c == '{' || c == '[') {
+            ++depth;
+        } else if (c == ')' || c == '}' || c == ']') {
+            if (depth == 0) {
+                args.push_back(trimmed(text.substr(start, i - start)));
+                break;
+            }
+            --depth;
+        } else if (c == ',' && depth == 0) {
+            args.push_back(trimmed(text.substr(start, i - start)));
+            start = i + 1;
+        }
+    }
+    for (std::string& a : args) a = trimmed(std::regex_replace(a, std::regex("\\s+"), " "));
+    return args;
+}
+
+// A grid or block size that the reader sees in the file: a number, or a name (the first of the
+// expression, past a cast) that the file gives a value (`name =`) or defines as a function or a
+// constant.
+bool shown_in(const std::string& size, const std::string& text) {
+    const std::string bare =
+        std::regex_replace(size, std::regex("^static_cast<\\w+>\\((.*)\\)$"), "$1");
+    if (std::regex_match(bare, std::regex("[0-9]+u?"))) return true;
+    std::smatch m;
+    if (!std::regex_search(bare, m, std::regex("^\\(*([A-Za-z_]\\w*)"))) return false;
+    const std::string name = m[1].str();
+    return std::regex_search(text, std::regex("\\b" + name + "\\s*=[^=]")) ||
+           std::regex_search(text, std::regex("(unsigned|int|size_t) " + name + "\\(")) ||
+           std::regex_search(text, std::regex("constexpr \\w+ " + name + "\\b"));
+}
+
 bool runs_here(const NumberedProgram& p) {
 #ifdef SUITE_HAVE_CUDA
     (void)p;
@@ -215,5 +254,48 @@ TEST_CASE("anatomy: every array label printed on the book's example is a name of
             const bool named = own_names.count(label) > 0 || common_names.count(label) > 0;
             CHECK((named || std::regex_match(label, with_book_name)));
         }
+    }
+}
+
+TEST_CASE("anatomy: every launch in a kernel lesson shows its grid and block sizes in the lesson; "
+          "the first kernel lesson of each chapter launches with <<< >>>",
+          "[anatomy][launch]") {
+    for (const NumberedProgram& p : numbered_programs()) {
+        if (!p.needs_cuda) continue;
+        const std::string text = slurp(p.source.string());
+        const std::string code = std::regex_replace(text, std::regex("//[^\\n]*"), "");
+        INFO(p.source.string());
+        int launches = 0;
+        for (const std::string call : {".launch(", ".launch_blocks(", "<<<"}) {
+            for (size_t at = code.find(call); at != std::string::npos;
+                 at = code.find(call, at + 1)) {
+                ++launches;
+                std::vector<std::string> sizes;
+                if (call == "<<<") {
+                    const size_t end = code.find(">>>", at);
+                    REQUIRE(end != std::string::npos);
+                    sizes = call_arguments("(" + code.substr(at + 3, end - at - 3) + ")", 0);
+                } else {
+                    const std::vector<std::string> args =
+                        call_arguments(code, at + call.size() - 1);
+                    REQUIRE(args.size() >= 2);
+                    sizes = call == ".launch("
+                                ? std::vector<std::string>{args[0], args[1]}
+                                : args[0].front() == '{'
+                                      ? call_arguments(args[0], 0)
+                                      : std::vector<std::string>{args[0]};
+                }
+                for (size_t i = 0; i < std::min<size_t>(2, sizes.size()); ++i) {
+                    INFO("a launch's " << (i == 0 ? "grid" : "block") << " size: " << sizes[i]);
+                    CHECK(shown_in(sizes[i], code));
+                }
+            }
+        }
+        const bool first_of_chapter = p.name.rfind("113_", 0) == 0 || p.name.rfind("142_", 0) == 0;
+        if (first_of_chapter) CHECK(code.find("<<<") != std::string::npos);
+        if (first_of_chapter) CHECK(code.find("cudaMalloc(") != std::string::npos);
+        if (first_of_chapter) CHECK(code.find("cudaMemcpy(") != std::string::npos);
+        if (first_of_chapter) CHECK(code.find("cudaFree(") != std::string::npos);
+        CAPTURE(launches);
     }
 }

@@ -330,10 +330,12 @@ struct SortBasedCsrBuild {
             csr.row_offsets.fill_bytes(0);
             return;
         }
-        gpu.launch(num_edges, number_edge_kernel, number_edge_thread, edge_index.data());
+        gpu.launch(blocks_for(num_edges), kThreadsPerBlock, number_edge_kernel, number_edge_thread,
+                   num_edges, edge_index.data());
         sort_scratch.run(sort_call(edges.rows.data()));
-        gpu.launch(num_edges, gather_slot_kernel, gather_slot_thread, edge_of_slot.data(),
-                   edges.cols.data(), edges.values.data(), csr.col_idx.data(), csr.values.data());
+        gpu.launch(blocks_for(num_edges), kThreadsPerBlock, gather_slot_kernel, gather_slot_thread,
+                   num_edges, edge_of_slot.data(), edges.cols.data(), edges.values.data(),
+                   csr.col_idx.data(), csr.values.data());
         CUSPARSE_CHECK(cusparseXcoo2csr(handle, sorted_src.data(), num_edges, csr.num_rows,
                                         csr.row_offsets.data(), CUSPARSE_INDEX_BASE_ZERO));
     }

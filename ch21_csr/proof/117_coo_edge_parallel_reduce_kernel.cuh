@@ -106,8 +106,8 @@ inline void show_threads(const Here& here, const HostCoo& edges) {
         std::printf("\n");
     }
     print_wrapped(counted(edges.nnz(), "thread") + ", one per edge (" +
-                  counted(blocks_for(edges.nnz()), "block") + " of " +
-                  std::to_string(kThreadsPerBlock) +
+                  counted(edge_blocks(edges.nnz()), "block") + " of " +
+                  std::to_string(kReduceThreads) +
                   "): each reads its own weight and adds it to the one shared total, the same "
                   "work whatever the vertex degrees.");
     const AtomicCounts atomics = atomics_issued(here, edges.nnz());

@@ -79,8 +79,9 @@ public:
         counts_.fill_bytes(0);
         if (nnz_ > 0) {
             encode_.run(encode(coo.rows.data()));
-            here_.launch(max_runs_, scatter_run_length_kernel, scatter_run_length_thread,
-                         num_runs_.data(), run_rows_.data(), run_lengths_.data(), counts_.data());
+            here_.launch(blocks_for(max_runs_), kThreadsPerBlock, scatter_run_length_kernel,
+                         scatter_run_length_thread, max_runs_, num_runs_.data(), run_rows_.data(),
+                         run_lengths_.data(), counts_.data());
         }
         scan_.run(scan(csr.row_offsets.data()));
         copy_entry_arrays(here_, coo, csr);

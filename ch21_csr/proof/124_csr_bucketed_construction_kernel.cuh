@@ -102,16 +102,18 @@ public:
                            level_cursor.data(), tile_start.data(), chunk_start.data(),
                            csr.row_offsets.data());
         for (int level = 0; level < layout.levels; ++level)
-            here.launch(max_tiles, describe_items_kernel, describe_items_thread, layout, level - 1,
-                        kTileEdges, tile_start.data() + level * (F + 1), bucket_offset.data(),
-                        no_offset.data(), tiles.data() + level * max_tiles);
+            here.launch(blocks_for(max_tiles), kThreadsPerBlock, describe_items_kernel,
+                        describe_items_thread, max_tiles, layout, level - 1, kTileEdges,
+                        tile_start.data() + level * (F + 1), bucket_offset.data(), no_offset.data(),
+                        tiles.data() + level * max_tiles);
         // The hub buckets' chunks first, then one per other bucket, after them.
-        here.launch(max_chunks, describe_items_kernel, describe_items_thread, layout,
-                    layout.levels - 1, layout.chunk_edges, chunk_start.data(),
-                    bucket_offset.data(), no_offset.data(), chunks.data());
-        here.launch(F, describe_items_kernel, describe_items_thread, layout, layout.levels - 1,
-                    layout.chunk_edges, chunk_start.data() + F + 1, bucket_offset.data(),
-                    chunk_start.data() + F, chunks.data());
+        here.launch(blocks_for(max_chunks), kThreadsPerBlock, describe_items_kernel,
+                    describe_items_thread, max_chunks, layout, layout.levels - 1,
+                    layout.chunk_edges, chunk_start.data(), bucket_offset.data(), no_offset.data(),
+                    chunks.data());
+        here.launch(blocks_for(F), kThreadsPerBlock, describe_items_kernel, describe_items_thread,
+                    F, layout, layout.levels - 1, layout.chunk_edges, chunk_start.data() + F + 1,
+                    bucket_offset.data(), chunk_start.data() + F, chunks.data());
     }
 
     void partition(const DeviceCoo& edges) {
@@ -361,13 +363,14 @@ struct PayloadSortCsrBuild {
 
     void run(const DeviceCoo& edges) {
         const int n = edges.nnz();
-        gpu.launch(n, pack_payload_kernel, pack_payload_thread, edges.cols.data(),
-                   edges.values.data(), payload.data());
+        gpu.launch(blocks_for(n), kThreadsPerBlock, pack_payload_kernel, pack_payload_thread, n,
+                   edges.cols.data(), edges.values.data(), payload.data());
         if (n > 0) sort(edges);
-        gpu.launch(n, unpack_payload_kernel, unpack_payload_thread, sorted_payload.data(),
-                   csr.col_idx.data(), csr.values.data());
-        gpu.launch(row_change_threads(n), row_change_kernel, row_change_thread, sorted_src.data(),
-                   n, csr.num_rows, csr.row_offsets.data());
+        gpu.launch(blocks_for(n), kThreadsPerBlock, unpack_payload_kernel, unpack_payload_thread, n,
+                   sorted_payload.data(), csr.col_idx.data(), csr.values.data());
+        gpu.launch(blocks_for(row_change_threads(n)), kThreadsPerBlock, row_change_kernel,
+                   row_change_thread, row_change_threads(n), sorted_src.data(), n, csr.num_rows,
+                   csr.row_offsets.data());
     }
 
     const Here gpu = Here::gpu();

@@ -28,8 +28,9 @@ inline std::vector<float> repeatable_coo_spmv(const Here& here, const HostCoo& a
     const DeviceCoo d(here, a);
     const DeviceArray<float> dx(here, x);
     DeviceArray<float> dy(here, y0);
-    here.launch(a.nnz(), spmv_coo_repeatable_kernel, spmv_coo_repeatable_thread, d.nnz(),
-                d.rows.data(), d.cols.data(), d.values.data(), dx.data(), dy.data());
+    here.launch(blocks_for(a.nnz()), kThreadsPerBlock, spmv_coo_repeatable_kernel,
+                spmv_coo_repeatable_thread, a.nnz(), d.nnz(), d.rows.data(), d.cols.data(),
+                d.values.data(), dx.data(), dy.data());
     return dy.download();
 }
 

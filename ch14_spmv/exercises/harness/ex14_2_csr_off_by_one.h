@@ -40,8 +40,9 @@ inline std::vector<float> guarded_csr_spmv(const Here& here, const HostCoo& coo,
     const DeviceArray<int> d_offsets(here, a.row_offsets), d_cols(here, col_idx);
     const DeviceArray<float> d_values(here, values), d_x(here, x_and_guard);
     DeviceArray<float> d_y(here, y0);
-    here.launch(a.num_rows, spmv_csr_row_kernel, spmv_csr_row_thread, d_offsets.data(),
-                d_cols.data(), d_values.data(), d_x.data(), d_y.data());
+    here.launch(blocks_for(a.num_rows), kThreadsPerBlock, spmv_csr_row_kernel, spmv_csr_row_thread,
+                a.num_rows, d_offsets.data(), d_cols.data(), d_values.data(), d_x.data(),
+                d_y.data());
     return d_y.download();
 }
 

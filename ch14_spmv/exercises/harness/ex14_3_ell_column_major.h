@@ -87,8 +87,9 @@ inline std::vector<float> ell_slot_spmv(const Here& here, const HostCoo& coo,
     const DeviceArray<int> d_lengths(here, e.nnz_per_row), d_cols(here, e.col_idx);
     const DeviceArray<float> d_values(here, e.values), d_x(here, nan_then_x);
     DeviceArray<float> d_y(here, y0);
-    here.launch(e.num_rows, spmv_ell_slot_kernel, spmv_ell_slot_thread, e.num_rows, e.width,
-                d_lengths.data(), d_cols.data(), d_values.data(), d_x.data() + 1, d_y.data());
+    here.launch(blocks_for(e.num_rows), kThreadsPerBlock, spmv_ell_slot_kernel,
+                spmv_ell_slot_thread, e.num_rows, e.num_rows, e.width, d_lengths.data(),
+                d_cols.data(), d_values.data(), d_x.data() + 1, d_y.data());
     return d_y.download();
 }
 

@@ -87,8 +87,9 @@ inline PathSplits searched_splits(const Here& here, const HostCsr& a) {
     const size_t diagonals = static_cast<size_t>(path_length(a)) + 1;
     const DeviceArray<int> row_offsets(here, a.row_offsets);
     DeviceArray<int> rows(here, diagonals), nonzeros(here, diagonals);
-    here.launch(diagonals, split_diagonal_kernel, split_diagonal_thread, row_offsets.data(),
-                a.num_rows, static_cast<int>(a.nnz()), rows.data(), nonzeros.data());
+    here.launch(blocks_for(diagonals), kThreadsPerBlock, split_diagonal_kernel,
+                split_diagonal_thread, diagonals, row_offsets.data(), a.num_rows,
+                static_cast<int>(a.nnz()), rows.data(), nonzeros.data());
     return {rows.download(), nonzeros.download()};
 }
 
@@ -129,9 +130,10 @@ inline std::vector<float> merge_path_split_spmv(const Here& here, const HostCoo&
     DeviceCsr d(here, a);
     const DeviceArray<float> dx(here, x);
     DeviceArray<float> dy(here, y0);
-    here.launch(blocks_for(path_length(a), kStepsPerSplitThread), spmv_between_splits_kernel,
-                spmv_between_splits_thread, d.row_offsets.data(), d.col_idx.data(),
-                d.values.data(), dx.data(), dy.data(), a.num_rows, d.nnz());
+    here.launch(blocks_for(blocks_for(path_length(a), kStepsPerSplitThread)), kThreadsPerBlock,
+                spmv_between_splits_kernel, spmv_between_splits_thread,
+                blocks_for(path_length(a), kStepsPerSplitThread), d.row_offsets.data(),
+                d.col_idx.data(), d.values.data(), dx.data(), dy.data(), a.num_rows, d.nnz());
     return dy.download();
 }
 

@@ -34,9 +34,9 @@ inline HostCsr csc_by_exercise_scatter(const Here& here, const HostCoo& edges) {
     csc.count(here, d.cols.data(), edges.nnz());
     csc.scan();
     csc.start_cursors(here);
-    here.launch(edges.nnz(), csc_scatter_kernel, csc_scatter_thread, d.rows.data(), d.cols.data(),
-                d.values.data(), csc.cursor.data(), csc.grouped.col_idx.data(),
-                csc.grouped.values.data());
+    here.launch(blocks_for(edges.nnz()), kThreadsPerBlock, csc_scatter_kernel, csc_scatter_thread,
+                edges.nnz(), d.rows.data(), d.cols.data(), d.values.data(), csc.cursor.data(),
+                csc.grouped.col_idx.data(), csc.grouped.values.data());
     return csc.grouped.download();
 }
 

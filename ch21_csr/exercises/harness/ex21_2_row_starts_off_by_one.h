@@ -16,8 +16,9 @@ __global__ void row_starts_kernel(int num_threads, const int* rows, int nnz, int
 
 // nnz + 1 threads, so that even a matrix without entries has a thread to write its offsets.
 inline void launch_row_starts(const Here& here, const DeviceCoo& coo, int* row_offsets) {
-    here.launch(static_cast<size_t>(coo.nnz()) + 1, row_starts_kernel, row_starts_thread,
-                coo.rows.data(), coo.nnz(), coo.num_rows, row_offsets);
+    here.launch(blocks_for(static_cast<size_t>(coo.nnz()) + 1), kThreadsPerBlock, row_starts_kernel,
+                row_starts_thread, static_cast<size_t>(coo.nnz()) + 1, coo.rows.data(), coo.nnz(),
+                coo.num_rows, row_offsets);
 }
 
 int main(int argc, char** argv) {

@@ -16,8 +16,9 @@ __global__ void row_start_search_kernel(int num_boundaries, const int* sorted_ro
 
 // num_rows + 1 boundaries: the last one, r = num_rows, is where the entries end.
 inline void launch_row_start_searches(const Here& here, const DeviceCoo& coo, int* row_offsets) {
-    here.launch(static_cast<size_t>(coo.num_rows) + 1, row_start_search_kernel,
-                row_start_search_thread, coo.rows.data(), coo.nnz(), row_offsets);
+    here.launch(blocks_for(static_cast<size_t>(coo.num_rows) + 1), kThreadsPerBlock,
+                row_start_search_kernel, row_start_search_thread,
+                static_cast<size_t>(coo.num_rows) + 1, coo.rows.data(), coo.nnz(), row_offsets);
 }
 
 int main(int argc, char** argv) {

@@ -65,7 +65,8 @@ inline void exclusive_scan_by_blocks(const Here& here, const int* values, int n,
     DeviceArray<int> tile_offsets(here, static_cast<size_t>(tiles) + 1);
     exclusive_scan_by_blocks(here, tile_totals.data(), static_cast<int>(tiles),
                              tile_offsets.data());
-    here.launch(n, add_tile_offset_kernel, add_tile_offset_thread, tile_offsets.data(), offsets);
+    here.launch(blocks_for(n), kThreadsPerBlock, add_tile_offset_kernel, add_tile_offset_thread, n,
+                tile_offsets.data(), offsets);
     copy_where_kernels_run(here, offsets + n, tile_offsets.data() + tiles, 1);
 }
 
