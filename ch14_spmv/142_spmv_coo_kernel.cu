@@ -59,13 +59,14 @@ inline std::vector<float> coo_spmv(const Here& here, const HostCoo& a, const std
     const int nnz = static_cast<int>(a.nnz());
     const unsigned threads = kCooThreads, blocks = coo_blocks(a.nnz());
     std::vector<float> y = y0;
+    if (nnz == 0) return y;  // no nonzeros: no threads, and y stays y0
     if (!here.on_gpu()) {
         here.launch(blocks, threads, spmv_coo_kernel, spmv_coo_thread, nnz, a.rows.data(),
                     a.cols.data(), a.values.data(), x.data(), y.data());
         return y;
     }
-    int *d_rows, *d_cols;
-    float *d_values, *d_x, *d_y;
+    int *d_rows = nullptr, *d_cols = nullptr;
+    float *d_values = nullptr, *d_x = nullptr, *d_y = nullptr;
     CUDA_CHECK(cudaMalloc(&d_rows, nnz * sizeof(int)));
     CUDA_CHECK(cudaMalloc(&d_cols, nnz * sizeof(int)));
     CUDA_CHECK(cudaMalloc(&d_values, nnz * sizeof(float)));
@@ -76,11 +77,9 @@ inline std::vector<float> coo_spmv(const Here& here, const HostCoo& a, const std
     CUDA_CHECK(cudaMemcpy(d_values, a.values.data(), nnz * sizeof(float), cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d_x, x.data(), x.size() * sizeof(float), cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d_y, y.data(), y.size() * sizeof(float), cudaMemcpyHostToDevice));
-    if (nnz > 0) {
-        spmv_coo_kernel<<<blocks, threads>>>(nnz, d_rows, d_cols, d_values, d_x, d_y);
-        CUDA_CHECK_LAUNCH();
-        pause_after_launch(true, size_t{blocks} * threads);
-    }
+    spmv_coo_kernel<<<blocks, threads>>>(nnz, d_rows, d_cols, d_values, d_x, d_y);
+    CUDA_CHECK_LAUNCH();
+    pause_after_launch(true, size_t{blocks} * threads);
     CUDA_CHECK(cudaMemcpy(y.data(), d_y, y.size() * sizeof(float), cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaFree(d_rows));
     CUDA_CHECK(cudaFree(d_cols));

@@ -56,13 +56,16 @@ inline std::vector<long long> neighbor_sums(const Here& here, const HostCsr& g) 
     const int n = g.num_rows;
     const unsigned threads = kVertexThreads, blocks = vertex_blocks(n);
     std::vector<long long> sums(n, -1);
+    if (n == 0) return sums;  // no vertices: no threads, nothing to launch
     if (!here.on_gpu()) {
         here.launch(blocks, threads, neighbor_sum_kernel, neighbor_sum_thread, n,
                     g.row_offsets.data(), g.col_idx.data(), sums.data());
         return sums;
     }
-    int *d_row_offsets, *d_col_idx;
-    long long* d_sums;
+    // A graph without edges asks cudaMalloc for 0 bytes, which allocates nothing and may leave
+    // the pointer as it was: starting from nullptr, cudaFree is then given nullptr, a no-op.
+    int *d_row_offsets = nullptr, *d_col_idx = nullptr;
+    long long* d_sums = nullptr;
     CUDA_CHECK(cudaMalloc(&d_row_offsets, (n + 1) * sizeof(int)));
     CUDA_CHECK(cudaMalloc(&d_col_idx, g.nnz() * sizeof(int)));
     CUDA_CHECK(cudaMalloc(&d_sums, n * sizeof(long long)));
@@ -71,11 +74,9 @@ inline std::vector<long long> neighbor_sums(const Here& here, const HostCsr& g) 
     CUDA_CHECK(cudaMemcpy(d_col_idx, g.col_idx.data(), g.nnz() * sizeof(int),
                           cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemset(d_sums, 0xFF, n * sizeof(long long)));
-    if (n > 0) {
-        neighbor_sum_kernel<<<blocks, threads>>>(n, d_row_offsets, d_col_idx, d_sums);
-        CUDA_CHECK_LAUNCH();
-        pause_after_launch(true, size_t{blocks} * threads);
-    }
+    neighbor_sum_kernel<<<blocks, threads>>>(n, d_row_offsets, d_col_idx, d_sums);
+    CUDA_CHECK_LAUNCH();
+    pause_after_launch(true, size_t{blocks} * threads);
     CUDA_CHECK(cudaMemcpy(sums.data(), d_sums, n * sizeof(long long), cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaFree(d_row_offsets));
     CUDA_CHECK(cudaFree(d_col_idx));
