@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
     const HostCoo coo = dense_to_coo(dense);
     show_coo(coo);
     const HostCsr csr = dense_to_csr(dense);
-    show_csr(csr);
+    show_csr_with_rows(csr);
 
     // The chapter's x and y0 (chapter_inputs.h), as 142 and 143 multiply by.
     const std::vector<float> x = lesson_x(dense.num_cols), y0 = lesson_y0(dense.num_rows);

@@ -103,15 +103,6 @@ inline std::vector<float> lesson_y0(int num_rows) {
 inline std::vector<float> ones(int n) { return std::vector<float>(n, 1.0f); }
 inline std::vector<float> zeros(int n) { return std::vector<float>(n, 0.0f); }
 
-// The lesson's CSR, rows in the input's order (csr_from_coo_by_stable_sort), announced when
-// the input is large enough for the sort to take a while.
-inline HostCsr csr_for_lesson(const HostCoo& a) {
-    if (a.nnz() >= kAnnouncedSize)
-        announce("building the CSR of " + counted(a.nnz(), "entry", "entries") +
-                 " (a stable sort by row)");
-    return csr_from_coo_by_stable_sort(a);
-}
-
 // The CPU reference y = A * x + y0 in double, with the bound that float32 arithmetic must stay
 // within. Two kinds of error make up the bound of y_i:
 // - Rounding. y_i is a sum of n_i products and y0_i; adding them in float32, in any order
@@ -234,11 +225,8 @@ inline void show_spmv_input(const SpmvLessonInput& in, ShownFormat format) {
         print_array("cols (the book's colIdx)", in.coo.cols, 28);
         print_array("rows (the book's rowIdx)", in.coo.rows, 28);
     } else {
-        std::printf("the matrix in CSR, %s grouped by row:\n",
-                    counted(in.csr.nnz(), "nonzero").c_str());
-        print_array("values (the book's value)", in.csr.values, 33);
-        print_array("col_idx (the book's colIdx)", in.csr.col_idx, 33);
-        print_array("row_offsets (the book's rowPtrs)", in.csr.row_offsets, 33);
+        print_csr("the matrix in CSR, " + counted(in.csr.nnz(), "nonzero") + " grouped by row:",
+                  in.csr, CsrValues::book_values, 33);
     }
     print_array("x", in.x, format == ShownFormat::coo ? 28 : 33);
     print_array("y0", in.y0, format == ShownFormat::coo ? 28 : 33);

@@ -42,7 +42,8 @@ int main(int argc, char** argv) {
 
     std::vector<int> row_offsets, col_idx;
     adjacency_to_csr_cpu(adj, row_offsets, col_idx);
-    show_csr(row_offsets, col_idx);
+    print_csr("flattened into CSR:", {edges.num_rows, edges.num_cols, row_offsets, col_idx, {}},
+              CsrValues::none);
     show_slices(row_offsets, col_idx);
     write_csr_figure(options, adj, row_offsets, col_idx);
 

@@ -102,8 +102,9 @@ inline void launch_neighbor_sum(const Here& here, DeviceCsr& g, long long* sums)
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(argc, argv, neighbor_sum_program());
     const HostCoo edges = chapter_input(p.options);
-    const HostCsr g = csr_of(edges);
-    show_csr(g);
+    const HostCsr g = csr_for_lesson(edges);
+    print_csr("the graph in CSR, " + counted(g.nnz(), "edge") + " grouped by source:", g,
+              CsrValues::none);
 
     std::vector<long long> sums_cpu(g.num_rows);
     neighbor_sum_cpu(g, sums_cpu);

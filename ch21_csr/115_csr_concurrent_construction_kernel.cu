@@ -216,7 +216,7 @@ int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(argc, argv, csr_construction_program());
     const HostCoo edges = chapter_input(p.options);
     const GroupedEdges baseline = build_csr_cpu(edges);
-    show_csr(
+    print_csr(
         "the CPU baseline, build_csr_cpu: count, scan and scatter one edge at a time (each "
         "row in arrival order, the book's layout A):",
         baseline.grouped);

@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
     show_coo_loop(edges, sum_coo);
 
     const HostCsr csr = csr_from_coo_by_stable_sort(edges);
-    show_csr(csr);
+    print_csr("CSR: the same edges, gathered into one slice per source vertex:", csr);
     const double sum_csr = total_weight_csr_cpu(csr);
     show_csr_loops(csr, sum_csr);
     explain_imbalance(edges);

@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
         show_searches(input.coo, csr.row_offsets);
         const std::vector<int> by_counting = row_offsets_by_counting(input.coo);
         show_counting(input.coo, by_counting);
-        show_csr(csr);
+        show_csr_with_rows(csr);
         check_conversion(input, csr, by_counting, check);
     }
     check_refusals(check);

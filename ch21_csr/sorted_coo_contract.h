@@ -139,13 +139,6 @@ inline void show_sorted_coo(const std::string& name, const HostCoo& coo) {
     print_array("weights", weights, 11);
 }
 
-inline void print_csr_arrays(const HostCsr& csr) {
-    const std::vector<float>& weights = csr.values;
-    print_array("row_offsets", csr.row_offsets, 11);
-    print_array("col_idx", csr.col_idx, 11);
-    print_array("weights", weights, 11);
-}
-
 // The claims that each example makes of its own CSR, beyond those that hold for any input: the
 // card's offsets; the empty rows and the duplicate of the other.
 inline void check_example_facts(const SortedCooInput& input, const HostCsr& csr, SelfCheck& check) {

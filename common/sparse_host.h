@@ -120,6 +120,28 @@ void print_array(const std::string& name, const std::vector<T>& a, int name_widt
     std::printf("%s ]\n", line.c_str());
 }
 
+// What a printed CSR's values are: a graph's edge weights (chapter 21), a matrix's values with
+// the book's names beside the arrays (chapter 14), or none (a CSR of the structure alone).
+enum class CsrValues { weights, book_values, none };
+
+// A small CSR under its title (none if empty): row_offsets, col_idx, then its values, each under
+// the code's name and aligned at `name_width` (0: the longest name), and a blank line. Nothing for
+// a CSR too large to print. Every program shows a CSR this way.
+inline void print_csr(const std::string& title, const HostCsr& csr,
+                      CsrValues values = CsrValues::weights, int name_width = 0) {
+    if (!printable(csr)) return;
+    if (!title.empty()) print_wrapped(title);
+    const bool book = values == CsrValues::book_values;
+    const std::string offsets = book ? "row_offsets (the book's rowPtrs)" : "row_offsets";
+    const std::string columns = book ? "col_idx (the book's colIdx)" : "col_idx";
+    const std::string entries = book ? "values (the book's value)" : "weights";
+    if (name_width == 0) name_width = static_cast<int>(offsets.size());
+    print_array(offsets, csr.row_offsets, name_width);
+    print_array(columns, csr.col_idx, name_width);
+    if (values != CsrValues::none) print_array(entries, csr.values, name_width);
+    std::printf("\n");
+}
+
 using Entry = std::tuple<int, int, float>;  // (row, col, value)
 
 // The sorts that prepare inputs and check results use every core (libstdc++'s parallel mode,
@@ -440,6 +462,15 @@ inline HostCsr csr_from_coo_by_stable_sort(const HostCoo& a) {
         },
         0, a.num_rows, [&](int r, size_t k) { c.row_offsets[r] = static_cast<int>(k); });
     return c;
+}
+
+// A lesson's CSR of its input, rows in the input's order (csr_from_coo_by_stable_sort),
+// announced when the input is large enough for the sort to take a while.
+inline HostCsr csr_for_lesson(const HostCoo& a) {
+    if (a.nnz() >= kAnnouncedSize)
+        announce("building the CSR of " + counted(a.nnz(), "entry", "entries") +
+                 " (a stable sort by row)");
+    return csr_from_coo_by_stable_sort(a);
 }
 
 // Row r of a and of b hold the same multiset of (column, value) pairs, for every row of the

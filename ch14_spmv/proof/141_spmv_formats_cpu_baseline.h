@@ -46,13 +46,10 @@ inline void show_coo(const HostCoo& coo) {
     print_array("rows (the book's rowIdx)", coo.rows, 26);
 }
 
-inline void show_csr(const HostCsr& csr) {
-    std::printf(
-        "\nCSR: the same values and column indices, grouped by row; rows become "
-        "row_offsets:\n");
-    print_array("values", csr.values, 32);
-    print_array("col_idx (the book's colIdx)", csr.col_idx, 32);
-    print_array("row_offsets (the book's rowPtrs)", csr.row_offsets, 32);
+inline void show_csr_with_rows(const HostCsr& csr) {
+    std::printf("\n");
+    print_csr("CSR: the same values and column indices, grouped by row; rows become row_offsets:",
+              csr, CsrValues::book_values);
     for (int r = 0; r < csr.num_rows; ++r) {
         const int begin = csr.row_offsets[r], end = csr.row_offsets[r + 1];
         std::printf("  row %d: row_offsets[%d] = %d to row_offsets[%d] = %d, values[%d..%d]\n", r,

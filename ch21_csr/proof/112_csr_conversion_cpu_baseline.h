@@ -36,13 +36,6 @@ inline void show_adjacency_list(const HostCoo& edges, const AdjacencyList& adj) 
     std::printf("\n");
 }
 
-inline void show_csr(const std::vector<int>& row_offsets, const std::vector<int>& col_idx) {
-    std::printf("flattened into CSR:\n");
-    print_array("row_offsets", row_offsets, 11);
-    print_array("col_idx", col_idx, 11);
-    std::printf("\n");
-}
-
 // Vertex v's neighbours, read back out of the flat arrays.
 inline std::vector<int> slice_of(size_t v, const std::vector<int>& row_offsets,
                                  const std::vector<int>& col_idx) {

@@ -64,27 +64,11 @@ struct CusparseNeighborSums {
     const double alpha = 1.0, beta = 0.0;
 };
 
-// The input as the kernel reads it: the edges grouped by source. Input preparation, not the
-// lesson (114 and 115 build CSR themselves).
-inline HostCsr csr_of(const HostCoo& edges) {
-    if (edges.nnz() >= kAnnouncedSize)
-        announce("grouping " + counted(edges.nnz(), "edge") + " by source (a stable sort)");
-    return csr_from_coo_by_stable_sort(edges);
-}
-
-inline void show_csr(const HostCsr& g) {
-    if (!printable(g)) return;
-    std::printf("the graph in CSR, %s grouped by source:\n", counted(g.nnz(), "edge").c_str());
-    print_array("row_offsets", g.row_offsets, 11);
-    print_array("col_idx", g.col_idx, 11);
-    std::printf("\n");
-}
-
 // Each thread's slice and the sum that it wrote; on a large graph, the longest slice, whose
 // thread the rest of its warp waits for.
 inline void show_threads(const HostCsr& g, const std::vector<long long>& sums) {
-    std::printf("%s, one per vertex (%s of %d):\n", counted(g.num_rows, "thread").c_str(),
-                counted(blocks_for(g.num_rows), "block").c_str(), kThreadsPerBlock);
+    std::printf("%s, one per vertex (%s of %u):\n", counted(g.num_rows, "thread").c_str(),
+                counted(vertex_blocks(g.num_rows), "block").c_str(), kVertexThreads);
     if (printable(g)) {
         for (int v = 0; v < g.num_rows; ++v) {
             const int begin = g.row_offsets[v], end = g.row_offsets[v + 1];

@@ -39,18 +39,6 @@ inline ProgramDescription csr_construction_program() {
 const std::vector<int> kBookOrderBColIdx = {2, 1, 3, 2, 3, 4, 5, 4, 5};
 const std::vector<float> kBookOrderBWeights = {1, 4, 5, 2, 8, 10, 6, 2, 3};
 
-// A small CSR of chapter 21's under its title, its arrays under the code's names; a graph's
-// values are its edge weights. 118 and 123 print theirs the same way.
-inline void show_csr(const std::string& title, const HostCsr& csr) {
-    if (!printable(csr)) return;
-    const std::vector<float>& weights = csr.values;
-    print_wrapped(title);
-    print_array("row_offsets", csr.row_offsets, 11);
-    print_array("col_idx", csr.col_idx, 11);
-    print_array("weights", weights, 11);
-    std::printf("\n");
-}
-
 // Slots where a build's layout differs from the sequential scatter's.
 inline size_t slots_that_differ(const HostCsr& a, const HostCsr& b) {
     size_t n = 0;

@@ -29,13 +29,6 @@ inline void show_coo_loop(const HostCoo& edges, double sum_coo) {
     std::printf("  sum_coo = %g\n\n", sum_coo);
 }
 
-inline void show_csr(const HostCsr& csr) {
-    std::printf("CSR: the same edges, gathered into one slice per source vertex:\n");
-    print_array("row_offsets", csr.row_offsets, 11);
-    print_array("col_idx", csr.col_idx, 11);
-    print_array("weights", csr.values, 11);
-}
-
 // Each vertex's inner loop, with its trip count: the unevenness that the sum hides.
 inline void show_csr_loops(const HostCsr& csr, double sum_csr) {
     std::printf("an outer loop over the %s, an inner loop over each one's slice:\n",

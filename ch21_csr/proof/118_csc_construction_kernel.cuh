@@ -10,7 +10,7 @@
 #include "../../common/self_check.h"
 #include "../../common/timing_table.cuh"
 #include "../chapter_inputs.h"
-#include "115_csr_concurrent_construction_kernel.cuh"  // show_csr, time_grouping
+#include "115_csr_concurrent_construction_kernel.cuh"  // time_grouping
 
 inline ProgramDescription csc_construction_program() {
     return ProgramDescription(
@@ -60,7 +60,7 @@ inline std::string neighbour_list(const HostCsr& g, int v) {
 // both ways.
 inline void show_small_csc(const KernelProgram& p, const HostCsr& csr, const GroupedEdges& built) {
     if (!printable(csr)) return;
-    show_csr("CSR, grouped by source (115's CPU baseline, build_csr_cpu):", csr);
+    print_csr("CSR, grouped by source (115's CPU baseline, build_csr_cpu):", csr);
     const std::vector<int>& in_degree = built.counts;
     const std::vector<int>& col_offsets = built.grouped.row_offsets;
     const std::vector<int>& row_idx = built.grouped.col_idx;

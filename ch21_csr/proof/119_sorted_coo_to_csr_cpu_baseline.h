@@ -60,10 +60,8 @@ inline void show_counting(const HostCoo& coo, const std::vector<int>& by_countin
 }
 
 // The arrays, then each row's slice of them.
-inline void show_csr(const HostCsr& csr) {
-    std::printf(
-        "CSR (col_idx and weights are the input's cols and weights, copied as they are):\n");
-    print_csr_arrays(csr);
+inline void show_csr_with_rows(const HostCsr& csr) {
+    print_csr("CSR (col_idx and weights are the input's cols and weights, copied as they are):", csr);
     std::printf("row r owns the entries [row_offsets[r], row_offsets[r + 1]):\n");
     for (int r = 0; r < csr.num_rows; ++r) {
         const int begin = csr.row_offsets[r], end = csr.row_offsets[r + 1];

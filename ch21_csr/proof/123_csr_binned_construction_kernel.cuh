@@ -50,7 +50,7 @@ inline void show_binned_build(const std::string& title, const BinnedCsr& build) 
     print_wrapped(title);
     print_array("binned_rows", binned_rows, 11);
     print_array("binned_cols", binned_cols, 11);
-    show_csr("", build.csr);
+    print_csr("", build.csr);
 }
 
 // Each bin's slice of the staged edges, [row_offsets[first row], row_offsets[first row of the

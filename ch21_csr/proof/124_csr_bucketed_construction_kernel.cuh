@@ -14,7 +14,7 @@
 #include "../../common/self_check.h"
 #include "../../common/timing_table.cuh"
 #include "../chapter_inputs.h"
-#include "115_csr_concurrent_construction_kernel.cuh"  // SortBasedCsrBuild, show_csr
+#include "115_csr_concurrent_construction_kernel.cuh"  // SortBasedCsrBuild
 // 122's lesson: the one-pass offsets of sorted rows, which the payload-sort build ends with
 #include "../122_sorted_coo_to_csr_one_pass_kernel.cu"
 
@@ -249,7 +249,7 @@ inline void show_bucketed_build(const std::string& title, const BucketedCsr& bui
         print_array("staged_rows", staged_rows, 15);
         print_array("staged_cols", staged_cols, 15);
     }
-    show_csr("after pass 3:", build.csr);
+    print_csr("after pass 3:", build.csr);
 }
 
 // After every level of pass 2, each bucket of that level holds the baseline's edges: every
