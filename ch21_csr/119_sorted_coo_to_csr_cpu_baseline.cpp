@@ -15,16 +15,14 @@
 
 // The conversion's contract: row ids never decrease from one entry to the next, every row id is
 // in [0, num_rows) and every column id in [0, num_cols). Entry k breaks it if its own ids are out
-// of range or its row is below the row of entry k - 1. Returns the first entry that breaks it, or
-// nnz; the reasons are worded in the order that they are checked here (sorted_coo_contract.h).
+// of range or its row is below the row of entry k - 1 (breaks_contract, sorted_coo_contract.h).
+// Returns the first entry that breaks it, or nnz.
 inline int first_contract_violation(const HostCoo& coo) {
     const int nnz = static_cast<int>(coo.nnz());
-    for (int k = 0; k < nnz; ++k) {
-        const int row = coo.rows[k], col = coo.cols[k];
-        if (row < 0 || row >= coo.num_rows || col < 0 || col >= coo.num_cols ||
-            (k > 0 && coo.rows[k - 1] > row))
+    for (int k = 0; k < nnz; ++k)
+        if (breaks_contract(coo.rows[k], coo.cols[k], k > 0 ? &coo.rows[k - 1] : nullptr,
+                            coo.num_rows, coo.num_cols))
             return k;
-    }
     return nnz;
 }
 

@@ -22,12 +22,10 @@
 inline int validate_sorted_coo_cpu(const HostCoo& coo) {
     const int nnz = static_cast<int>(coo.nnz());
     int first_bad = nnz;
-    for (int k = 0; k < nnz; ++k) {
-        const int row = coo.rows[k], col = coo.cols[k];
-        if (row < 0 || row >= coo.num_rows || col < 0 || col >= coo.num_cols ||
-            (k > 0 && coo.rows[k - 1] > row))
+    for (int k = 0; k < nnz; ++k)
+        if (breaks_contract(coo.rows[k], coo.cols[k], k > 0 ? &coo.rows[k - 1] : nullptr,
+                            coo.num_rows, coo.num_cols))
             first_bad = std::min(first_bad, k);
-    }
     return first_bad;
 }
 
@@ -37,8 +35,7 @@ inline int validate_sorted_coo_cpu(const HostCoo& coo) {
 __host__ __device__ inline void validate_sorted_coo_thread(int k, const int* rows, const int* cols,
                                                            int num_rows, int num_cols,
                                                            int* first_bad) {
-    const int row = rows[k], col = cols[k];
-    if (row < 0 || row >= num_rows || col < 0 || col >= num_cols || (k > 0 && rows[k - 1] > row))
+    if (breaks_contract(rows[k], cols[k], k > 0 ? &rows[k - 1] : nullptr, num_rows, num_cols))
         atomic_min_shim(first_bad, k);
 }
 

@@ -57,9 +57,7 @@ inline int validate_chunk_cpu(const HostCooChunks& in) {
         const std::vector<int>& cols = in.cols[i];
         for (int k = 0; k < static_cast<int>(rows.size()); ++k) {
             const int* previous_row = k > 0 ? &rows[k - 1] : earlier_last_row;
-            const bool descends = previous_row != nullptr && *previous_row > rows[k];
-            if (rows[k] < 0 || rows[k] >= in.num_rows || cols[k] < 0 || cols[k] >= in.num_cols ||
-                descends)
+            if (breaks_contract(rows[k], cols[k], previous_row, in.num_rows, in.num_cols))
                 first_bad = std::min(first_bad, chunk_start + k);
         }
         if (!rows.empty()) earlier_last_row = &rows.back();
@@ -76,10 +74,8 @@ inline int validate_chunk_cpu(const HostCooChunks& in) {
 __host__ __device__ inline void validate_chunk_thread(int k, const int* rows, const int* cols,
                                                       int chunk_start, const int* earlier_last_row,
                                                       int num_rows, int num_cols, int* first_bad) {
-    const int row = rows[k], col = cols[k];
     const int* previous_row = k > 0 ? &rows[k - 1] : earlier_last_row;
-    const bool descends = previous_row != nullptr && *previous_row > row;
-    if (row < 0 || row >= num_rows || col < 0 || col >= num_cols || descends)
+    if (breaks_contract(rows[k], cols[k], previous_row, num_rows, num_cols))
         atomic_min_shim(first_bad, chunk_start + k);
 }
 

@@ -101,12 +101,6 @@ inline bool layout_fits(const BucketLayout& layout, const BucketCaps& caps) {
            layout.levels <= kMaxLevels;
 }
 
-inline int bits_for(int64_t count) {
-    int bits = 0;
-    while ((int64_t{1} << bits) < count) ++bits;
-    return bits;
-}
-
 // The layout with 2^row_shift rows per bucket: as few levels as keep each at 2^kMaxLevelBits.
 inline BucketLayout bucket_layout(int rows, int row_shift, int max_level_bits, int chunk_edges) {
     BucketLayout layout;

@@ -6,8 +6,19 @@
 #include <cstdio>
 #include <string>
 #include <vector>
+#include "../common/binary_search.h"
 #include "../common/self_check.h"
 #include "../common/sparse_host.h"
+
+// The contract, entry by entry: a row in [0, num_rows), a column in [0, num_cols), and a row not
+// below the row of the entry before it (previous_row; null for the first entry of all). Every
+// check of the contract, the CPU's and the kernels', asks this of each entry; the entry that
+// breaks it first is the one refused.
+__host__ __device__ inline bool breaks_contract(int row, int col, const int* previous_row,
+                                                int num_rows, int num_cols) {
+    return row < 0 || row >= num_rows || col < 0 || col >= num_cols ||
+           (previous_row != nullptr && *previous_row > row);
+}
 
 // What a check of the contract found: the first entry that breaks it (nnz when none does) and,
 // for a refusal, the reason.

@@ -343,6 +343,14 @@ DealtEntries deal_stably(const HostCoo& a, size_t buckets, BucketOf bucket_of) {
     return dealt;
 }
 
+// The bits that the keys 0 to count - 1 take: the least b with 2^b >= count (0 for a count of
+// 0 or 1), as many as a radix sort of those keys must look at.
+inline int bits_for(uint64_t count) {
+    int bits = 0;
+    while ((uint64_t{1} << bits) < count) ++bits;
+    return bits;
+}
+
 // A stable sort of a's entries by row: put(k, entry) places the entry that comes k-th, and
 // row_start(r, k) says that row r starts at k (k entries have smaller rows), for each row r in
 // [first_row, last_row]. A radix sort in two passes on every core, linear in the entries, that
@@ -367,8 +375,7 @@ void sort_by_row_stably(const HostCoo& a, Put put, int first_row, int last_row,
     // Keys from 0 to span - 1: below 2^32 however the rows lie.
     const uint64_t span = static_cast<uint64_t>(int64_t{highest} - lowest) + 1;
     auto key_of = [&](int row) { return static_cast<uint32_t>(int64_t{row} - lowest); };
-    int key_bits = 0;
-    while ((uint64_t{1} << key_bits) < span) ++key_bits;
+    const int key_bits = bits_for(span);
     const int low_bits = std::max(0, key_bits - kRowSortHighBits);
     const uint32_t low_mask = static_cast<uint32_t>((uint64_t{1} << low_bits) - 1);
     const size_t buckets = static_cast<size_t>((span - 1) >> low_bits) + 1;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <unistd.h>
 #include "../ch21_csr/123_csr_binned_construction_kernel.cu"
 #include "../ch21_csr/proof/123_csr_binned_construction_kernel.cuh"
 #include "edge_case_graphs.h"
@@ -87,7 +88,9 @@ TEST_CASE("123: every row falls in exactly one bin, and the bins fit in shared m
 TEST_CASE("123: a file with more rows than the bins take is refused at its size line",
           "[123][hostile]") {
     const std::string path =
-        (std::filesystem::temp_directory_path() / "suite_123_tall.mtx").string();
+        (std::filesystem::temp_directory_path() /
+         ("suite_123_tall_" + std::to_string(getpid()) + ".mtx"))
+            .string();
     {
         std::ofstream f(path);
         f << "%%MatrixMarket matrix coordinate real general\n% tall\n40000000 3 1\n1 1 1\n";

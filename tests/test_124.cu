@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <unistd.h>
 #include "../ch21_csr/124_csr_bucketed_construction_kernel.cu"
 #include "../ch21_csr/proof/124_csr_bucketed_construction_kernel.cuh"
 #include "edge_case_graphs.h"
@@ -171,7 +172,9 @@ TEST_CASE("124: a file with more rows than the buckets take is refused at its si
     // with that limit, one line, before anything is allocated.
     REQUIRE(kMaxRows == 268435456);
     const std::string path =
-        (std::filesystem::temp_directory_path() / "suite_124_tall.mtx").string();
+        (std::filesystem::temp_directory_path() /
+         ("suite_124_tall_" + std::to_string(getpid()) + ".mtx"))
+            .string();
     {
         std::ofstream f(path);
         f << "%%MatrixMarket matrix coordinate real general\n% tall\n300000000 3 1\n1 1 1\n";
@@ -187,7 +190,9 @@ TEST_CASE("124: a file with more rows than the buckets take is refused at its si
 TEST_CASE("124: an empty file and a bad line are refused with the file and the line",
           "[124][hostile]") {
     const std::string path =
-        (std::filesystem::temp_directory_path() / "suite_124_bad.mtx").string();
+        (std::filesystem::temp_directory_path() /
+         ("suite_124_bad_" + std::to_string(getpid()) + ".mtx"))
+            .string();
     for (const std::string& text :
          {std::string(""), std::string("%%MatrixMarket matrix coordinate real general\n"
                                        "3 3 2\n1 1 1\n4 1 1\n")}) {

@@ -29,6 +29,22 @@ ProgramOptions parse(std::vector<std::string> args, bool allow_scale = true,
 }
 }  // namespace
 
+TEST_CASE("bits_for: the fewest bits whose 2^bits covers the count", "[common]") {
+    CHECK(bits_for(0) == 0);
+    CHECK(bits_for(1) == 0);
+    CHECK(bits_for(2) == 1);
+    CHECK(bits_for(3) == 2);
+    CHECK(bits_for(4) == 2);
+    CHECK(bits_for(5) == 3);
+    CHECK(bits_for(uint64_t{1} << 32) == 32);
+    CHECK(bits_for((uint64_t{1} << 32) + 1) == 33);
+    for (uint64_t count = 2; count < 5000; count = count * 3 / 2 + 1) {
+        const int bits = bits_for(count);
+        CHECK((uint64_t{1} << bits) >= count);
+        CHECK((uint64_t{1} << (bits - 1)) < count);
+    }
+}
+
 TEST_CASE("SelfCheck turns claims into an exit code", "[common]") {
     std::FILE* out = std::tmpfile();
     REQUIRE(out != nullptr);

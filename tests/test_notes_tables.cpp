@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include <unistd.h>
 
 namespace {
 const std::vector<std::string> kNotes = {"notes/ch14_spmv.md", "notes/ch21_csr.md"};
@@ -76,7 +77,8 @@ TEST_CASE("notes: every generated table is the one its CSV gives", "[notes]") {
 
 TEST_CASE("notes: a digit changed in any generated table is caught", "[notes]") {
     const std::filesystem::path changed =
-        std::filesystem::temp_directory_path() / "suite_notes_changed.md";
+        std::filesystem::temp_directory_path() /
+        ("suite_notes_changed_" + std::to_string(getpid()) + ".md");
     for (const std::string& path : kNotes) {
         CAPTURE(path);
         const std::string notes = text_of(path);
@@ -103,8 +105,9 @@ TEST_CASE("notes: a digit changed in any generated table is caught", "[notes]") 
 
 TEST_CASE("notes: a sweep whose header records its time reads as the same sweep", "[notes]") {
     const std::filesystem::path folder = std::filesystem::temp_directory_path();
-    const std::filesystem::path copy = folder / "sweep-suite-took.csv";
-    const std::filesystem::path script = folder / "suite_sweep_took.py";
+    const std::string own = std::to_string(getpid());
+    const std::filesystem::path copy = folder / ("sweep-suite-took-" + own + ".csv");
+    const std::filesystem::path script = folder / ("suite_sweep_took_" + own + ".py");
     // The newest sweep, copied and given the line that bench/sweep.py adds when it ends (in
     // place of the one it may hold already); then the header, the rows and the tables drawn from
     // the newest sweep, read from both.

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace {
 struct Outcome {
@@ -85,7 +86,9 @@ TEST_CASE("plots: a curve that its program did not time in the CSV is caught", "
         changed << line << "\n";
     }
     const std::string path =
-        (std::filesystem::temp_directory_path() / "suite_sweep_coo_from_142.csv").string();
+        (std::filesystem::temp_directory_path() /
+         ("suite_sweep_coo_from_142_" + std::to_string(getpid()) + ".csv"))
+            .string();
     std::ofstream(path) << changed.str();
     const Outcome o = check_curves(path);
     std::filesystem::remove(path);

@@ -308,7 +308,7 @@ struct SortBasedCsrBuild {
           edge_of_slot(gpu, num_edges),
           sorted_src(gpu, num_edges),
           csr(gpu, num_rows, num_cols, num_edges) {
-        while ((int64_t{1} << key_bits) < num_rows) ++key_bits;
+        key_bits = bits_for(num_rows);
         sort_scratch = CubScratch(sort_call(nullptr));
     }
 
