@@ -311,8 +311,9 @@ plots:
 # (or BENCH_CSV=...). Without nvcc the kernel programs' figures are left as committed, and named.
 FIGURE_DATA := $(BUILD)/figure-data
 FIGURE_SCALE ?= 16
-FIGURE_PROGRAMS := 112_csr_conversion_cpu_baseline 115_csr_concurrent_construction_kernel \
-                   118_csc_construction_kernel 144_coalescing_kernel 148_spmv_merge_path_kernel
+# The programs that draw a figure are those that programs.txt marks figure=.
+FIGURE_PROGRAMS := $(shell awk '/^[0-9]/ { for (i = 2; i <= NF; ++i) \
+                                              if ($$i ~ /^figure=/) print $$1 }' programs.txt)
 FIGURE_BUILT := $(sort $(filter $(FIGURE_PROGRAMS),$(BUILT_PROGRAMS)))
 
 $(BUILD)/degree_histogram: bench/degree_histogram.cpp
