@@ -116,8 +116,8 @@ RACE_TEST_BINARIES := $(if $(RACE_CHECK),$(RACE_PLANTED) \
                       $(foreach source,$(PLANTED_SOURCES),$(call race_original,$(source))) \
                       $(BUILD)/solutions/ex21_1_csc_scatter)
 
-.PHONY: all run test sanitize races fuzz bench plots figures ncu-sectors help clean cuda-note $(CPU_PROGRAMS) $(GPU_PROGRAMS) \
-        exercises exercise-solutions $(EXERCISES)
+.PHONY: all run test sanitize races fuzz bench plots figures ncu-sectors memory-figures help clean \
+        cuda-note $(CPU_PROGRAMS) $(GPU_PROGRAMS) exercises exercise-solutions $(EXERCISES)
 
 all: cuda-note $(addprefix $(BUILD)/,$(BUILT_PROGRAMS))
 
@@ -343,6 +343,15 @@ ncu-sectors:
 	  python3 bench/ncu_sectors.py --ncu "$(NCU)" --build $(BUILD) -- $(NCU_SECTORS_INPUT); \
 	fi
 
+# The figures that PROGRAM's proof file should give .with_memory (bytes per entry, per row, and
+# the GPU's fixed part): bench/memory_figures.py runs it at each of MEMORY_SCALES and on a
+# --matrix file of another shape, fits its peaks, and prints them beside the figures it holds.
+MEMORY_SCALES ?= 14 16
+memory-figures:
+	@test -n "$(PROGRAM)" || { echo "make memory-figures PROGRAM=NAME, e.g. PROGRAM=143_spmv_csr_kernel"; exit 2; }
+	@$(MAKE) --no-print-directory $(BUILD)/$(PROGRAM)
+	@python3 bench/memory_figures.py --build $(BUILD) $(MEMORY_SCALES:%=--scale %) $(PROGRAM)
+
 help:
 	@echo "make              build every program (CUDA ones only where nvcc exists)"
 	@echo "make run          run every program in order, then print 'programs: N passed, M failed'"
@@ -364,6 +373,8 @@ help:
 	@echo "                  and the notes' tables"
 	@echo "make figures      the lesson figures, notes/figures/lesson_*.png, drawn from the programs'"
 	@echo "                  own data on the book's examples (--figure-data; no GPU needed; PYTHON=...)"
+	@echo "make memory-figures PROGRAM=NAME  the .with_memory figures that NAME's peaks give, beside"
+	@echo "                  those its proof file holds (MEMORY_SCALES='14 16' sets the --scale runs)"
 	@echo "make fuzz         libFuzzer on the matrix reader for SECONDS seconds (default 60; needs clang)"
 	@echo "make ncu-sectors  Nsight Compute's sectors per element of 144's loads, array by array (GPU, ncu)"
 	@echo "make clean        remove $(BUILD)/"
