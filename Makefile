@@ -100,28 +100,24 @@ RACE_SOLUTIONS := $(SOLUTIONS:%=$(RACES)/solutions/%)
 RACE_EXERCISES := $(if $(RACE_CHECK),$(EXERCISES:%=$(RACES)/exercises/%))
 RACE_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-# The planted races: a lesson's atomic made a plain read-modify-write (tests/plant_race.sh), which
-# ThreadSanitizer must report at that line (tests/test_races.cpp). Each is the planted copy of
-# planted_from_NAME, with planted_atomic_NAME written as planted_plain_NAME.
-PLANTED_RACES := ex21_1_csc_scatter 115_csr_concurrent_construction_kernel 142_spmv_coo_kernel
-planted_from_ex21_1_csc_scatter := solutions/ch21_csr/ex21_1_csc_scatter.cu
-planted_atomic_ex21_1_csc_scatter := atomic_add_shim(&cursor[dst[e]], 1)
-planted_plain_ex21_1_csc_scatter := cursor[dst[e]]++
-planted_from_115_csr_concurrent_construction_kernel := ch21_csr/115_csr_concurrent_construction_kernel.cu
-planted_atomic_115_csr_concurrent_construction_kernel := atomic_add_shim(&cursor[key[e]], 1)
-planted_plain_115_csr_concurrent_construction_kernel := cursor[key[e]]++
-planted_from_142_spmv_coo_kernel := ch14_spmv/142_spmv_coo_kernel.cu
-planted_atomic_142_spmv_coo_kernel := atomic_add_shim(&y[rows[k]], values[k] * x[cols[k]])
-planted_plain_142_spmv_coo_kernel := y[rows[k]] += values[k] * x[cols[k]]
+# The planted races: the atomic on a line that a lesson or a reference solution marks
+# "// make races plants a plain ++ here" (or +=), made a plain read-modify-write in a copy of the
+# source (tests/plant_race.sh), which ThreadSanitizer must report at that line
+# (tests/test_races.cpp).
+PLANTED_SOURCES := $(shell tests/plant_race.sh --find)
+PLANTED_RACES := $(notdir $(basename $(PLANTED_SOURCES)))
+planted_from = $(filter %/$(1).cu,$(PLANTED_SOURCES))
 RACE_PLANTED := $(PLANTED_RACES:%=$(RACES)/planted/%)
+# The race-check build of a planted race's original source, where the race check builds it.
+race_original = $(RACES)/$(if $(filter solutions/%,$(1)),solutions/)$(notdir $(basename $(1)))
 # What tests/test_races.cpp runs: each planted race, the race-check build of its original, and
 # 21.1's reference solution, whose answers the exercise report pairs with the planted race.
-RACE_TEST_BINARIES := $(if $(RACE_CHECK),$(RACE_PLANTED) $(RACES)/115_csr_concurrent_construction_kernel \
-                      $(RACES)/142_spmv_coo_kernel $(RACES)/solutions/ex21_1_csc_scatter \
+RACE_TEST_BINARIES := $(if $(RACE_CHECK),$(RACE_PLANTED) \
+                      $(foreach source,$(PLANTED_SOURCES),$(call race_original,$(source))) \
                       $(BUILD)/solutions/ex21_1_csc_scatter)
 
-.PHONY: all run test sanitize races fuzz bench plots figures ncu-sectors help clean cuda-note $(CPU_PROGRAMS) $(GPU_PROGRAMS) \
-        exercises exercise-solutions $(EXERCISES)
+.PHONY: all run test sanitize races fuzz bench plots figures ncu-sectors memory-figures help clean \
+        cuda-note $(CPU_PROGRAMS) $(GPU_PROGRAMS) exercises exercise-solutions $(EXERCISES)
 
 all: cuda-note $(addprefix $(BUILD)/,$(BUILT_PROGRAMS))
 
@@ -234,12 +230,12 @@ $(RACES)/%: ch14_spmv/%.cu
 	$(NVCC) $(RACE_NVCCFLAGS) $< -o $@ $(RACE_LIBS)
 
 .SECONDEXPANSION:
-$(RACES)/planted/%.cu: $$(planted_from_$$*) tests/plant_race.sh
-	tests/plant_race.sh $< '$(planted_atomic_$*)' '$(planted_plain_$*)' $@
+$(RACES)/planted/%.cu: $$(call planted_from,$$*) tests/plant_race.sh
+	tests/plant_race.sh $< $@
 
 # The planted copy's includes are found beside its original.
 $(RACES)/planted/%: $(RACES)/planted/%.cu
-	$(NVCC) $(RACE_NVCCFLAGS) -I $(dir $(planted_from_$*)) $< -o $@ $(RACE_LIBS)
+	$(NVCC) $(RACE_NVCCFLAGS) -I $(dir $(call planted_from,$*)) $< -o $@ $(RACE_LIBS)
 
 test: $(RACE_TEST_BINARIES)
 
@@ -311,8 +307,9 @@ plots:
 # (or BENCH_CSV=...). Without nvcc the kernel programs' figures are left as committed, and named.
 FIGURE_DATA := $(BUILD)/figure-data
 FIGURE_SCALE ?= 16
-FIGURE_PROGRAMS := 112_csr_conversion_cpu_baseline 115_csr_concurrent_construction_kernel \
-                   118_csc_construction_kernel 144_coalescing_kernel 148_spmv_merge_path_kernel
+# The programs that draw a figure are those that programs.txt marks figure=.
+FIGURE_PROGRAMS := $(shell awk '/^[0-9]/ { for (i = 2; i <= NF; ++i) \
+                                              if ($$i ~ /^figure=/) print $$1 }' programs.txt)
 FIGURE_BUILT := $(sort $(filter $(FIGURE_PROGRAMS),$(BUILT_PROGRAMS)))
 
 $(BUILD)/degree_histogram: bench/degree_histogram.cpp
@@ -346,6 +343,15 @@ ncu-sectors:
 	  python3 bench/ncu_sectors.py --ncu "$(NCU)" --build $(BUILD) -- $(NCU_SECTORS_INPUT); \
 	fi
 
+# The figures that PROGRAM's proof file should give .with_memory (bytes per entry, per row, and
+# the GPU's fixed part): bench/memory_figures.py runs it at each of MEMORY_SCALES and on a
+# --matrix file of another shape, fits its peaks, and prints them beside the figures it holds.
+MEMORY_SCALES ?= 14 16
+memory-figures:
+	@test -n "$(PROGRAM)" || { echo "make memory-figures PROGRAM=NAME, e.g. PROGRAM=143_spmv_csr_kernel"; exit 2; }
+	@$(MAKE) --no-print-directory $(BUILD)/$(PROGRAM)
+	@python3 bench/memory_figures.py --build $(BUILD) $(MEMORY_SCALES:%=--scale %) $(PROGRAM)
+
 help:
 	@echo "make              build every program (CUDA ones only where nvcc exists)"
 	@echo "make run          run every program in order, then print 'programs: N passed, M failed'"
@@ -367,6 +373,8 @@ help:
 	@echo "                  and the notes' tables"
 	@echo "make figures      the lesson figures, notes/figures/lesson_*.png, drawn from the programs'"
 	@echo "                  own data on the book's examples (--figure-data; no GPU needed; PYTHON=...)"
+	@echo "make memory-figures PROGRAM=NAME  the .with_memory figures that NAME's peaks give, beside"
+	@echo "                  those its proof file holds (MEMORY_SCALES='14 16' sets the --scale runs)"
 	@echo "make fuzz         libFuzzer on the matrix reader for SECONDS seconds (default 60; needs clang)"
 	@echo "make ncu-sectors  Nsight Compute's sectors per element of 144's loads, array by array (GPU, ncu)"
 	@echo "make clean        remove $(BUILD)/"

@@ -2,12 +2,13 @@
 """make figures: the lesson figures, drawn from the programs' own data.
 
 Reads the JSON that the programs wrote with --figure-data on the book's examples (make figures
-runs them into build/figure-data/, in emulation where there is no GPU), runs
-build/degree_histogram on each of the sweep's graphs (sweep.SKEWS, at a small scale), and writes
-notes/figures/lesson_*.png: the CSR and the CSC of the book's graph with each vertex's slice
-(112, 118), 144's access maps, the merge path of Fig. 14.1 (148), the build's steps (115) with
-the build's times from the newest sweep CSV, and the degree histograms. A figure whose data is
-missing (its program needs nvcc, which this machine lacks) is left as committed, and named.
+runs the programs that programs.txt marks figure= into build/figure-data/, in emulation where
+there is no GPU), runs build/degree_histogram on each of the sweep's graphs (sweep.SKEWS, at a
+small scale), and writes notes/figures/lesson_*.png: the CSR and the CSC of the book's graph with
+each vertex's slice (112, 118), 144's access maps, the merge path of Fig. 14.1 (148), the build's
+steps (115) with the build's times from the newest sweep CSV, and the degree histograms. A figure
+whose data is missing (its program needs nvcc, which this machine lacks) is left as committed,
+and named.
 """
 import argparse
 import json
@@ -21,6 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from plots import newest_csv  # noqa: E402
+from program_list import read_programs  # noqa: E402
 from table_text import read_measurements  # noqa: E402
 from sweep import SKEWS, read_sweep  # noqa: E402
 
@@ -463,6 +465,18 @@ def degree_histograms(tool, scale, data_dir):
     return found
 
 
+def figure_programs(drawers):
+    """The program whose --figure-data each lesson figure is drawn from (figure= in
+    programs.txt); every figure of the list must have its drawing here, and each drawing its
+    program there."""
+    drawn_by = {p.values["figure"]: p.number for p in read_programs() if "figure" in p.values}
+    if drawn_by.keys() != drawers.keys():
+        raise SystemExit("figures: programs.txt's figure= names "
+                         f"{', '.join(sorted(drawn_by)) or 'none'}, and bench/figures.py draws "
+                         f"{', '.join(drawers)}")
+    return drawn_by
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default="build/figure-data")
@@ -474,13 +488,14 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     csv_path = args.csv or newest_csv()
     written, kept = [], []
-    for name, program, draw in [
-            ("lesson_csr.png", "112", draw_csr),
-            ("lesson_csc.png", "118", draw_csc),
-            ("lesson_access_maps.png", "144", draw_access_maps),
-            ("lesson_merge_path.png", "148", draw_merge_path),
-            ("lesson_build_steps.png", "115",
-             lambda d, out: draw_build(d, csv_path, out))]:
+    drawers = {"lesson_csr.png": draw_csr,
+               "lesson_csc.png": draw_csc,
+               "lesson_access_maps.png": draw_access_maps,
+               "lesson_merge_path.png": draw_merge_path,
+               "lesson_build_steps.png": lambda d, out: draw_build(d, csv_path, out)}
+    drawn_by = figure_programs(drawers)
+    for name, draw in drawers.items():
+        program = drawn_by[name]
         data = load(args.data, program)
         if data is None:
             kept.append(f"{name} (no {args.data}/{program}.json: {program} is a CUDA "

@@ -9,7 +9,7 @@ the newest sweep (or the one that make plots is given).
 A second table, for 150's lesson, is written the same way: on every input of the sweep, the time
 of each group size of vector CSR, the group that 150 chose, and how near the fastest it came.
 """
-from plots import FAMILIES
+from plots import FAMILIES, reference_curve
 
 # The classes of the table: a name and the sweep's label of the input that stands for it.
 CLASSES = [
@@ -19,7 +19,7 @@ CLASSES = [
     ("R-MAT skewed (a = 0.80)", "0.80"),
     ("Graph500 (0.57, 0.19, 0.19)", "graph500"),
 ]
-REFERENCE = ("148", "cusparse_csr_alg1")
+REFERENCE = reference_curve("spmv")
 
 
 def timed(rows):

@@ -9,8 +9,8 @@ the stencils. A family that does not depend on the skew (the reductions) is draw
 bars. Textbook kernels are dashed with open markers (open bars), the fast ones solid with filled
 markers, the libraries black: each figure says so, and draws its family's targets.
 
---check needs no matplotlib: it says whether every curve of FAMILIES is in the CSV and is
-labelled with the program that timed it.
+The curves are programs.txt's. --check needs no matplotlib: it says whether every curve is in the
+CSV and is labelled with the program that timed it.
 """
 import argparse
 import glob
@@ -21,47 +21,44 @@ import statistics
 import sys
 import textwrap
 
+from program_list import read_programs
 from sweep import matrix_class, read_sweep
 
-# Each family: the (program, kernel) pairs drawn, each taken from the program that times it beside
-# its library reference in one run (148 times 143's kernel, 144 times 142's on row-sorted COO,
-# 122 times 120's, 124 times 115's), which are textbook ("t"), fast ("f") or the library
-# reference ("lib": the first is the one that the ratios are taken against), and the label of
-# each, which ends with the program that timed it: "(144)", or "(142's kernel, timed by 144)".
-FAMILIES = {
-    "spmv": ("SpMV, y = A x + y", [
-        ("144", "coo_thread_per_nonzero", "t",
-         "COO, thread per nonzero, rows sorted (142's kernel, timed by 144)"),
-        ("148", "csr_thread_per_row", "t", "CSR, thread per row (143's kernel, timed by 148)"),
-        ("144", "csr_warp_per_row", "f", "CSR, warp per row (144)"),
-        ("144", "ell_thread_per_row", "f", "ELL, column-major (144)"),
-        ("145", "jds_thread_per_row", "f", "JDS (145)"),
-        ("145", "dia_thread_per_row", "f", "DIA (145)"),
-        ("150", "csr_vector_chosen", "f", "CSR, vector, its chosen group (150)"),
-        ("148", "csr_merge_path_per_thread", "t", "CSR, merge path, per thread (148)"),
-        ("148", "csr_merge_path", "f", "CSR, merge path, staged by blocks (148)"),
-        ("148", "cusparse_csr_alg1", "lib", "cuSPARSE CSR SpMV, ALG1 (timed by 148)"),
-        ("148", "cusparse_csr_alg2", "lib", "cuSPARSE CSR SpMV, ALG2 (timed by 148)"),
-    ]),
-    "build": ("CSR from an unsorted edge list", [
-        ("124", "count_scan_scatter", "t", "count, scan, scatter (115's build, timed by 124)"),
-        ("124", "bucketed_build", "f", "bucketed build (124)"),
-        ("124", "cub_payload_sort_build", "lib",
-         "CUB SortPairs, (col, weight) with the key (timed by 124)"),
-        ("124", "cub_sort_build", "lib", "CUB SortPairs of indices + gather (timed by 124)"),
-    ]),
-    "sorted": ("row-sorted COO to CSR (offsets)", [
-        ("122", "row_boundary_search", "t", "one search per row (120's kernel, timed by 122)"),
-        ("122", "row_change_scatter", "f", "one pass over the row ids (122)"),
-        ("122", "cusparse_coo2csr", "lib", "cusparseXcoo2csr (timed by 122)"),
-    ]),
-    "reduce": ("total edge weight", [
-        ("117", "atomic_per_edge", "t", "one atomic per edge (117)"),
-        ("117", "warp_aggregated", "f", "warp-aggregated (117)"),
-        ("117", "block_reduce", "f", "block reduction, one atomic per block (117)"),
-        ("117", "cub_reduce", "lib", "cub::DeviceReduce (timed by 117)"),
-    ]),
+# Each family's title, in the order of the figures. Its curves are the curve lines of
+# programs.txt, each under the program that times it beside its library reference in one run (148
+# times 143's kernel, 144 times 142's on row-sorted COO, 122 times 120's, 124 times 115's).
+FAMILY_TITLES = {
+    "spmv": "SpMV, y = A x + y",
+    "build": "CSR from an unsorted edge list",
+    "sorted": "row-sorted COO to CSR (offsets)",
+    "reduce": "total edge weight",
 }
+
+
+def families(programs):
+    """Each family's title and its (program, kernel, kind, label) curves in legend order: kind t
+    (textbook), f (fast) or lib (the library reference; the first is the one that the ratios are
+    taken against)."""
+    curves = {family: [] for family in FAMILY_TITLES}
+    for program in programs:
+        for c in program.curves:
+            if c.family not in curves:
+                raise SystemExit(f"programs.txt: {program.name}'s curve {c.kernel} is in family "
+                                 f"{c.family}, which is not one of plots.FAMILY_TITLES "
+                                 f"({', '.join(FAMILY_TITLES)})")
+            curves[c.family].append((c.place, (program.number, c.kernel, c.kind, c.label)))
+    return {family: (title, [curve for _, curve in sorted(curves[family])])
+            for family, title in FAMILY_TITLES.items()}
+
+
+FAMILIES = families(read_programs())
+
+
+def reference_curve(family):
+    """The (program, kernel) of the family's first library, against which ratios are taken."""
+    return next((program, kernel) for program, kernel, kind, _ in FAMILIES[family][1]
+                if kind == "lib")
+
 
 # The families whose kernels do not depend on the skew: bars, one group a kernel.
 SKEW_FREE = {"reduce"}
@@ -78,7 +75,7 @@ TARGETS = {
 }
 # On the stencils, DIA's target is a share of cuSPARSE ALG1's time on the same matrix.
 DIA = ("145", "dia_thread_per_row")
-STENCIL_REFERENCE = ("148", "cusparse_csr_alg1")
+STENCIL_REFERENCE = reference_curve("spmv")
 DIA_TARGET = 0.45
 
 PLOT_TITLES = {"time": "time", "vs_library": "time relative to the library",
@@ -658,7 +655,8 @@ def main():
     parser.add_argument("csv", nargs="?")
     parser.add_argument("--out", default="notes/figures")
     parser.add_argument("--check", action="store_true",
-                        help="check FAMILIES against the CSV; draws nothing, needs no matplotlib")
+                        help="check the curves of programs.txt against the CSV; draws nothing, "
+                             "needs no matplotlib")
     args = parser.parse_args()
     path = args.csv or newest_csv()
     if path is None:
@@ -680,7 +678,7 @@ def main():
     subtitle = f"{header['device']}, R-MAT scale {header.get('scale', '?')}, edge factor 16"
     written = []
     for family, (name, kernels) in FAMILIES.items():
-        ref_program, ref_kernel, _, ref_label = next(k for k in kernels if k[2] == "lib")
+        ref_program, ref_kernel = reference_curve(family)
         reference = {r["skew"]: float(r["ms"]) for r in rows
                      if r["program"] == ref_program and r["kernel"] == ref_kernel}
         ref_name = REFERENCE_NAMES[family]

@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """make bench: the degree-skew sweep.
 
-Runs the numbered programs themselves at --scale S for each R-MAT skew (and Graph500's exact
-parameters), collects their `graph:` and `timing:` lines, and writes one CSV: a row per
-(program, kernel, skew, scale), with the device, the date and the commit in its header. The
-plots (bench/plots.py) read that CSV. Without a GPU nothing is timed: it says so and exits 0.
+Runs the numbered programs that programs.txt marks sweep=N themselves at --scale S for each
+R-MAT skew (and Graph500's exact parameters), collects their `graph:` and `timing:` lines, and
+writes one CSV: a row per (program, kernel, skew, scale), with the device, the date and the
+commit in its header. The plots (bench/plots.py) read that CSV. Without a GPU nothing is timed:
+it says so and exits 0.
 
 The programs share their inputs through SUITE_RMAT_CACHE (BUILD/rmat-cache unless it is set):
 the first program of a skew generates each R-MAT graph, and the others read it from there; a
-later sweep reads them all. 149 runs only where there are at
-least two GPUs: on one, its ranks take turns, and its times say nothing about several GPUs.
+later sweep reads them all. A program marked gpus=N runs only where there are at least N GPUs
+(149: on one, its ranks take turns, and its times say nothing about several GPUs).
 The sweep prints an estimate of its time as it starts; as each run ends, its seconds and their
 split between the host and the timed GPU measurements (the program's `seconds:` line); and at the
 end, each program's host and GPU seconds summed over its runs, and the time it took, which the
@@ -25,6 +26,8 @@ import subprocess
 import sys
 import time
 
+from program_list import read_programs
+
 # The skews of the sweep: a label and the flags that give it.
 SKEWS = [
     ("0.25", ["--skew", "0.25"]),
@@ -35,60 +38,30 @@ SKEWS = [
     ("graph500", ["--rmat", "0.57,0.19,0.19"]),
 ]
 
-# The programs that time each family's textbook kernels, fast kernels and library reference in
-# one run: 148 (143's thread per row, merge path, cuSPARSE), 144 (142's COO, warp per row, ELL,
-# strides), 150 (vector CSR at every group size, and the one it chooses), 145 (ELL, HYB, JDS and
-# DIA), 124 (115's build, the bucketed build, CUB's payload sort and its gather-based sort), 122
-# (120's search, the one pass, coo2csr), 117 (the reductions, CUB) and 149 (SpMV across two
-# ranks, one GPU each where there are two, and CG's iteration). 123's binned build is not swept:
-# 124 is the chapter's fast build, and 123 is timed by its own runs.
-PROGRAMS = [
-    "148_spmv_merge_path_kernel",
-    "144_coalescing_kernel",
-    "150_spmv_vector_csr_kernel",
-    "145_regular_formats_kernel",
-    "124_csr_bucketed_construction_kernel",
-    "122_sorted_coo_to_csr_one_pass_kernel",
-    "117_coo_edge_parallel_reduce_kernel",
-    "149_spmv_across_ranks_kernel",
-]
+# The programs that programs.txt marks sweep=N, in that order: each times one family's textbook
+# kernels, fast kernels and library reference in one run (their curves in the list say which).
+SWEPT = sorted((p for p in read_programs() if "sweep" in p.values),
+               key=lambda p: int(p.values["sweep"]))
+PROGRAMS = [p.name for p in SWEPT]
 
 # The structured classes, beside R-MAT's skews: the 5-point and 7-point Poisson matrices of about
-# 2^scale rows, timed by the SpMV family only (their rows are as long as each other, which is
-# what ELL, DIA and a small vector group are for).
+# 2^scale rows, timed by the programs marked stencils (the SpMV family: their rows are as long as
+# each other, which is what ELL, DIA and a small vector group are for).
 STENCILS = [
     ("stencil2d", ["--stencil", "2d"]),
     ("stencil3d", ["--stencil", "3d"]),
 ]
-STENCIL_PROGRAMS = [
-    "148_spmv_merge_path_kernel",
-    "144_coalescing_kernel",
-    "150_spmv_vector_csr_kernel",
-    "145_regular_formats_kernel",
-]
+STENCIL_PROGRAMS = [p.name for p in SWEPT if p.has("stencils")]
 
-ACROSS_RANKS = "149_spmv_across_ranks_kernel"
+# Where the list says so, a program runs at some skews only (skews=), or where there are enough
+# GPUs (gpus=).
+ONLY_AT_SKEWS = {p.name: set(p.values["skews"].split(",")) for p in SWEPT if "skews" in p.values}
+LEAST_GPUS = {p.name: int(p.values["gpus"]) for p in SWEPT if "gpus" in p.values}
 
-# 145 builds, converts back and checks ELL, HYB, JDS and DIA on the host: 25 s a graph of 67
-# million entries. On R-MAT it runs at the skews that chapter 14's "Which format when" table
-# names (bench/format_table.py), where its formats stand beside the CSR kernels.
-ONLY_AT_SKEWS = {"145_regular_formats_kernel": {"0.25", "0.80", "graph500"}}
-
-# Seconds per input that each program took at --scale 22 on an H200 (16 host cores) in the sweep
-# of 2026-12-02 14:32, graphs shared through the cache; most of it is the host's part: the CPU
-# baselines, the checks and the timed runs. A program's mean covers its stencil runs too, which
-# take a third of an R-MAT run's time or less. A run at another scale is estimated from these
-# by 2^(scale - 22); a program without a figure is named in the estimate instead.
-SECONDS_AT_SCALE_22 = {
-    "148_spmv_merge_path_kernel": 3.8,
-    "144_coalescing_kernel": 4.6,
-    "150_spmv_vector_csr_kernel": 4.2,
-    "145_regular_formats_kernel": 7.4,
-    "124_csr_bucketed_construction_kernel": 11.6,
-    "122_sorted_coo_to_csr_one_pass_kernel": 2.6,
-    "117_coo_edge_parallel_reduce_kernel": 2.5,
-    ACROSS_RANKS: 40.0,
-}
+# Seconds per input that each program took at --scale 22 (the list's seconds=, and where they
+# were measured). A run at another scale is estimated from these by 2^(scale - 22); a program
+# without a figure is named in the estimate instead.
+SECONDS_AT_SCALE_22 = {p.name: float(p.values["seconds"]) for p in SWEPT if "seconds" in p.values}
 
 FIELD = re.compile(r'(\w+)=("[^"]*"|\S+)')
 
@@ -205,6 +178,37 @@ def estimated_seconds(runs, scale):
     return sum(SECONDS_AT_SCALE_22[p] for p in known) * 2.0 ** (scale - 22), unknown
 
 
+def sweep_runs(programs):
+    """Every (program, input) run, in order: each R-MAT skew with every program, then each
+    stencil with the SpMV family among them."""
+    unknown_skews = {s for skews in ONLY_AT_SKEWS.values() for s in skews} - dict(SKEWS).keys()
+    if unknown_skews:
+        raise SystemExit(f"programs.txt: skews= names {', '.join(sorted(unknown_skews))}, which "
+                         f"the sweep does not run (its skews: {', '.join(dict(SKEWS))})")
+    runs = [(program, (label, flags)) for label, flags in SKEWS for program in programs
+            if label in ONLY_AT_SKEWS.get(program, {label})]
+    runs += [(program, (label, flags)) for label, flags in STENCILS
+             for program in STENCIL_PROGRAMS if program in programs]
+    return runs
+
+
+def run_flags(scale, max_memory, input_flags):
+    return ["--scale", str(scale), "--max-memory", max_memory] + input_flags
+
+
+def print_plan(runs, scale, cache):
+    """The line that opens a sweep: its runs and its estimated time, which it returns."""
+    estimate, unknown = estimated_seconds(runs, scale)
+    on_stencils = sum(label in dict(STENCILS) for _, (label, _) in runs)
+    print(f"make bench: {len(runs)} runs ({len(runs) - on_stencils} on {len(SKEWS)} R-MAT skews, "
+          f"{on_stencils} on the stencils) at --scale {scale}, "
+          f"an estimated {minutes(estimate)}"
+          + (f" and whatever {', '.join(unknown)} take{'s' if len(unknown) == 1 else ''}"
+             if unknown else "")
+          + f"; inputs shared through SUITE_RMAT_CACHE={cache}", flush=True)
+    return estimate
+
+
 def minutes(seconds):
     return f"{int(seconds // 60)} min {seconds % 60:.0f} s"
 
@@ -236,8 +240,24 @@ def main():
                         help="a sweep whose rows of the programs not run now are copied into the "
                              "new CSV, after a change to the programs run now alone; the header "
                              "names that sweep and its commit")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="print the runs that a sweep on this many GPUs would make, in "
+                             "order, and its estimated time; runs nothing, needs no GPU")
     args = parser.parse_args()
     others_header, others = read_sweep(args.others_from) if args.others_from else ({}, [])
+    cache = os.environ.get("SUITE_RMAT_CACHE", os.path.join(args.build, "rmat-cache"))
+    if args.dry_run:
+        gpus = max(1, gpu_count())
+        programs = [p for p in args.programs if gpus >= LEAST_GPUS.get(p, 1)]
+        runs = sweep_runs(programs)
+        print_plan(runs, args.scale, cache)
+        for program, (label, input_flags) in runs:
+            print(" ".join([os.path.join(args.build, program)]
+                           + run_flags(args.scale, args.max_memory, input_flags)))
+        left_out = [p for p in args.programs if p not in programs]
+        for program in left_out:
+            print(f"{program}: left out, as on fewer than {LEAST_GPUS[program]} GPUs")
+        return 0
 
     probe = run(args.programs[0], ["--help"], args.build, 60)
     first = run(args.programs[0], [], args.build, 120) if probe is not None else None
@@ -249,27 +269,13 @@ def main():
     device = re.search(r"^\[gpu\] (.*)$", first, re.M).group(1)
     programs = list(args.programs)
     gpus = gpu_count()
-    if ACROSS_RANKS in programs and gpus < 2:
-        programs.remove(ACROSS_RANKS)
-        print(f"{ACROSS_RANKS} left out: {gpus} GPU{'' if gpus == 1 else 's'} here, and its two "
-              f"ranks need one GPU each (on one GPU they take turns, and its times say nothing "
-              f"about several GPUs)")
-    env = dict(os.environ)
-    env.setdefault("SUITE_RMAT_CACHE", os.path.join(args.build, "rmat-cache"))
-    # Every (program, input) run, in order: each R-MAT skew with every program, then each
-    # stencil with the SpMV family among them.
-    runs = [(program, (label, flags)) for label, flags in SKEWS for program in programs
-            if label in ONLY_AT_SKEWS.get(program, {label})]
-    runs += [(program, (label, flags)) for label, flags in STENCILS
-             for program in STENCIL_PROGRAMS if program in programs]
-    estimate, unknown = estimated_seconds(runs, args.scale)
-    on_stencils = sum(label in dict(STENCILS) for _, (label, _) in runs)
-    print(f"make bench: {len(runs)} runs ({len(runs) - on_stencils} on {len(SKEWS)} R-MAT skews, "
-          f"{on_stencils} on the stencils) at --scale {args.scale}, "
-          f"an estimated {minutes(estimate)}"
-          + (f" and whatever {', '.join(unknown)} take{'s' if len(unknown) == 1 else ''}"
-             if unknown else "")
-          + f"; inputs shared through SUITE_RMAT_CACHE={env['SUITE_RMAT_CACHE']}", flush=True)
+    for program in [p for p in programs if p in LEAST_GPUS and gpus < LEAST_GPUS[p]]:
+        programs.remove(program)
+        print(f"{program} left out: {gpus} GPU{'' if gpus == 1 else 's'} here, and it is swept "
+              f"on {LEAST_GPUS[program]} or more (gpus= in programs.txt, which says why)")
+    env = dict(os.environ, SUITE_RMAT_CACHE=cache)
+    runs = sweep_runs(programs)
+    estimate = print_plan(runs, args.scale, cache)
     os.makedirs(args.out, exist_ok=True)
     now = datetime.datetime.now()
     name = os.path.join(args.out, f"sweep-scale{args.scale}-{now.strftime('%Y%m%d-%H%M')}.csv")
@@ -292,7 +298,7 @@ def main():
         writer.writerows(kept)
         for program, (label, input_flags) in runs:
             print(f"{program} at --scale {args.scale}, {label} ...", end="", flush=True)
-            flags = ["--scale", str(args.scale), "--max-memory", args.max_memory] + input_flags
+            flags = run_flags(args.scale, args.max_memory, input_flags)
             began = time.time()
             out = run(program, flags, args.build, args.timeout, env)
             if out is None:
@@ -314,7 +320,7 @@ def main():
     record_took(name, took)
     print(f"make bench: {count} rows in {minutes(took)} (estimated {minutes(estimate)}), "
           f"written to {name}")
-    print("mean seconds per run, as SECONDS_AT_SCALE_22 keeps them: " +
+    print("mean seconds per run, as programs.txt keeps them (seconds=): " +
           ", ".join(f"{p.split('_')[0]} {sum(t) / len(t):.1f}"
                     for p, t in seconds_per_run.items()))
     print("seconds summed over each program's runs, the host's and the timed measurements':")

@@ -31,7 +31,7 @@ inline void spmv_coo_cpu(const HostCoo& a, const std::vector<float>& x, std::vec
 // as a GPU's float atomics on global memory do; under `make races`, a real host atomic.
 __host__ __device__ inline void spmv_coo_thread(int k, const int* rows, const int* cols,
                                                 const float* values, const float* x, float* y) {
-    atomic_add_shim(&y[rows[k]], values[k] * x[cols[k]]);
+    atomic_add_shim(&y[rows[k]], values[k] * x[cols[k]]);  // make races plants a plain += here
 }
 
 // A thread for every nonzero, and none loops: each does the same work however long its row is,

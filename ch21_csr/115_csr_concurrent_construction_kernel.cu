@@ -77,7 +77,7 @@ inline void scatter_by_key_cpu(const std::vector<int>& key, const std::vector<in
 __host__ __device__ inline void scatter_by_key_thread(int e, const int* key, const int* partner,
                                                       const float* weight, int* cursor,
                                                       int* out_partner, float* out_weight) {
-    const int slot = atomic_add_shim(&cursor[key[e]], 1);
+    const int slot = atomic_add_shim(&cursor[key[e]], 1);  // make races plants a plain ++ here
     out_partner[slot] = partner[e];
     out_weight[slot] = weight[e];
 }

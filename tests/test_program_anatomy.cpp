@@ -4,40 +4,20 @@
 // order; its main, and the proof file that main calls, are left out when a later lesson or a
 // test includes it; every include of an earlier lesson says what it takes. And, run on the
 // book's example, it labels each array that it prints with a name from its own sources or from
-// common/, or gives the book's name beside it.
+// common/, or gives the book's name beside it. programs.txt lists every one.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <regex>
 #include <set>
 #include <string>
 #include <vector>
+#include "program_list.h"
 #include "run_program.h"
 
 namespace fs = std::filesystem;
 using Catch::Matchers::Contains;
 
 namespace {
-
-struct NumberedProgram {
-    fs::path source;   // ch21_csr/115_csr_concurrent_construction_kernel.cu
-    std::string name;  // 115_csr_concurrent_construction_kernel
-    bool needs_cuda;
-};
-
-std::vector<NumberedProgram> numbered_programs() {
-    std::vector<NumberedProgram> found;
-    for (const char* chapter : {"ch21_csr", "ch14_spmv"})
-        for (const auto& entry : fs::directory_iterator(chapter)) {
-            const fs::path path = entry.path();
-            const std::string stem = path.stem().string();
-            if (!std::regex_match(stem, std::regex("[0-9]{3}_\\w+"))) continue;
-            if (path.extension() != ".cu" && path.extension() != ".cpp") continue;
-            found.push_back({path, stem, path.extension() == ".cu"});
-        }
-    std::sort(found.begin(), found.end(),
-              [](const NumberedProgram& a, const NumberedProgram& b) { return a.name < b.name; });
-    return found;
-}
 
 std::vector<std::string> lines_of(const std::string& text) {
     std::vector<std::string> lines;
@@ -161,6 +141,14 @@ bool runs_here(const NumberedProgram& p) {
 }
 
 }  // namespace
+
+TEST_CASE("anatomy: programs.txt lists every numbered program once, in the order of numbers",
+          "[anatomy]") {
+    std::vector<std::string> sources, listed;
+    for (const NumberedProgram& p : numbered_programs()) sources.push_back(p.name);
+    for (const ListedProgram& p : listed_programs()) listed.push_back(p.name);
+    CHECK(listed == sources);
+}
 
 TEST_CASE("anatomy: each header's first line names the program, its section and its kind",
           "[anatomy]") {

@@ -1,13 +1,16 @@
-// The race check (make races) finds what one thread at a time cannot: each planted race, a
-// lesson's atomic made a plain read-modify-write by tests/plant_race.sh, is reported by
+// The race check (make races) finds what one thread at a time cannot: each planted race, the
+// atomic that a source marks made a plain read-modify-write by tests/plant_race.sh, is reported by
 // ThreadSanitizer at the planted line, and the same program with its atomic is race-free. The
 // exercise report calls an exercise whose answers are right but whose race check is not clean
 // unsolved, and says why.
 #include <stdio.h>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
+#include "program_list.h"
 #include "run_program.h"
 
 namespace fs = std::filesystem;
@@ -16,32 +19,6 @@ using Catch::Matchers::Contains;
 #ifdef SUITE_HAVE_RACE_CHECK
 
 namespace {
-
-struct PlantedRace {
-    std::string name;      // the binary's name, and the planted copy's stem
-    std::string original;  // the race-check build of the unplanted source, under build/
-    // An input on which two threads certainly share an address: a race can show only between
-    // threads that the pool's workers run, and on the book's nine edges a shuffle may deal every
-    // edge of a vertex to one worker. karate's hubs have 16 and 17 edges.
-    std::vector<std::string> args;
-};
-
-const std::vector<PlantedRace> kPlantedRaces = {
-    {"ex21_1_csc_scatter", "races/solutions/ex21_1_csc_scatter", {}},
-    {"115_csr_concurrent_construction_kernel", "races/115_csr_concurrent_construction_kernel",
-     {"--matrix", "data/karate.mtx"}},
-    {"142_spmv_coo_kernel", "races/142_spmv_coo_kernel", {"--matrix", "data/karate.mtx"}},
-};
-
-std::string describe(const ProgramRun& run) {
-    return "exit " + std::to_string(run.exit_code) + ", signal " + std::to_string(run.signal) +
-           "\nstderr: " + run.err.substr(0, 3000);
-}
-
-ProgramRun run_built(const std::string& binary, const std::vector<std::string>& args) {
-    if (!fs::exists("build/" + binary)) FAIL("build/" << binary << " is missing: make test builds it");
-    return run_program(binary, args, 300);
-}
 
 // What a shell command printed, stdout and stderr together.
 std::string output_of(const std::string& command) {
@@ -54,10 +31,47 @@ std::string output_of(const std::string& command) {
     return text;
 }
 
+struct PlantedRace {
+    std::string name;               // the binary's name, and the planted copy's stem
+    std::string original;           // the race-check build of the unplanted source, under build/
+    std::vector<std::string> args;  // the input that both run on
+};
+
+// The sources whose atomic is marked for planting (tests/plant_race.sh --find), as make races
+// builds them. A program that reads --matrix runs on data/karate.mtx: a race can show only
+// between threads that the pool's workers run, and on the book's nine edges a shuffle may deal
+// every edge of a vertex to one worker; karate's hubs have 16 and 17 edges.
+std::vector<PlantedRace> planted_races() {
+    std::set<std::string> read_matrix;
+    for (const ListedProgram& p : listed_programs())
+        if (p.has("matrix")) read_matrix.insert(p.name);
+    std::vector<PlantedRace> planted;
+    std::istringstream sources(output_of("tests/plant_race.sh --find"));
+    for (std::string source; std::getline(sources, source);) {
+        const std::string name = fs::path(source).stem().string();
+        const bool solution = source.rfind("solutions/", 0) == 0;
+        PlantedRace race{name, std::string("races/") + (solution ? "solutions/" : "") + name, {}};
+        if (read_matrix.count(name)) race.args = {"--matrix", "data/karate.mtx"};
+        planted.push_back(race);
+    }
+    REQUIRE(!planted.empty());
+    return planted;
+}
+
+std::string describe(const ProgramRun& run) {
+    return "exit " + std::to_string(run.exit_code) + ", signal " + std::to_string(run.signal) +
+           "\nstderr: " + run.err.substr(0, 3000);
+}
+
+ProgramRun run_built(const std::string& binary, const std::vector<std::string>& args) {
+    if (!fs::exists("build/" + binary)) FAIL("build/" << binary << " is missing: make test builds it");
+    return run_program(binary, args, 300);
+}
+
 }  // namespace
 
 TEST_CASE("races: each planted race is reported at its planted line", "[races]") {
-    for (const PlantedRace& planted : kPlantedRaces) {
+    for (const PlantedRace& planted : planted_races()) {
         const std::string source = "build/races/planted/" + planted.name + ".cu";
         const std::string line = slurp(source + ".line");
         REQUIRE(!line.empty());
@@ -71,7 +85,7 @@ TEST_CASE("races: each planted race is reported at its planted line", "[races]")
 }
 
 TEST_CASE("races: with their atomics, the same programs are race-free and right", "[races]") {
-    for (const PlantedRace& planted : kPlantedRaces) {
+    for (const PlantedRace& planted : planted_races()) {
         const ProgramRun run = run_built(planted.original, planted.args);
         INFO(planted.original << ": " << describe(run));
         CHECK(run.exit_code == 0);

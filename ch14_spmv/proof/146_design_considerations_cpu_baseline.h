@@ -23,7 +23,7 @@ inline ProgramDescription design_considerations_program() {
                 "build/146_design_considerations_cpu_baseline --matrix data/west2021.mtx"})
         .with_book_input("the 4 x 4 matrix of Fig. 14.1")
         .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
-        .with_memory({200, 76, 200e6});
+        .with_memory({260, 528, 200e6});
 }
 
 // The matrix's shape and row lengths, the widths that ELL, HYB and JDS take from them, and DIA's

@@ -9,7 +9,7 @@
 __host__ __device__ void csc_scatter_thread(int e, const int* src, const int* dst,
                                             const float* weight, int* cursor, int* row_idx,
                                             float* out_weight) {
-    const int slot = atomic_add_shim(&cursor[dst[e]], 1);
+    const int slot = atomic_add_shim(&cursor[dst[e]], 1);  // make races plants a plain ++ here
     row_idx[slot] = src[e];
     out_weight[slot] = weight[e];
 }
