@@ -208,7 +208,25 @@ bool segment_sums_match(const Here& here, const std::vector<int>& values, int wi
     return sums.download() == expected_sums && next.download() == expected_next;
 }
 
+__host__ __device__ void mark_item(int i, int* marks) { marks[i] += 1; }
+
+__global__ void mark_item_kernel(int n, int* marks) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) mark_item(i, marks);
+}
+
 }  // namespace
+
+TEST_CASE("here.launch runs each thread of the lesson's grid below n once, and no more",
+          "[common][emulator]") {
+    const Here here = Here::emulated(ThreadOrder::shuffled(29));
+    std::vector<int> covered(10, 0), short_grid(10, 0);
+    here.launch(3, 4, mark_item_kernel, mark_item, covered.size(), covered.data());
+    CHECK(covered == std::vector<int>(10, 1));
+    // A grid of 2 blocks of 4 threads reaches items 0 to 7 only, as it would on a GPU.
+    here.launch(2, 4, mark_item_kernel, mark_item, short_grid.size(), short_grid.data());
+    CHECK(short_grid == std::vector<int>{1, 1, 1, 1, 1, 1, 1, 1, 0, 0});
+}
 
 TEST_CASE("cooperative emulation: block sums by shuffles and a barrier, in many orders",
           "[common][emulator][cooperative]") {
