@@ -7,11 +7,13 @@
 //
 // Build and run:  make 114_csr_construction_cpu_baseline
 //                 build/114_csr_construction_cpu_baseline
+#ifndef CSR_CONSTRUCTION_CPU_114  // 115, 119 and 124 take its count and scan
+#define CSR_CONSTRUCTION_CPU_114
 #include <vector>
 #include "chapter_inputs.h"
 
 // Step 1: a histogram over the edges' sources.
-std::vector<int> count_degrees(const HostCoo& edges) {
+inline std::vector<int> count_degrees(const HostCoo& edges) {
     std::vector<int> degree(edges.num_rows, 0);
     for (size_t e = 0; e < edges.nnz(); ++e) ++degree[edges.rows[e]];
     return degree;
@@ -19,7 +21,7 @@ std::vector<int> count_degrees(const HostCoo& edges) {
 
 // Step 2: vertex v's slice starts after the edges of every smaller vertex. The extra last entry
 // is the edge count, so that the last vertex's slice ends like every other one.
-std::vector<int> scan_degrees(const std::vector<int>& degree) {
+inline std::vector<int> scan_degrees(const std::vector<int>& degree) {
     std::vector<int> row_offsets(degree.size() + 1, 0);
     for (size_t v = 0; v < degree.size(); ++v) row_offsets[v + 1] = row_offsets[v] + degree[v];
     return row_offsets;
@@ -35,7 +37,7 @@ struct CsrConstruction {
 
 // Step 3: each edge takes its source's next free slot. The slots start poisoned (-1), so that a
 // slot that no edge took shows.
-void scatter_edges(const HostCoo& edges, CsrConstruction& built) {
+inline void scatter_edges(const HostCoo& edges, CsrConstruction& built) {
     std::vector<int>& col_idx = built.csr.col_idx;
     std::vector<float>& weights = built.csr.values;
     built.cursor.assign(built.csr.row_offsets.begin(), built.csr.row_offsets.end() - 1);
@@ -51,7 +53,7 @@ void scatter_edges(const HostCoo& edges, CsrConstruction& built) {
 }
 
 // The baseline: the three steps, one after another.
-CsrConstruction csr_construction_cpu(const HostCoo& edges) {
+inline CsrConstruction csr_construction_cpu(const HostCoo& edges) {
     CsrConstruction built;
     built.degree = count_degrees(edges);
     built.csr.num_rows = edges.num_rows;
@@ -80,3 +82,4 @@ int main(int argc, char** argv) {
     return check.finish();
 }
 #endif
+#endif  // CSR_CONSTRUCTION_CPU_114
