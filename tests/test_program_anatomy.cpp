@@ -2,7 +2,8 @@
 // "NNN (CH.S) kernel: ..." or "NNN (CH.S) CPU baseline: ...", as its --help title does; the
 // commands of its "Build and run:" block are its --help examples, the same lines in the same
 // order; its main, and the proof file that main calls, are left out when a later lesson or a
-// test includes it; every include of an earlier lesson says what it takes. And, run on the
+// test includes it; every include of an earlier lesson says what it takes; a kernel lesson's main
+// launches its kernels; no proof or chapter helper includes a lesson. And, run on the
 // book's example, it labels each array that it prints with a name from its own sources or from
 // common/, or gives the book's name beside it. programs.txt lists every one.
 #include <catch2/catch.hpp>
@@ -84,7 +85,8 @@ void gather_sources(const fs::path& file, std::set<fs::path>& seen, std::string&
 // appears only in the very string that prints it is not taken for a name of the code.
 std::set<std::string> identifiers_in(const std::string& text) {
     const std::string code = std::regex_replace(
-        text, std::regex("//[^\n]*|\"(\\\\.|[^\"\\\\\\n])*\"|'(\\\\.|[^'\\\\\\n])*'"), " ");
+        text,
+        std::regex("//[^\n]*|\"(\\\\.|[^\"\\\\\\n])*\"|'(\\\\.|[^'\\\\\\n])*'"), " ");
     std::set<std::string> names;
     const std::regex word("[A-Za-z_][A-Za-z0-9_]*");
     for (std::sregex_iterator it(code.begin(), code.end(), word), end; it != end; ++it)
@@ -129,6 +131,48 @@ bool shown_in(const std::string& size, const std::string& text) {
     return std::regex_search(text, std::regex("\\b" + name + "\\s*=[^=]")) ||
            std::regex_search(text, std::regex("(unsigned|int|size_t) " + name + "\\(")) ||
            std::regex_search(text, std::regex("constexpr \\w+ " + name + "\\b"));
+}
+
+// The code of a source without its comments, string literals and preprocessor lines.
+std::string bare_code(const std::string& text) {
+    const std::string no_strings = std::regex_replace(
+        text,
+        std::regex("//[^\n]*|\"(\\\\.|[^\"\\\\\\n])*\"|'(\\\\.|[^'\\\\\\n])*'"), " ");
+    return std::regex_replace(no_strings, std::regex("(^|\n)[ \t]*#[^\n]*"), "\n");
+}
+
+// The functions and types that a file defines at its top level, each with the text of its
+// body: a braced block at depth 0 takes the name before its first "(" (a function), or the name
+// after struct or class (a type, whose member functions are in its body).
+std::vector<std::pair<std::string, std::string>> top_level_definitions(const std::string& code) {
+    std::vector<std::pair<std::string, std::string>> definitions;
+    int depth = 0;
+    size_t head_start = 0, body_start = 0;
+    const std::regex type_name("\\b(?:struct|class)\\s+(\\w+)");
+    const std::regex function_name("(\\w+)\\s*\\(");
+    for (size_t i = 0; i < code.size(); ++i) {
+        const char c = code[i];
+        if (c == '{' && depth++ == 0) body_start = i;
+        if (c == '}' && --depth == 0) {
+            const std::string head = code.substr(head_start, body_start - head_start);
+            std::smatch m;
+            if (std::regex_search(head, m, type_name) || std::regex_search(head, m, function_name))
+                definitions.emplace_back(m[1].str(), code.substr(body_start, i - body_start));
+            head_start = i + 1;
+        }
+        if (c == ';' && depth == 0) head_start = i + 1;
+    }
+    return definitions;
+}
+
+bool launches_directly(const std::string& body) {
+    return body.find(".launch(") != std::string::npos ||
+           body.find(".launch_blocks(") != std::string::npos ||
+           body.find("<<<") != std::string::npos;
+}
+
+bool mentions(const std::string& body, const std::string& name) {
+    return std::regex_search(body, std::regex("\\b" + name + "\\b"));
 }
 
 bool runs_here(const NumberedProgram& p) {
@@ -180,9 +224,11 @@ TEST_CASE("anatomy: the header's Build and run lines are the --help examples", "
     }
 }
 
-TEST_CASE("anatomy: main and its proof file are the program's alone; included lessons say why",
+TEST_CASE("anatomy: main and the proof that it calls are the program's alone; included lessons "
+          "say why",
           "[anatomy]") {
-    const std::regex lesson_include("\\s*#include \"(\\.\\./)*(ch21_csr/|ch14_spmv/)?[0-9]{3}_\\w+\\.cu\"");
+    const std::regex lesson_include(
+        "\\s*#include \"(\\.\\./)*(ch21_csr/|ch14_spmv/)?[0-9]{3}_\\w+\\.cu\"");
     std::vector<fs::path> includers;
     for (const NumberedProgram& p : numbered_programs()) includers.push_back(p.source);
     for (const char* folder : {"ch21_csr", "ch14_spmv", "bench", "tests"})
@@ -195,7 +241,8 @@ TEST_CASE("anatomy: main and its proof file are the program's alone; included le
         for (size_t i = 0; i < lines.size(); ++i) {
             if (lines[i].rfind("#if __INCLUDE_LEVEL__ == 0", 0) == 0) program_part = i;
             if (lines[i].rfind("int main(", 0) == 0) main_line = i;
-            if (lines[i].rfind("#include \"proof/" + p.name + ".", 0) == 0) proof_line = i;
+            if (lines[i].rfind("#include \"proof/", 0) == 0 && proof_line == lines.size())
+                proof_line = i;
         }
         CHECK(program_part < proof_line);
         CHECK(proof_line < main_line);
@@ -286,4 +333,60 @@ TEST_CASE("anatomy: every launch in a kernel lesson shows its grid and block siz
         if (first_of_chapter) CHECK(code.find("cudaFree(") != std::string::npos);
         CAPTURE(launches);
     }
+}
+
+TEST_CASE("anatomy: a kernel lesson's main launches its kernels, itself or through a function "
+          "of the lesson's own file",
+          "[anatomy][launch]") {
+    for (const NumberedProgram& p : numbered_programs()) {
+        if (!p.needs_cuda) continue;
+        INFO(p.source.string());
+        const auto definitions = top_level_definitions(bare_code(slurp(p.source.string())));
+        std::set<std::string> launchers;
+        for (bool grew = true; grew;) {
+            grew = false;
+            for (const auto& [name, body] : definitions) {
+                if (name == "main" || launchers.count(name)) continue;
+                bool launches = launches_directly(body);
+                for (const std::string& launcher : launchers)
+                    launches = launches || mentions(body, launcher);
+                if (launches) grew = launchers.insert(name).second;
+            }
+        }
+        std::string main_body;
+        for (const auto& [name, body] : definitions)
+            if (name == "main") main_body = body;
+        REQUIRE(!main_body.empty());
+        bool main_launches = launches_directly(main_body);
+        for (const std::string& launcher : launchers)
+            main_launches = main_launches || mentions(main_body, launcher);
+        CHECK(main_launches);
+    }
+}
+
+TEST_CASE("anatomy: a proof or a chapter helper includes no lesson and no lesson's own proof",
+          "[anatomy]") {
+    const std::regex include("#include \"([^\"]+)\"");
+    const std::regex numbered("[0-9]{3}_\\w+\\.\\w+");
+    int files = 0;
+    for (const char* chapter : {"ch21_csr", "ch14_spmv"}) {
+        std::vector<fs::path> files_here;
+        for (const auto& entry : fs::directory_iterator(chapter))
+            if (entry.is_regular_file() &&
+                !std::regex_match(entry.path().filename().string(), numbered))
+                files_here.push_back(entry.path());
+        for (const auto& entry : fs::directory_iterator(fs::path(chapter) / "proof"))
+            files_here.push_back(entry.path());
+        for (const fs::path& file : files_here) {
+            ++files;
+            const std::string text = slurp(file.string());
+            for (std::sregex_iterator it(text.begin(), text.end(), include), end; it != end;
+                 ++it) {
+                const std::string included = fs::path((*it)[1].str()).filename().string();
+                INFO(file.string() << " includes " << (*it)[1].str());
+                CHECK(!std::regex_match(included, numbered));
+            }
+        }
+    }
+    CHECK(files > 0);
 }
