@@ -228,7 +228,7 @@ TEST_CASE("anatomy: main and the proof that it calls are the program's alone; in
           "say why",
           "[anatomy]") {
     const std::regex lesson_include(
-        "\\s*#include \"(\\.\\./)*(ch21_csr/|ch14_spmv/)?[0-9]{3}_\\w+\\.cu\"");
+        "\\s*#include \"(\\.\\./)*(ch21_csr/|ch14_spmv/)?[0-9]{3}_\\w+\\.(cu|cpp)\"");
     std::vector<fs::path> includers;
     for (const NumberedProgram& p : numbered_programs()) includers.push_back(p.source);
     for (const char* folder : {"ch21_csr", "ch14_spmv", "bench", "tests"})
