@@ -12,7 +12,6 @@
 #include "../../common/timing_table.cuh"
 #include "../../common/stencils.h"
 #include "../chapter_inputs.h"
-#include "../rank_fabric.cuh"
 
 inline ProgramDescription spmv_across_ranks_program() {
     return ProgramDescription(
