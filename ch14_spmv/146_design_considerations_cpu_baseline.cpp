@@ -370,11 +370,13 @@ inline Recommendation recommend_format(const StructureFacts& facts, int num_rows
                                   ", the limit " + fixed_text(limit, 1) + " for a mean row of " +
                                   fixed_text(facts.mean_row, 2);
     if (facts.diagonals <= limit)
-        return {"DIA (145)", diagonals + ": every diagonal is read coalesced and no column index "
-                                         "is moved, as on the stencils"};
+        return {"DIA (145)", diagonals +
+                                 ": every diagonal is read coalesced and no column index "
+                                 "is moved, as on the stencils"};
     return {"CSR by merge path (148)",
-            diagonals + ": the merge path gives every thread the same work whatever the rows' "
-                        "lengths, as on every R-MAT class of the sweep"};
+            diagonals +
+                ": the merge path gives every thread the same work whatever the rows' "
+                "lengths, as on every R-MAT class of the sweep"};
 }
 
 enum Kernel { kCoo, kCsr, kEll, kHyb, kJds, kDia, kNumKernels };

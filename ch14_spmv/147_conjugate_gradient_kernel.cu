@@ -273,8 +273,13 @@ struct CgState {
 
     template <class Work>
     void each_part(Work work) {
-        CgPart part{static_cast<int>(b.size()), b.data(), x.data(), r.data(),
-                    p.data(),                   q.data(), scalars.data()};
+        CgPart part{static_cast<int>(b.size()),
+                    b.data(),
+                    x.data(),
+                    r.data(),
+                    p.data(),
+                    q.data(),
+                    scalars.data()};
         work(part);
     }
     void gather(float* CgPart::*) {}
@@ -356,8 +361,8 @@ CgOutcome run_conjugate_gradient(Parts& s, double b_norm, double tolerance, int 
             s.gather(&CgPart::x);
             s.multiply(&CgPart::x);
             s.each_part([&](CgPart& v) {
-                here.launch(blocks(v), threads, cg_residual_kernel, cg_residual_thread, v.rows,
-                            v.b, v.q, v.r, v.p);
+                here.launch(blocks(v), threads, cg_residual_kernel, cg_residual_thread, v.rows, v.b,
+                            v.q, v.r, v.p);
             });
             s.gather(&CgPart::p);
             s.dot(&CgPart::r, &CgPart::r, kRr);
@@ -374,11 +379,11 @@ CgOutcome run_conjugate_gradient(Parts& s, double b_norm, double tolerance, int 
             break;
         }
         if (out.iterations == max_iterations) break;
-        s.multiply(&CgPart::p);                   // q = A p
-        s.dot(&CgPart::p, &CgPart::q, kPq);       // alpha = r . r / p . q
+        s.multiply(&CgPart::p);              // q = A p
+        s.dot(&CgPart::p, &CgPart::q, kPq);  // alpha = r . r / p . q
         s.each_part([&](CgPart& v) {
-            here.launch(blocks(v), threads, cg_step_kernel, cg_step_thread, v.rows, v.scalars,
-                        v.p, v.q, v.x, v.r);
+            here.launch(blocks(v), threads, cg_step_kernel, cg_step_thread, v.rows, v.scalars, v.p,
+                        v.q, v.x, v.r);
         });
         s.dot(&CgPart::r, &CgPart::r, kRrNext);  // beta = (new r . r) / (old r . r)
         s.each_part([&](CgPart& v) {
@@ -428,11 +433,12 @@ int main(int argc, char** argv) {
     show_system(a, system);
     Reference reference;
     if (a.num_rows <= kMaxReferenceRows) {  // beyond, the double CPU solve would take minutes
-        if (a.num_rows >= kAnnouncedUnknowns) announce("solving in double on the CPU, the reference");
-        reference = reference_of(input, a, system,
-                                 conjugate_gradient_cpu(system.matrix, system.b,
-                                                        kReferenceTolerance,
-                                                        cg_iteration_cap(system)));
+        if (a.num_rows >= kAnnouncedUnknowns)
+            announce("solving in double on the CPU, the reference");
+        reference =
+            reference_of(input, a, system,
+                         conjugate_gradient_cpu(system.matrix, system.b, kReferenceTolerance,
+                                                cg_iteration_cap(system)));
     }
     show_reference(input, a, reference);
 

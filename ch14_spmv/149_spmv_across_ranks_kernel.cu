@@ -391,8 +391,8 @@ struct CgRank {
         p.fill_bytes(0);
     }
     CgPart part() {
-        return {block.num_rows, b.data(), x.data() + offset, r.data(), p.data() + offset,
-                q.data(),       scalars.data()};
+        return {block.num_rows,    b.data(), x.data() + offset, r.data(),
+                p.data() + offset, q.data(), scalars.data()};
     }
     DeviceCsr block;
     DeviceArray<float> b, r, q, x, p;
@@ -476,9 +476,8 @@ struct CgRanks {
 
 // 147's CG across the ranks of `fabric`, the rows cut by `split`, from x = 0 to 147's tolerance
 // or for at most max_iterations; x comes back in row order.
-inline CgOutcome cg_across_ranks(const RankFabric& fabric, const CgSystem& s,
-                                 const RowSplit& split, int max_iterations,
-                                 double tolerance = kCgTolerance) {
+inline CgOutcome cg_across_ranks(const RankFabric& fabric, const CgSystem& s, const RowSplit& split,
+                                 int max_iterations, double tolerance = kCgTolerance) {
     CgRanks cg(fabric, s.matrix, PaddedLayout(split), s.b);
     CgOutcome out = run_conjugate_gradient(cg, rhs_norm(s), tolerance, max_iterations);
     out.y = cg.solution();

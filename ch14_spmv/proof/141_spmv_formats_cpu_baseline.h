@@ -21,8 +21,8 @@ inline ProgramDescription spmv_formats_program() {
 // The dense array row by row, its zeros as dots, then each sparse layout's arrays under the
 // code's names with the book's beside them (print_array, print_csr).
 inline void show_formats(const DenseMatrix& d, const HostCoo& coo, const HostCsr& csr) {
-    std::printf("Fig. 14.1, dense (%d x %d, %zu of %d entries nonzero; . is a zero):\n",
-                d.num_rows, d.num_cols, coo.nnz(), d.num_rows * d.num_cols);
+    std::printf("Fig. 14.1, dense (%d x %d, %zu of %d entries nonzero; . is a zero):\n", d.num_rows,
+                d.num_cols, coo.nnz(), d.num_rows * d.num_cols);
     for (int r = 0; r < d.num_rows; ++r) {
         std::printf("  row %d [", r);
         for (int c = 0; c < d.num_cols; ++c)
@@ -34,10 +34,11 @@ inline void show_formats(const DenseMatrix& d, const HostCoo& coo, const HostCsr
     print_array("cols (the book's colIdx)", coo.cols, 26);
     print_array("rows (the book's rowIdx)", coo.rows, 26);
     std::printf("\n");
-    print_csr("CSR: the same values and column indices, grouped by row; row r's are the slice "
-              "row_offsets[r] .. row_offsets[r + 1] - 1, and row_offsets[rows] = nnz closes the "
-              "last one:",
-              csr, CsrValues::book_values);
+    print_csr(
+        "CSR: the same values and column indices, grouped by row; row r's are the slice "
+        "row_offsets[r] .. row_offsets[r + 1] - 1, and row_offsets[rows] = nnz closes the "
+        "last one:",
+        csr, CsrValues::book_values);
 }
 
 inline void show_products(const std::vector<float>& x, const std::vector<float>& y0,
@@ -55,19 +56,22 @@ inline void show_products(const std::vector<float>& x, const std::vector<float>&
 inline void show_storage(const DenseMatrix& d, size_t nnz) {
     const StorageBytes fig = storage_bytes(d.num_rows, d.num_cols, static_cast<double>(nnz));
     const int coo_largest = largest_nnz_where_coo_is_smaller(d.num_rows, d.num_cols);
-    std::printf("\nstorage, 4-byte values and indices: dense %.0f bytes, COO %zu x 12 = %.0f, CSR "
-                "%zu x 8 + %d x 4 = %.0f\n",
-                fig.dense, nnz, fig.coo, nnz, d.num_rows + 1, fig.csr);
+    std::printf(
+        "\nstorage, 4-byte values and indices: dense %.0f bytes, COO %zu x 12 = %.0f, CSR "
+        "%zu x 8 + %d x 4 = %.0f\n",
+        fig.dense, nnz, fig.coo, nnz, d.num_rows + 1, fig.csr);
     print_wrapped("Fig. 14.1 is " + fixed_text(100.0 * nnz / (d.num_rows * d.num_cols), 0) +
                   "% nonzero: too dense for either format to save anything. COO is smaller than "
-                  "dense only below " + fixed_text(100 * coo_break_even_density(), 1) +
+                  "dense only below " +
+                  fixed_text(100 * coo_break_even_density(), 1) +
                   "% nonzeros, 4 / (4 + 4 + 4): on this 4 x 4, at most " +
                   std::to_string(coo_largest) + " nonzeros.");
     const double big = 10000;
-    std::printf("CSR repeats no row index and is smaller below %.3f%% on a 10,000 x 10,000 "
-                "matrix:\n  %9s %14s %14s %14s %10s %10s\n",
-                100 * csr_break_even_density(big, big), "nonzero", "dense bytes", "COO bytes",
-                "CSR bytes", "COO/dense", "CSR/dense");
+    std::printf(
+        "CSR repeats no row index and is smaller below %.3f%% on a 10,000 x 10,000 "
+        "matrix:\n  %9s %14s %14s %14s %10s %10s\n",
+        100 * csr_break_even_density(big, big), "nonzero", "dense bytes", "COO bytes", "CSR bytes",
+        "COO/dense", "CSR/dense");
     for (double share : {0.5, 1.0 / 3.0, 0.1, 0.01, 0.001}) {
         const StorageBytes s = storage_bytes(big, big, share * big * big);
         std::printf("  %8.1f%% %14s %14s %14s %9.1f%% %9.1f%%\n", 100 * share,

@@ -47,7 +47,8 @@ inline void table_row(const std::string& head, bool built, const std::string& ro
                       int dashes) {
     std::string unbuilt;
     for (int i = 0; i < dashes; ++i) unbuilt += cells(" %13s", "-");
-    std::printf("  %s%s\n", head.c_str(), built ? row_cells.c_str() : (unbuilt + "   not built").c_str());
+    std::printf("  %s%s\n", head.c_str(),
+                built ? row_cells.c_str() : (unbuilt + "   not built").c_str());
 }
 
 inline void show_matrix_summary(const Formats& f, const Balance& rows) {
@@ -71,8 +72,10 @@ inline void show_space(const Formats& f) {
     const HostCsr& csr = f.csr;
     const size_t nnz = csr.nnz(), rows = static_cast<size_t>(csr.num_rows);
     const DiaSize dia = dia_size(csr);
-    std::printf("space: bytes of the arrays (4-byte indices and values)\n  %-6s %15s %7s %14s   "
-                "%s\n", "format", "bytes", "x CSR", "padding slots", "arrays");
+    std::printf(
+        "space: bytes of the arrays (4-byte indices and values)\n  %-6s %15s %7s %14s   "
+        "%s\n",
+        "format", "bytes", "x CSR", "padding slots", "arrays");
     auto row = [&](const char* name, size_t bytes, size_t padding, const char* arrays) {
         std::printf("  %-6s %15s %7.2f %14s   %s\n", name, with_separators(bytes).c_str(),
                     static_cast<double>(bytes) / csr_bytes(csr), with_separators(padding).c_str(),
@@ -115,8 +118,8 @@ inline void check_space(const Formats& f, const std::vector<Entry>& input_entrie
     else
         check.skip("ELL's arrays take rows x width x 8 + rows x 4 bytes",
                    "ELL is not built: " +
-                       readable_bytes(double(ell_bytes(csr.num_rows, max_row_length(csr)))) +
-                       ", " + readable_ratio(ell_to_csr_bytes(csr)) + " the CSR's bytes");
+                       readable_bytes(double(ell_bytes(csr.num_rows, max_row_length(csr)))) + ", " +
+                       readable_ratio(ell_to_csr_bytes(csr)) + " the CSR's bytes");
     check.claim("HYB's arrays take what its formula says, and its two parts hold nnz entries",
                 built_bytes(f.hyb) == hyb_bytes(f.hyb) &&
                     coo_from_ell(f.hyb.ell).nnz() + f.hyb.coo.nnz() == nnz);
@@ -164,9 +167,10 @@ inline bool check_room_for_an_entry(const Formats& f, SelfCheck& check) {
 // work; the copies are returned for check_flexibility.
 inline Formats show_flexibility(const Formats& f, int row) {
     if (f.csr.nnz() >= kAnnouncedSize) announce("adding an entry to a copy of each format");
-    std::printf("flexibility: add the entry (%d, 0) = 1 to row %d, the middle row, in each "
-                "format; counted\n  %-6s %13s %13s %13s   %s\n", row, row, "format",
-                "entries moved", "slots written", "index updates", "how");
+    std::printf(
+        "flexibility: add the entry (%d, 0) = 1 to row %d, the middle row, in each "
+        "format; counted\n  %-6s %13s %13s %13s   %s\n",
+        row, row, "format", "entries moved", "slots written", "index updates", "how");
     auto show = [](const char* name, bool built, const InsertCost& c) {
         table_row(cells("%-6s", name), built,
                   cells(" %13s %13s %13s   %s", with_separators(c.moved).c_str(),
@@ -211,9 +215,11 @@ inline void check_accessibility(const Formats& f, int row, SelfCheck& check) {
     const HostCsr& csr = f.csr;
     const bool row_empty = csr.row_offsets[row] == csr.row_offsets[row + 1];
     const int col = row_empty ? 0 : csr.col_idx[csr.row_offsets[row + 1] - 1];
-    std::printf("accessibility: reads of the format's arrays to know where all of row %d's entries "
-                "are,\n  and to find (%d, %d)%s; counted\n  %-19s %13s %13s\n", row, row, col,
-                row_empty ? " (not there: the row is empty)" : "", "format", "to row", "to entry");
+    std::printf(
+        "accessibility: reads of the format's arrays to know where all of row %d's entries "
+        "are,\n  and to find (%d, %d)%s; counted\n  %-19s %13s %13s\n",
+        row, row, col, row_empty ? " (not there: the row is empty)" : "", "format", "to row",
+        "to entry");
     if (f.coo.nnz() >= kAnnouncedSize) announce("sorting a copy of the COO by row");
     const std::vector<Entry> values = summed_entries(csr);
     const bool has_value = std::any_of(values.begin(), values.end(), [&](const Entry& e) {
@@ -250,26 +256,28 @@ inline void show_memory_access_and_load_balance(const KernelModels& m, const Bal
         "memory access: the SpMV kernel's reads of the values, per warp request, in the\n"
         "  model of access_table.h (4-byte values, 32-byte sectors; ELL's from its row lengths;\n"
         "  DIA's reads are its slots inside the matrix, padding zeros included)\n"
-        "  %-6s %-24s %13s %11s %12s %10s %10s\n", "format", "kernel", "requests",
-        "sectors/req", "fetched/used", "contiguous", "lanes busy");
+        "  %-6s %-24s %13s %11s %12s %10s %10s\n",
+        "format", "kernel", "requests", "sectors/req", "fetched/used", "contiguous", "lanes busy");
     for (int k = 0; k < kNumKernels; ++k) {
         const AccessStats& s = m.stats[k];
         table_row(cells("%-6s %-24s", kKernelNames[k][0], kKernelNames[k][1]),
                   k != kDia || m.dia_modelled,
-                  cells(" %13s %11.2f %12.2f %9.1f%% %9.1f%%", with_separators(s.requests).c_str(), s.sectors_per_request(),
-                        s.fetched_per_used(), 100 * s.contiguous_fraction(), 100 * s.lanes_busy()),
+                  cells(" %13s %11.2f %12.2f %9.1f%% %9.1f%%", with_separators(s.requests).c_str(),
+                        s.sectors_per_request(), s.fetched_per_used(),
+                        100 * s.contiguous_fraction(), 100 * s.lanes_busy()),
                   1);
     }
-    std::printf("\nload balance: entries per thread of the SpMV kernel (row lengths: max %s, mean "
-                "%.2f, CV %.2f)\n  %-6s %-24s %13s %13s %10s %8s\n",
-                with_separators(static_cast<size_t>(rows.max)).c_str(), rows.mean, rows.cv,
-                "format", "kernel", "threads", "max", "mean", "CV");
+    std::printf(
+        "\nload balance: entries per thread of the SpMV kernel (row lengths: max %s, mean "
+        "%.2f, CV %.2f)\n  %-6s %-24s %13s %13s %10s %8s\n",
+        with_separators(static_cast<size_t>(rows.max)).c_str(), rows.mean, rows.cv, "format",
+        "kernel", "threads", "max", "mean", "CV");
     for (int k = 0; k < kNumKernels; ++k) {
         const AccessStats& s = m.stats[k];
         table_row(cells("%-6s %-24s", kKernelNames[k][0], kKernelNames[k][1]),
                   k != kDia || m.dia_modelled,
-                  cells(" %13s %13s %10.2f %8.2f", with_separators(s.threads).c_str(), with_separators(s.max_work).c_str(),
-                        s.mean_work(), s.work_cv()),
+                  cells(" %13s %13s %10.2f %8.2f", with_separators(s.threads).c_str(),
+                        with_separators(s.max_work).c_str(), s.mean_work(), s.work_cv()),
                   1);
     }
     std::printf("\n");

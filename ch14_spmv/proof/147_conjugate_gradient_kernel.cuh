@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -96,9 +97,8 @@ inline CgInput cg_input(const ProgramOptions& options) {
         return in;
     }
     in.source = "the Poisson matrix";
-    const StencilShape shape = options.scale > 0
-                                   ? stencil_shape(StencilKind::two_d, options.scale)
-                                   : StencilShape{StencilKind::two_d, 16};
+    const StencilShape shape = options.scale > 0 ? stencil_shape(StencilKind::two_d, options.scale)
+                                                 : StencilShape{StencilKind::two_d, 16};
     in.side = shape.side;
     const uint64_t unknowns = static_cast<uint64_t>(shape.rows());
     if (options.scale > 0)
@@ -220,9 +220,7 @@ inline Reference reference_of(const CgInput& in, const HostCsr& a, const CgSyste
 }
 
 inline double norm2(const std::vector<double>& v) {
-    double sum = 0;
-    for (double e : v) sum += e * e;
-    return std::sqrt(sum);
+    return std::sqrt(std::inner_product(v.begin(), v.end(), v.begin(), 0.0));
 }
 
 // ||got - expected|| / ||expected|| (the plain difference where expected is 0).
@@ -256,7 +254,8 @@ struct ResidualFromScratch {
 inline ResidualFromScratch residual_from_scratch(const CgSystem& s, const std::vector<float>& y) {
     const HostCsr& m = s.matrix;
     HostCoo a = coo_of(m.num_rows, m.num_cols, {}, m.col_idx, m.values);
-    for (int r = 0; r < m.num_rows; ++r) a.rows.insert(a.rows.end(), m.row_offsets[r + 1] - m.row_offsets[r], r);
+    for (int r = 0; r < m.num_rows; ++r)
+        a.rows.insert(a.rows.end(), m.row_offsets[r + 1] - m.row_offsets[r], r);
     std::vector<float> minus_y(y.size());
     for (size_t i = 0; i < y.size(); ++i) minus_y[i] = -y[i];
     const SpmvReference ref = spmv_reference(a, minus_y, s.b);
@@ -307,13 +306,14 @@ inline Accuracy measure_accuracy(const CgInput& in, const CgSystem& s, const Ref
 
 inline void show_system(const HostCsr& a, const CgSystem& s) {
     const std::vector<double> d = diagonal_of(a);
+    const auto [low, high] = std::minmax_element(d.begin(), d.end());
     if (s.scaled)
         std::printf(
             "the diagonal ranges from %.4g to %.4g: CG solves the Jacobi-scaled system\n"
             "  S A S y = S b with S = diag(A)^(-1/2) (unit diagonal), and x = S y\n",
-            *std::min_element(d.begin(), d.end()), *std::max_element(d.begin(), d.end()));
+            *low, *high);
     else
-        std::printf("the diagonal is constant (%g): CG solves A x = b as it is\n", d.front());
+        std::printf("the diagonal is constant (%g): CG solves A x = b as it is\n", *low);
     std::printf(
         "b = A x_true, with x_true = 1 + a random ripple in [-0.5, 0.5] (seed %d), rounded to "
         "float\nfloat vectors, double dot products; stop at ||b - A x|| / ||b|| <= %.0e or "
@@ -336,7 +336,8 @@ inline void show_reference(const CgInput& in, const HostCsr& a, const Reference&
         ref.solve.converged ? "" : " (NOT reached)", ref.condition.lambda_min,
         ref.condition.lambda_max, ref.condition.kappa());
     if (in.poisson())
-        std::printf("  the Poisson formula gives kappa = %.6g\n", poisson_condition_number(in.side, in.side));
+        std::printf("  the Poisson formula gives kappa = %.6g\n",
+                    poisson_condition_number(in.side, in.side));
     if (ref.unscaled_available)
         print_wrapped("  A unscaled: kappa ~ " + fixed_text(ref.unscaled_condition.kappa(), 0) +
                           " and " + counted(ref.unscaled_iterations, "iteration") +
@@ -358,13 +359,17 @@ inline int history_stride(int iterations) {
 
 inline void show_history(const CgOutcome& out) {
     const int last = out.iterations, stride = history_stride(last);
-    std::printf("relative residual ||r|| / ||b|| by the recurrence, every %dth iteration and the "
-                "last:\n", stride);
+    std::printf(
+        "relative residual ||r|| / ||b|| by the recurrence, every %dth iteration and the "
+        "last:\n",
+        stride);
     for (int it = 0; it <= last; ++it)
         if (it % stride == 0 || it == last)
             std::printf("  iteration %6d  %.3e\n", it, out.history[it]);
-    std::printf("convergence checks (b - A x recomputed with the same SpMV once the recurrence "
-                "is below %.0e):\n", kCgTolerance);
+    std::printf(
+        "convergence checks (b - A x recomputed with the same SpMV once the recurrence "
+        "is below %.0e):\n",
+        kCgTolerance);
     if (out.checks.empty()) std::printf("  none\n");
     for (const CgCheck& c : out.checks)
         std::printf("  iteration %6d  recurrence %.3e, recomputed %.3e: %s\n", c.iteration,
@@ -388,17 +393,19 @@ inline void show_solution(const Here& here, const CgSystem& s, const CgOutcome& 
         acc.recurrence, acc.scratch.relative, std::fabs(acc.recurrence - acc.scratch.relative),
         acc.scratch.float_bound, acc.error);
     if (acc.poisson_kappa > 0)
-        std::printf("    bound: the Poisson formula's kappa * the residual against b before its "
-                    "rounding to float\n    = %.4g * %.3e = %.3e\n",
-                    acc.poisson_kappa, acc.exact_residual, acc.poisson_kappa * acc.exact_residual);
+        std::printf(
+            "    bound: the Poisson formula's kappa * the residual against b before its "
+            "rounding to float\n    = %.4g * %.3e = %.3e\n",
+            acc.poisson_kappa, acc.exact_residual, acc.poisson_kappa * acc.exact_residual);
     if (ref.available)
-        std::printf("  distance from %s, the double CPU solution%s:\n    ||%s|| = %.3e\n"
-                    "    bound: kappa * (the two relative residuals) = %.4g * (%.2e + %.2e) = "
-                    "%.3e\n  the double CPU solution's own error against x_true: %.3e\n",
-                    s.scaled ? "y_cpu" : "x_cpu", s.scaled ? " of the scaled system (x = S y)" : "",
-                    s.scaled ? "y - y_cpu|| / ||y_cpu" : "x - x_cpu|| / ||x_cpu", acc.distance,
-                    ref.condition.kappa(), acc.scratch.relative, acc.reference_residual, acc.bound,
-                    acc.reference_error);
+        std::printf(
+            "  distance from %s, the double CPU solution%s:\n    ||%s|| = %.3e\n"
+            "    bound: kappa * (the two relative residuals) = %.4g * (%.2e + %.2e) = "
+            "%.3e\n  the double CPU solution's own error against x_true: %.3e\n",
+            s.scaled ? "y_cpu" : "x_cpu", s.scaled ? " of the scaled system (x = S y)" : "",
+            s.scaled ? "y - y_cpu|| / ||y_cpu" : "x - x_cpu|| / ||x_cpu", acc.distance,
+            ref.condition.kappa(), acc.scratch.relative, acc.reference_residual, acc.bound,
+            acc.reference_error);
     std::printf("\n");
 }
 

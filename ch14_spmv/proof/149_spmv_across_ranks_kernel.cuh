@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 #include "../../common/self_check.h"
-#include "../../common/timing_table.cuh"
 #include "../../common/stencils.h"
+#include "../../common/timing_table.cuh"
 #include "../chapter_inputs.h"
 
 inline ProgramDescription spmv_across_ranks_program() {
@@ -81,7 +81,8 @@ inline void check_split(const HostCoo& coo, const char* how, int ranks,
     check.claim(std::string("A^3 x across ") + counted(ranks, "rank") + ", split " + how +
                     ", equals the one-rank products bit for bit",
                 power == power_one_rank);
-    const SpmvReference reference = spmv_reference(coo, lesson_x(coo.num_cols), zeros(coo.num_rows));
+    const SpmvReference reference =
+        spmv_reference(coo, lesson_x(coo.num_cols), zeros(coo.num_rows));
     check.claim("A x across " + counted(ranks, "rank") + " with 148's merge path, split " + how +
                     ", matches the CPU baseline's: both within float32 rounding of the double "
                     "reference",
