@@ -246,7 +246,8 @@ struct CgScalars {
 };
 
 // One part of CG's vectors where its kernels run: its rows of b, x, r, p and q, and its scalars.
-// On one GPU the part is the whole vector; across 149's ranks each rank holds one.
+// On one GPU the part is the whole vector; across 149's ranks each rank holds one. The iteration
+// names a vector by its member, &CgPart::p, and each part answers with its own piece.
 struct CgPart {
     int rows;
     float *b, *x, *r, *p, *q;
@@ -255,7 +256,8 @@ struct CgPart {
 
 // What CG works on, where the kernels run: the matrix, b, the iteration's four vectors and its
 // scalars, as one part; each SpMV timed inside a timed GPU solve. The iteration below asks of it
-// what 149's ranks also answer: each_part, gather (nothing to gather here), multiply, dot, read.
+// what 149's ranks also answer: each_part, gather (nothing to gather here), multiply, dot, read,
+// solution.
 struct CgState {
     CgState(const Here& where, const HostCsr& a, const std::vector<float>& b_host,
             bool time_spmv = false)
