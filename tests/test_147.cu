@@ -236,8 +236,8 @@ TEST_CASE("147: with b = 0 the answer is x = 0, after no iterations", "[147][emu
 }
 
 TEST_CASE("147: GPU CG converges on the Poisson matrix, lund_a and 1138_bus", "[147][gpu][data]") {
-    std::vector<HostCoo> inputs = {poisson(16), poisson(64),
-                                   read_data_file("lund_a.mtx"), read_data_file("1138_bus.mtx")};
+    std::vector<HostCoo> inputs = {poisson(16), poisson(64), read_data_file("lund_a.mtx"),
+                                   read_data_file("1138_bus.mtx")};
     for (size_t i = 0; i < inputs.size(); ++i) {
         CAPTURE(i, inputs[i].num_rows);
         const Prepared p = prepare(inputs[i]);

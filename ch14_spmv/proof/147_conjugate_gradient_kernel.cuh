@@ -24,7 +24,7 @@ inline ProgramDescription conjugate_gradient_program() {
                                "build/147_conjugate_gradient_kernel --matrix data/1138_bus.mtx",
                                "build/147_conjugate_gradient_kernel --scale 20"})
         .with_book_input("the 2-D Poisson matrix of a 16 x 16 grid (256 unknowns)")
-        .with_scale_input("a 2-D Poisson matrix of 2^S unknowns", "stencil2d")
+        .with_scale_input("the 2-D Poisson matrix of --stencil 2d, about 2^S unknowns", "stencil2d")
         .with_memory({92, 16, 900e6});
 }
 
