@@ -119,11 +119,9 @@ inline int largest_nnz_where_coo_is_smaller(int num_rows, int num_cols) {
 int main(int argc, char** argv) {
     start_cpu_program(argc, argv, spmv_formats_program());
     const DenseMatrix dense = fig14_1_dense();
-    show_dense(dense);
     const HostCoo coo = dense_to_coo(dense);
-    show_coo(coo);
     const HostCsr csr = dense_to_csr(dense);
-    show_csr_with_rows(csr);
+    show_formats(dense, coo, csr);
 
     // The chapter's x and y0 (chapter_inputs.h), as 142 and 143 multiply by.
     const std::vector<float> x = lesson_x(dense.num_cols), y0 = lesson_y0(dense.num_rows);
@@ -131,7 +129,7 @@ int main(int argc, char** argv) {
     spmv_dense_cpu(dense, x, y_dense);
     spmv_coo_cpu(coo, x, y_coo);
     spmv_csr_cpu(csr, x, y_csr);
-    show_products(x, y0, y_dense, y_coo, y_csr, dense, coo.nnz());
+    show_products(x, y0, {y_dense, y_coo, y_csr}, dense, coo.nnz());
     show_storage(dense, coo.nnz());
 
     SelfCheck check;

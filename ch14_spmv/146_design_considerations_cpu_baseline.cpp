@@ -4,7 +4,9 @@
 // that reach row i and element (i, j)), memory access (how contiguous the SpMV kernel's warp
 // requests are, in access_table.h's model) and load balance (entries per thread of the SpMV
 // kernel). Each format's y comes from its lesson's CPU loop (142 to 145), checked against the
-// reference. Build and run:  make 146_design_considerations_cpu_baseline
+// reference. Then which format: DIA where the entries lie on at most 1.5 x (2 nnz / (rows + 1) + 1)
+// diagonals, about three per entry of the mean row, and CSR by merge path (148) everywhere else.
+// Build and run:  make 146_design_considerations_cpu_baseline
 //                 build/146_design_considerations_cpu_baseline
 //                 build/146_design_considerations_cpu_baseline --scale 16
 //                 build/146_design_considerations_cpu_baseline --matrix data/west2021.mtx
@@ -13,6 +15,7 @@
 #include <string>
 #include <vector>
 #include "../common/binary_search.h"
+#include "../common/matrix_facts.h"
 #include "access_table.h"
 // 145's lesson, with 144's, 143's and 142's: the SpMV loop of each format, COO to JDS
 #include "145_regular_formats_kernel.cu"
@@ -339,29 +342,41 @@ inline Balance row_length_balance(const std::vector<int>& lengths) {
 }
 
 // Which format when, for any matrix: the rule that chapter 14's table ("Which format when" in
-// notes/ch14_spmv.md, written from the sweep's CSV) points to. DIA wherever it is built: its
-// diagonals are few enough that their slots cost at most kDiaBytesLimit times the CSR's bytes, so
-// every diagonal is read coalesced and no column index is moved, which is what a stencil's 5 or
-// 7 diagonals give. Otherwise CSR by merge path (148): it gives every thread the same share of
-// rows and entries, whatever the rows' lengths, and it was the fastest of the suite's kernels on
-// every R-MAT class of the table, from a = 0.25's even rows to a = 0.80's hubs.
+// notes/ch14_spmv.md, written from the sweep's CSV) points to, decided by the mean row length and
+// the number of diagonals. DIA's slots cost 4 bytes for each row on each diagonal, CSR's 8 for
+// each entry: DIA takes at most kDiaBytesLimit times CSR's bytes where the diagonals number at
+// most about three per entry of the mean row. There every diagonal is read coalesced and no
+// column index is moved, as on a stencil's 5 or 7 diagonals. Elsewhere CSR by merge path: it
+// gives every thread the same share of rows and entries, whatever the rows' lengths, and it was
+// the fastest of the suite's kernels on every R-MAT class of the table. The bandwidth does not
+// decide: it bounds the diagonals (at most 2 x bandwidth + 1), yet a 2D stencil's is the grid's
+// side, with 5 diagonals.
+constexpr const char* kFormatRule =
+    "DIA where the entries lie on at most 1.5 x (2 nnz / (rows + 1) + 1) diagonals, about three "
+    "per entry of the mean row, so that DIA's slots take at most 1.5 times CSR's bytes; CSR by "
+    "merge path (148) everywhere else";
+
+inline double dia_diagonal_limit(double mean_row, int num_rows) {
+    return kDiaBytesLimit * (2 * mean_row * num_rows / (num_rows + 1.0) + 1);
+}
+
 struct Recommendation {
     std::string format, reason;
 };
 
-inline Recommendation recommend_format(const Formats& f, const Balance& rows) {
-    const DiaSize dia = dia_size(f.csr);
-    if (f.dia_built)
-        return {"DIA (145)", counted(dia.num_diagonals, "diagonal") + " take " +
-                                 readable_ratio(dia.to_csr_bytes()) +
-                                 " the CSR's bytes, within DIA's limit: every diagonal is read "
-                                 "coalesced and no column index is moved, as on the stencils"};
+inline Recommendation recommend_format(const StructureFacts& facts, int num_rows) {
+    const double limit = dia_diagonal_limit(facts.mean_row, num_rows);
+    const std::string diagonals = counted(static_cast<size_t>(facts.diagonals), "diagonal") +
+                                  ", the limit " + fixed_text(limit, 1) + " for a mean row of " +
+                                  fixed_text(facts.mean_row, 2);
+    if (facts.diagonals <= limit)
+        return {"DIA (145)", diagonals +
+                                 ": every diagonal is read coalesced and no column index "
+                                 "is moved, as on the stencils"};
     return {"CSR by merge path (148)",
-            counted(dia.num_diagonals, "diagonal") + " would take " +
-                readable_ratio(dia.to_csr_bytes()) +
-                " the CSR's bytes, beyond DIA's limit; the merge path gives every thread the "
-                "same work whatever the rows' lengths (here a coefficient of variation of " +
-                fixed_text(rows.cv, 2) + "), as on every R-MAT class of the sweep"};
+            diagonals +
+                ": the merge path gives every thread the same work whatever the rows' "
+                "lengths, as on every R-MAT class of the sweep"};
 }
 
 enum Kernel { kCoo, kCsr, kEll, kHyb, kJds, kDia, kNumKernels };
@@ -454,12 +469,16 @@ int main(int argc, char** argv) {
     if (input.nnz() >= kAnnouncedSize) announce("sorting the input's entries, to compare with");
     const std::vector<Entry> input_entries = sorted_entries(input);
 
-    show_space(f, input_entries, check);
-    show_flexibility_and_accessibility(f, input_entries, check);
+    show_space(f);
+    check_space(f, input_entries, check);
+    if (check_room_for_an_entry(f, check)) {
+        const int middle = f.csr.num_rows / 2;  // the row that takes an entry and the lookups
+        check_flexibility(f, show_flexibility(f, middle), middle, input_entries, check);
+        check_accessibility(f, middle, check);
+    }
     if (input.nnz() >= kAnnouncedSize) announce("modelling each SpMV kernel's warp requests");
     const KernelModels models = model_kernels(f);
-    show_memory_access(models);
-    show_load_balance(models, rows);
+    show_memory_access_and_load_balance(models, rows);
     check_access(f, models, check);
 
     const std::vector<float> x = lesson_x(f.csr.num_cols), y0 = lesson_y0(f.csr.num_rows);
@@ -472,7 +491,9 @@ int main(int argc, char** argv) {
     if (f.dia_built) spmv_dia_cpu(f.dia, x, y_dia);
     check_products(f, spmv_reference(input, x, y0), {y_coo, y_csr, y_ell, y_hyb, y_jds, y_dia},
                    check);
-    show_recommendation(f, input, rows, check);
+    const StructureFacts facts = structure_facts(input);
+    show_recommendation(facts, recommend_format(facts, f.csr.num_rows));
+    check_recommendation(facts, f, check);
     if (!options.book_example()) {
         std::vector<float> y_of_ones = zeros(f.csr.num_rows);
         spmv_csr_cpu(f.csr, ones(f.csr.num_cols), y_of_ones);

@@ -8,20 +8,126 @@
 // Build and run:  make 147_conjugate_gradient_kernel && build/147_conjugate_gradient_kernel
 //                 build/147_conjugate_gradient_kernel --matrix data/1138_bus.mtx
 //                 build/147_conjugate_gradient_kernel --scale 20
-#ifndef CONJUGATE_GRADIENT_KERNEL_147  // 149 takes this lesson's kernels
+#ifndef CONJUGATE_GRADIENT_KERNEL_147  // 149 takes this lesson's kernels and its iteration
 #define CONJUGATE_GRADIENT_KERNEL_147
+#include <algorithm>
 #include <cmath>
 #include <vector>
 #include "../common/dot_in_double.cuh"
 #include "../common/event_stopwatch.cuh"
-#include "cg_reference.h"
+#include "../common/random.h"
 // 143's lesson: the CSR kernel, one thread per row, and launch_spmv_csr, for q = A p.
 #include "143_spmv_csr_kernel.cu"
 
+constexpr double kCgTolerance = 1e-6;      // relative residual ||b - A x|| / ||b||
+constexpr int kIterationsPerUnknown = 10;  // the iteration cap is 10 n
+
+// ------------------------------------------------------------------------------- the system
+// The system that CG solves, A y = b, and how its solution maps back to the user's x. Jacobi
+// scaling: with D = diag(A) and S = D^-1/2, S A S has a unit diagonal and is still symmetric
+// positive definite; S A S y = S b gives x = S y. Where the diagonal is constant it would only
+// divide everything by one number, so the matrix is then left as it is.
+struct CgSystem {
+    HostCsr matrix;               // float, the matrix that the solvers run on
+    std::vector<float> b;         // the right-hand side that the solvers get (rounded to float)
+    std::vector<double> b_exact;  // matrix * y_true in double, before that rounding
+    std::vector<double> y_true;   // the exact solution of matrix * y = b_exact
+    std::vector<double> x_of_y;   // x = x_of_y * y, entry by entry (S's diagonal, or ones)
+    bool scaled = false;
+};
+
+// The diagonal of a CSR matrix, duplicates summed.
+inline std::vector<double> diagonal_of(const HostCsr& a) {
+    std::vector<double> d(a.num_rows, 0.0);
+    for (int r = 0; r < a.num_rows; ++r)
+        for (int k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k)
+            if (a.col_idx[k] == r) d[r] += a.values[k];
+    return d;
+}
+
+inline bool has_constant_diagonal(const HostCsr& a) {
+    const std::vector<double> d = diagonal_of(a);
+    return std::all_of(d.begin(), d.end(), [&](double v) { return v == d.front(); });
+}
+
+// Host loops shorter than this run on one thread: a parallel region for each short vector
+// operation costs more than it saves.
+inline bool worth_threads(int length) {
+    return length >= (1 << 16);
+}
+
+// y = matrix * v in double, with the float matrix's values exactly as stored.
+inline std::vector<double> multiply_in_double(const HostCsr& a, const std::vector<double>& v) {
+    std::vector<double> y(a.num_rows, 0.0);
+#pragma omp parallel for schedule(static) if (worth_threads(a.num_rows))
+    for (int r = 0; r < a.num_rows; ++r) {
+        double sum = 0;
+        for (int k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k)
+            sum += static_cast<double>(a.values[k]) * v[a.col_idx[k]];
+        y[r] = sum;
+    }
+    return y;
+}
+
+// x_true = 1 + a random ripple in [-0.5, 0.5]. A constant x_true would be a poor test: on the
+// Poisson grid A * 1 vanishes away from the boundary, so ||b|| is tiny beside ||A|| ||x||, and
+// float arithmetic cannot resolve a relative residual of 1e-6 there.
+constexpr uint64_t kSolutionSeed = 147;
+inline std::vector<double> known_solution(int n) {
+    SplitMix64 rng(kSolutionSeed);
+    std::vector<double> x(n);
+    for (double& v : x) v = 1.0 + (rng.uniform() - 0.5);
+    return x;
+}
+
+inline CgSystem make_cg_system(const HostCsr& a, bool scale) {
+    CgSystem s;
+    s.scaled = scale;
+    s.matrix = a;
+    const int n = a.num_rows;
+    s.x_of_y.assign(n, 1.0);
+    if (scale) {
+        const std::vector<double> d = diagonal_of(a);
+        for (int i = 0; i < n; ++i) s.x_of_y[i] = 1.0 / std::sqrt(d[i]);
+        // s_r * s_c is the same product for (r, c) and (c, r): the scaled matrix stays exactly
+        // symmetric.
+        for (int r = 0; r < n; ++r)
+            for (int k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k)
+                s.matrix.values[k] = static_cast<float>(static_cast<double>(a.values[k]) *
+                                                        s.x_of_y[r] * s.x_of_y[a.col_idx[k]]);
+    }
+    const std::vector<double> x_true = known_solution(n);
+    s.y_true.resize(n);
+    for (int i = 0; i < n; ++i) s.y_true[i] = x_true[i] / s.x_of_y[i];
+    s.b_exact = multiply_in_double(s.matrix, s.y_true);
+    s.b.assign(s.b_exact.begin(), s.b_exact.end());
+    return s;
+}
+
+inline int cg_iteration_cap(const CgSystem& s) {
+    return kIterationsPerUnknown * s.matrix.num_rows;
+}
+
+inline double rhs_norm(const CgSystem& s) {
+    double sum = 0;
+    for (float v : s.b) sum += static_cast<double>(v) * v;
+    return std::sqrt(sum);
+}
+
+// ---------------------------------------------------------------------------- the baseline
+// What the CPU baseline returns. Its alphas and betas are the Lanczos coefficients of A, from
+// which its extreme eigenvalues, and so its condition number, are estimated (147's proof).
+struct ReferenceSolve {
+    std::vector<double> y;
+    int iterations = 0;
+    bool converged = false;
+    bool breakdown = false;  // p . A p <= 0: the matrix is not positive definite
+    double breakdown_value = 0;
+    std::vector<double> alphas, betas;
+};
+
 // The CPU baseline, in the kernels' shape: the same iteration from x = 0, its vector updates one
-// element after another (on every core, for long vectors), in double throughout. Its alphas and
-// betas are kept: they are the Lanczos coefficients of A, from which its extreme eigenvalues, and
-// so its condition number, are estimated (cg_reference.h).
+// element after another (on every core, for long vectors), in double throughout.
 inline ReferenceSolve conjugate_gradient_cpu(const HostCsr& a, const std::vector<float>& b,
                                              double tolerance, int max_iterations) {
     const int n = a.num_rows;
@@ -135,14 +241,23 @@ __global__ void cg_residual_kernel(int n, const float* b, const float* ax, float
     if (i < n) cg_residual_thread(i, b, ax, r, p);
 }
 
-constexpr double kCgTolerance = 1e-6;  // relative residual ||b - A x|| / ||b||
-
 struct CgScalars {
     double rr, pq;
 };
 
+// One part of CG's vectors where its kernels run: its rows of b, x, r, p and q, and its scalars.
+// On one GPU the part is the whole vector; across 149's ranks each rank holds one. The iteration
+// names a vector by its member, &CgPart::p, and each part answers with its own piece.
+struct CgPart {
+    int rows;
+    float *b, *x, *r, *p, *q;
+    double* scalars;
+};
+
 // What CG works on, where the kernels run: the matrix, b, the iteration's four vectors and its
-// scalars; each SpMV timed inside a timed GPU solve.
+// scalars, as one part; each SpMV timed inside a timed GPU solve. The iteration below asks of it
+// what 149's ranks also answer: each_part, gather (nothing to gather here), multiply, dot, read,
+// solution.
 struct CgState {
     CgState(const Here& where, const HostCsr& a, const std::vector<float>& b_host,
             bool time_spmv = false)
@@ -158,16 +273,29 @@ struct CgState {
           dot_in_double(where, b_host.size()),
           stopwatch(time_spmv && where.on_gpu()) {}
 
-    // dst = A src by 143's kernel, which adds into dst, so dst is zeroed first.
-    void multiply(const DeviceArray<float>& src, DeviceArray<float>& dst) {
-        dst.fill_bytes(0);
+    template <class Work>
+    void each_part(Work work) {
+        CgPart part{static_cast<int>(b.size()),
+                    b.data(),
+                    x.data(),
+                    r.data(),
+                    p.data(),
+                    q.data(),
+                    scalars.data()};
+        work(part);
+    }
+    void gather(float* CgPart::*) {}
+    // q = A v by 143's kernel, which adds into q, so q is zeroed first.
+    void multiply(float* CgPart::*v) {
+        float* source = v == &CgPart::x ? x.data() : p.data();
+        q.fill_bytes(0);
         stopwatch.start();
-        launch_spmv_csr(here, matrix, src.data(), dst.data());
+        launch_spmv_csr(here, matrix, source, q.data());
         stopwatch.stop();
         ++spmv_calls;
     }
-    void dot(const DeviceArray<float>& u, const DeviceArray<float>& v, CgScalar slot) {
-        dot_in_double(u.data(), v.data(), scalars.data() + slot);
+    void dot(float* CgPart::*u, float* CgPart::*v, CgScalar slot) {
+        each_part([&](CgPart& part) { dot_in_double(part.*u, part.*v, part.scalars + slot); });
     }
     // r . r and p . q on the host: the one point of an iteration where the host waits.
     CgScalars read() {
@@ -175,6 +303,7 @@ struct CgState {
         stopwatch.collect();
         return {s[kRr], s[kPq]};
     }
+    std::vector<float> solution() { return x.download(); }
 
     Here here;
     DeviceCsr matrix;
@@ -192,7 +321,7 @@ struct CgCheck {
 };
 
 struct CgOutcome {
-    std::vector<float> y;
+    std::vector<float> y;  // the solution, as the caller downloads it
     int iterations = 0;
     int max_iterations = 0;
     bool converged = false;
@@ -206,33 +335,39 @@ struct CgOutcome {
     int spmv_calls = 0;
 };
 
-// Conjugate gradient, its iteration run from the host, every kernel launched where `s`
-// lives. When the recurrence's residual drops below the tolerance, b - A x is recomputed; if that
-// is still too large, CG restarts from it (p = r).
-inline CgOutcome run_conjugate_gradient(CgState& s, double b_norm, double tolerance,
-                                        int max_iterations) {
+// Conjugate gradient, its iteration run from the host, every kernel launched on every part of
+// `s`. When the recurrence's residual drops below the tolerance, b - A x is recomputed; if that
+// is still too large, CG restarts from it (p = r). x stays where the kernels run: s.solution().
+template <class Parts>
+CgOutcome run_conjugate_gradient(Parts& s, double b_norm, double tolerance, int max_iterations) {
     CgOutcome out;
     out.max_iterations = max_iterations;
     const double spmv_ms_before = s.stopwatch.total_ms;
     const int spmv_calls_before = s.spmv_calls;
-    const size_t n = s.b.size();
     const Here& here = s.here;
-    // Each vector step: one thread per unknown, in blocks of 256 threads, as many blocks as cover
-    // the unknowns. The scalars' step is one thread of one block.
+    // Each vector step: one thread per unknown of the part, in blocks of 256 threads, as many
+    // blocks as cover them. The scalars' step is one thread of one block.
     const unsigned threads = 256;
-    const unsigned blocks = static_cast<unsigned>((n + threads - 1) / threads);
-    here.launch(blocks, threads, cg_start_kernel, cg_start_thread, n, s.b.data(), s.x.data(),
-                s.r.data(), s.p.data());
-    s.dot(s.r, s.r, kRr);
+    const auto blocks = [](const CgPart& v) { return (v.rows + threads - 1) / threads; };
+    s.each_part([&](CgPart& v) {
+        here.launch(blocks(v), threads, cg_start_kernel, cg_start_thread, v.rows, v.b, v.x, v.r,
+                    v.p);
+    });
+    s.gather(&CgPart::p);
+    s.dot(&CgPart::r, &CgPart::r, kRr);
     double residual = 0;  // b = 0: the starting guess x = 0 is the exact solution
     if (b_norm > 0) residual = std::sqrt(s.read().rr) / b_norm;
     out.history.push_back(residual);
     for (;;) {
         if (b_norm > 0 && residual <= tolerance) {
-            s.multiply(s.x, s.q);
-            here.launch(blocks, threads, cg_residual_kernel, cg_residual_thread, n, s.b.data(),
-                        s.q.data(), s.r.data(), s.p.data());
-            s.dot(s.r, s.r, kRr);
+            s.gather(&CgPart::x);
+            s.multiply(&CgPart::x);
+            s.each_part([&](CgPart& v) {
+                here.launch(blocks(v), threads, cg_residual_kernel, cg_residual_thread, v.rows, v.b,
+                            v.q, v.r, v.p);
+            });
+            s.gather(&CgPart::p);
+            s.dot(&CgPart::r, &CgPart::r, kRr);
             const CgScalars fresh = s.read();
             if (!std::isfinite(fresh.rr)) {
                 out.overflow = true;
@@ -246,14 +381,19 @@ inline CgOutcome run_conjugate_gradient(CgState& s, double b_norm, double tolera
             break;
         }
         if (out.iterations == max_iterations) break;
-        s.multiply(s.p, s.q);  // q = A p
-        s.dot(s.p, s.q, kPq);  // alpha = r . r / p . q
-        here.launch(blocks, threads, cg_step_kernel, cg_step_thread, n, s.scalars.data(),
-                    s.p.data(), s.q.data(), s.x.data(), s.r.data());
-        s.dot(s.r, s.r, kRrNext);  // beta = (new r . r) / (old r . r)
-        here.launch(blocks, threads, cg_direction_kernel, cg_direction_thread, n, s.scalars.data(),
-                    s.r.data(), s.p.data());
-        here.launch(1, 1, cg_next_round_kernel, cg_next_round_thread, 1, s.scalars.data());
+        s.multiply(&CgPart::p);              // q = A p
+        s.dot(&CgPart::p, &CgPart::q, kPq);  // alpha = r . r / p . q
+        s.each_part([&](CgPart& v) {
+            here.launch(blocks(v), threads, cg_step_kernel, cg_step_thread, v.rows, v.scalars, v.p,
+                        v.q, v.x, v.r);
+        });
+        s.dot(&CgPart::r, &CgPart::r, kRrNext);  // beta = (new r . r) / (old r . r)
+        s.each_part([&](CgPart& v) {
+            here.launch(blocks(v), threads, cg_direction_kernel, cg_direction_thread, v.rows,
+                        v.scalars, v.r, v.p);
+            here.launch(1, 1, cg_next_round_kernel, cg_next_round_thread, 1, v.scalars);
+        });
+        s.gather(&CgPart::p);
         const CgScalars now = s.read();
         // An inf or NaN here is float overflow, not a property of the matrix: it must not be
         // mistaken for p . A p <= 0.
@@ -271,7 +411,6 @@ inline CgOutcome run_conjugate_gradient(CgState& s, double b_norm, double tolera
         out.history.push_back(residual);
     }
     out.final_residual = residual;
-    out.y = s.x.download();
     out.spmv_ms = s.stopwatch.total_ms - spmv_ms_before;
     out.spmv_calls = s.spmv_calls - spmv_calls_before;
     return out;
@@ -280,7 +419,9 @@ inline CgOutcome run_conjugate_gradient(CgState& s, double b_norm, double tolera
 // The float CG of a system, on the GPU or emulated.
 inline CgOutcome cg_solve(const Here& here, const CgSystem& s) {
     CgState state(here, s.matrix, s.b);
-    return run_conjugate_gradient(state, rhs_norm(s), kCgTolerance, cg_iteration_cap(s));
+    CgOutcome out = run_conjugate_gradient(state, rhs_norm(s), kCgTolerance, cg_iteration_cap(s));
+    out.y = state.solution();
+    return out;
 }
 
 #if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
@@ -292,8 +433,15 @@ int main(int argc, char** argv) {
     const HostCsr a = csr_for_lesson(input.coo);
     const CgSystem system = make_cg_system(a, !has_constant_diagonal(a));
     show_system(a, system);
-    // The CPU baseline, conjugate_gradient_cpu, where the system is small enough.
-    const Reference reference = solve_reference(input, a, system);
+    Reference reference;
+    if (a.num_rows <= kMaxReferenceRows) {  // beyond, the double CPU solve would take minutes
+        if (a.num_rows >= kAnnouncedUnknowns)
+            announce("solving in double on the CPU, the reference");
+        reference =
+            reference_of(input, a, system,
+                         conjugate_gradient_cpu(system.matrix, system.b, kReferenceTolerance,
+                                                cg_iteration_cap(system)));
+    }
     show_reference(input, a, reference);
 
     if (a.num_rows >= kAnnouncedUnknowns)
@@ -303,7 +451,7 @@ int main(int argc, char** argv) {
     show_history(out);
     const Accuracy accuracy = measure_accuracy(input, system, reference, out.y, out.history.back());
     show_solution(p.here, system, out, accuracy, reference);
-    time_solve(p, system);
+    compare_with_library(p, system);
 
     SelfCheck check;
     check_solution(input, reference, out, accuracy, check);

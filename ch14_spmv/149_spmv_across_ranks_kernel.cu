@@ -10,15 +10,86 @@
 //                 build/149_spmv_across_ranks_kernel --scale 22 --max-memory 64G
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 #include "../common/binary_search.h"
-// 147's lesson: CG's vector kernels and their scalars, and through it 143's CSR kernel.
+// 147's lesson: its CG iteration, run_conjugate_gradient, over parts of the vectors that each
+// rank holds, with its kernels and scalars, and through it 143's CSR kernel.
 #include "147_conjugate_gradient_kernel.cu"
 // 148's lesson: the block-staged merge path, whose time follows rows + nonzeros.
 #include "148_spmv_merge_path_kernel.cu"
-#include "rank_blocks.h"    // each rank's block, its columns renumbered into the padded x
-#include "rank_fabric.cuh"  // where the ranks live, and how pieces move between them
+
+// Each rank's share of the matrix: its block of rows with the column indices renumbered into the
+// padded layout of x that an all-gather fills. An all-gather moves pieces of one size, so each
+// rank's piece of y is as long as the largest block, and rank k's rows land at positions
+// k * piece .. k * piece + rows(k) - 1 of every rank's x. Renumbering the columns once, when the
+// blocks are made, lets each rank's SpMV read that x directly: no copy turns the gathered pieces
+// back into row order.
+
+// first_row[k] .. first_row[k + 1] - 1 are rank k's rows; first_row[0] = 0, first_row[P] = R.
+struct RowSplit {
+    std::vector<int> first_row;
+
+    int ranks() const { return static_cast<int>(first_row.size()) - 1; }
+    int rows(int rank) const { return first_row[rank + 1] - first_row[rank]; }
+    int64_t nonzeros(int rank, const std::vector<int>& row_offsets) const {
+        return int64_t{row_offsets[first_row[rank + 1]]} - row_offsets[first_row[rank]];
+    }
+};
+
+struct PaddedLayout {
+    RowSplit split;
+    int piece = 0;  // rows of the largest block
+
+    explicit PaddedLayout(RowSplit s) : split(std::move(s)) {
+        for (int k = 0; k < split.ranks(); ++k) piece = std::max(piece, split.rows(k));
+    }
+    size_t length() const { return static_cast<size_t>(piece) * split.ranks(); }
+    // The last rank whose first row is at or before `row`, the one just before the first rank
+    // that starts after it (a rank without rows starts where the next one does).
+    int rank_of(int row) const {
+        return lower_bound_index(split.first_row.data(), static_cast<int>(split.first_row.size()),
+                                 row + 1) -
+               1;
+    }
+    size_t position(int row) const {
+        const int k = rank_of(row);
+        return static_cast<size_t>(k) * piece + (row - split.first_row[k]);
+    }
+    // A vector in row order, laid out as the all-gather leaves it (padding slots 0).
+    std::vector<float> padded(const std::vector<float>& in_row_order) const {
+        std::vector<float> out(length(), 0.0f);
+        for (size_t row = 0; row < in_row_order.size(); ++row)
+            out[position(static_cast<int>(row))] = in_row_order[row];
+        return out;
+    }
+    std::vector<float> in_row_order(const std::vector<float>& padded_vector) const {
+        const int rows = split.first_row.back();
+        std::vector<float> out(rows);
+        for (int row = 0; row < rows; ++row) out[row] = padded_vector[position(row)];
+        return out;
+    }
+};
+
+// Rank k's rows, their offsets rebased to 0, their columns renumbered into the padded layout.
+inline HostCsr rank_block(const HostCsr& a, const PaddedLayout& layout, int rank) {
+    if (a.num_rows != a.num_cols)
+        throw std::invalid_argument("an SpMV across ranks gathers y into x: A must be square");
+    const int first = layout.split.first_row[rank], rows = layout.split.rows(rank);
+    HostCsr block;
+    block.num_rows = rows;
+    block.num_cols = static_cast<int>(layout.length());
+    const int begin = a.row_offsets[first], end = a.row_offsets[first + rows];
+    for (int r = 0; r <= rows; ++r) block.row_offsets.push_back(a.row_offsets[first + r] - begin);
+    for (int k = begin; k < end; ++k) {
+        block.col_idx.push_back(static_cast<int>(layout.position(a.col_idx[k])));
+        block.values.push_back(a.values[k]);
+    }
+    return block;
+}
 
 // The cut by rows. Each rank gets R / P rows, whatever they hold. On a skewed matrix a
 // block of the first rows, where R-MAT's hubs live, can hold many times its share of the work.
@@ -65,6 +136,171 @@ inline std::vector<float> spmv_across_ranks_cpu(const HostCsr& a, const PaddedLa
     }
     return layout.in_row_order(gathered);
 }
+
+// Where the ranks live and how their pieces move between them. With no GPU, the ranks run in
+// the emulator and an all-gather or an all-reduce is a host copy or a host sum. With more ranks
+// than GPUs, or a build without NCCL, or where one place is asked for, every rank lives on GPU 0
+// and the exchanges are device-to-device copies and a sum on the host. Otherwise rank k lives on
+// GPU k, with one NCCL communicator per GPU (ncclCommInitAll, one process), and the exchanges
+// are ncclAllGather and ncclAllReduce; one rank on one GPU takes that road too, so that a
+// machine with a single GPU runs NCCL's calls as well.
+#ifdef SUITE_HAVE_NCCL
+#include <nccl.h>
+
+#define NCCL_CHECK(call)                                                                           \
+    do {                                                                                           \
+        const ncclResult_t nccl_result = (call);                                                   \
+        if (nccl_result != ncclSuccess)                                                            \
+            throw std::runtime_error(std::string(#call) + ": " + ncclGetErrorString(nccl_result)); \
+    } while (0)
+#endif
+
+class RankFabric {
+public:
+    enum class Kind { emulated, one_gpu, gpu_per_rank };
+    enum class Placement { one_place, gpu_per_rank_where_possible };
+
+    RankFabric(const Here& here, int ranks,
+               [[maybe_unused]] Placement placement = Placement::gpu_per_rank_where_possible)
+        : here_(here), ranks_(ranks) {
+        kind_ = here.on_gpu() ? Kind::one_gpu : Kind::emulated;
+#ifdef SUITE_HAVE_NCCL
+        int devices = 0;
+        if (here.on_gpu()) CUDA_CHECK(cudaGetDeviceCount(&devices));
+        if (placement == Placement::gpu_per_rank_where_possible && here.on_gpu() &&
+            ranks <= devices) {
+            kind_ = Kind::gpu_per_rank;
+            comms_.resize(ranks);
+            std::vector<int> device_ids(ranks);
+            for (int k = 0; k < ranks; ++k) device_ids[k] = k;
+            NCCL_CHECK(ncclCommInitAll(comms_.data(), ranks, device_ids.data()));
+        }
+#endif
+    }
+    RankFabric(const RankFabric&) = delete;
+    RankFabric& operator=(const RankFabric&) = delete;
+    ~RankFabric() {
+#ifdef SUITE_HAVE_NCCL
+        for (ncclComm_t c : comms_) ncclCommDestroy(c);
+        if (kind_ == Kind::gpu_per_rank) cudaSetDevice(0);
+#endif
+    }
+
+    Kind kind() const {
+        return kind_;
+    }
+    int ranks() const {
+        return ranks_;
+    }
+    const Here& here() const {
+        return here_;
+    }
+
+    std::string describe() const {
+        switch (kind_) {
+            case Kind::emulated:
+                return "in the emulator: gathers and sums are host copies and host sums";
+            case Kind::one_gpu:
+#ifdef SUITE_HAVE_NCCL
+                return "all on GPU 0: gathers are device copies, sums are added on the host";
+#else
+                return "all on GPU 0 (built without NCCL): gathers are device copies, sums are "
+                       "added on the host";
+#endif
+            case Kind::gpu_per_rank:
+                return "rank k on GPU k, one NCCL communicator each: ncclAllGather, ncclAllReduce";
+        }
+        return "";
+    }
+
+    // Makes rank k's GPU current, before anything of rank k is allocated or launched.
+    void on(int rank) const {
+        if (kind_ == Kind::gpu_per_rank) CUDA_CHECK(cudaSetDevice(rank));
+    }
+
+    // work(k) for every rank k in turn, with rank k's GPU current; rank 0's again afterwards.
+    template <class Work>
+    void each_rank(Work work) const {
+        for (int k = 0; k < ranks_; ++k) {
+            on(k);
+            work(k);
+        }
+        on(0);
+    }
+
+    // Rank k's piece (piece floats) into every rank's whole (ranks * piece floats) at k * piece.
+    // A piece may already lie in its own rank's whole, at its place.
+    void all_gather(const std::vector<const float*>& pieces, const std::vector<float*>& wholes,
+                    int piece) const {
+        if (piece == 0) return;
+#ifdef SUITE_HAVE_NCCL
+        if (kind_ == Kind::gpu_per_rank) {
+            NCCL_CHECK(ncclGroupStart());
+            for (int k = 0; k < ranks_; ++k)
+                NCCL_CHECK(ncclAllGather(pieces[k], wholes[k], piece, ncclFloat, comms_[k], 0));
+            NCCL_CHECK(ncclGroupEnd());
+            return;
+        }
+#endif
+        for (int to = 0; to < ranks_; ++to)
+            for (int k = 0; k < ranks_; ++k) {
+                float* place = wholes[to] + static_cast<size_t>(k) * piece;
+                if (place != pieces[k]) copy_where_kernels_run(here_, place, pieces[k], piece);
+            }
+    }
+
+    // Each rank's double at slots[k] (where rank k's kernels run) becomes the sum over ranks.
+    void all_reduce_sum(const std::vector<double*>& slots) const {
+#ifdef SUITE_HAVE_NCCL
+        if (kind_ == Kind::gpu_per_rank) {
+            NCCL_CHECK(ncclGroupStart());
+            for (int k = 0; k < ranks_; ++k)
+                NCCL_CHECK(ncclAllReduce(slots[k], slots[k], 1, ncclDouble, ncclSum, comms_[k], 0));
+            NCCL_CHECK(ncclGroupEnd());
+            return;
+        }
+#endif
+        double total = 0;
+        for (double* slot : slots) total += read(slot);
+        for (double* slot : slots) write(slot, total);
+    }
+
+    // Waits for every rank's work: the end of a timed step. The current GPU is left as it was,
+    // so that a step timed on one rank's GPU keeps launching there.
+    void synchronize() const {
+        if (!here_.on_gpu()) return;
+        int current = 0;
+        CUDA_CHECK(cudaGetDevice(&current));
+        for (int k = 0; k < (kind_ == Kind::gpu_per_rank ? ranks_ : 1); ++k) {
+            on(k);
+            CUDA_CHECK(cudaDeviceSynchronize());
+        }
+        CUDA_CHECK(cudaSetDevice(current));
+    }
+
+private:
+    double read(const double* slot) const {
+        double value = 0;
+        if (here_.on_gpu())
+            CUDA_CHECK(cudaMemcpy(&value, slot, sizeof value, cudaMemcpyDeviceToHost));
+        else
+            value = *slot;
+        return value;
+    }
+    void write(double* slot, double value) const {
+        if (here_.on_gpu())
+            CUDA_CHECK(cudaMemcpy(slot, &value, sizeof value, cudaMemcpyHostToDevice));
+        else
+            *slot = value;
+    }
+
+    Here here_;
+    int ranks_;
+    Kind kind_;
+#ifdef SUITE_HAVE_NCCL
+    std::vector<ncclComm_t> comms_;
+#endif
+};
 
 // One rank's arrays where its kernels run: its block, the whole x in the padded layout, its
 // piece of y, as long as the largest block's, and the tile starts of 148's kernel.
@@ -132,130 +368,120 @@ inline std::vector<float> power_across_ranks(const RankFabric& fabric, const Hos
     return layout.in_row_order(ranks.front().x.download());
 }
 
-// Rank k's share of 147's CG: the pieces of b, x and r of its rows, and the whole direction p in
-// the padded layout, which its SpMV reads (arrays.x) into q, its piece (arrays.y). Its own piece
-// of p is the slice of that whole p at k * piece, updated in place.
+// 147's CG with its vectors cut like the rows: rank k holds its block and its pieces of b, r
+// and q, and x and p whole in the padded layout, which its SpMV reads; its own pieces of x and p
+// are their slices at k * piece, updated in place. 147's run_conjugate_gradient runs the
+// iteration on the ranks' parts: every dot product is summed across the ranks (all-reduced), and
+// every new direction is gathered.
 struct CgRank {
-    RankArrays arrays;
-    size_t offset;
-    int rows;
-    DeviceArray<float> b, x, r;
+    CgRank(const Here& here, const HostCsr& block, const PaddedLayout& layout,
+           const std::vector<float>& b_piece, size_t offset)
+        : block(here, block),
+          b(here, b_piece),
+          r(here, b_piece.size()),
+          q(here, b_piece.size()),
+          x(here, layout.length()),
+          p(here, layout.length()),
+          scalars(here, std::vector<double>(kNumScalars, 0.0)),
+          dot(here, block.num_rows),
+          offset(offset) {
+        // The padding past a short block's rows is never computed, but the all-gather carries
+        // it with the rank's pieces, and the solution downloads it with the piece of x.
+        x.fill_bytes(0);
+        p.fill_bytes(0);
+    }
+    CgPart part() {
+        return {block.num_rows,    b.data(), x.data() + offset, r.data(),
+                p.data() + offset, q.data(), scalars.data()};
+    }
+    DeviceCsr block;
+    DeviceArray<float> b, r, q, x, p;
     DeviceArray<double> scalars;
     DotInDouble dot;
-    float* p() { return arrays.x.data() + offset; }
+    size_t offset;
 };
 
-// Every rank's share, and the layout that places each piece in the whole vectors.
 struct CgRanks {
+    CgRanks(const RankFabric& fabric, const HostCsr& a, const PaddedLayout& layout,
+            const std::vector<float>& b)
+        : fabric(fabric), here(fabric.here()), layout(layout) {
+        const std::vector<float> b_padded = layout.padded(b);
+        fabric.each_rank([&](int k) {
+            const size_t offset = static_cast<size_t>(k) * layout.piece;
+            const auto piece = b_padded.begin() + offset;
+            ranks.emplace_back(here, rank_block(a, layout, k), layout,
+                               std::vector<float>(piece, piece + layout.piece), offset);
+        });
+    }
+    template <class Work>
+    void each_part(Work work) {
+        fabric.each_rank([&](int k) {
+            CgPart part = ranks[k].part();
+            work(part);
+        });
+    }
+    DeviceArray<float>& whole(float* CgPart::*v, CgRank& r) { return v == &CgPart::x ? r.x : r.p; }
+    // Every rank's piece of v into every rank's whole v; each piece lies in place already.
+    void gather(float* CgPart::*v) {
+        std::vector<const float*> pieces;
+        std::vector<float*> wholes;
+        for (CgRank& r : ranks) {
+            pieces.push_back(r.part().*v);
+            wholes.push_back(whole(v, r).data());
+        }
+        fabric.all_gather(pieces, wholes, layout.piece);
+    }
+    // q = A v on every rank, from its whole v, by 143's kernel, which adds into q.
+    void multiply(float* CgPart::*v) {
+        fabric.each_rank([&](int k) {
+            ranks[k].q.fill_bytes(0);
+            launch_spmv_csr(here, ranks[k].block, whole(v, ranks[k]).data(), ranks[k].q.data());
+        });
+        ++spmv_calls;
+    }
+    // Each rank's partial sum over its rows, in double, into its scalars[slot]; then the
+    // all-reduce leaves the sum over the ranks in every rank's slot, so that every rank takes
+    // the same alpha and beta.
+    void dot(float* CgPart::*u, float* CgPart::*v, CgScalar slot) {
+        std::vector<double*> slots;
+        fabric.each_rank([&](int k) {
+            CgPart part = ranks[k].part();
+            slots.push_back(part.scalars + slot);
+            ranks[k].dot(part.*u, part.*v, slots.back());
+        });
+        fabric.all_reduce_sum(slots);
+    }
+    CgScalars read() {
+        const std::vector<double> s = ranks.front().scalars.download();
+        return {s[kRr], s[kPq]};
+    }
+    // x, gathered from the ranks' pieces, in row order.
+    std::vector<float> solution() {
+        std::vector<float> padded(layout.length(), 0.0f);
+        fabric.each_rank([&](int k) {
+            const std::vector<float> x = ranks[k].x.download();
+            std::copy(x.begin() + ranks[k].offset, x.begin() + ranks[k].offset + layout.piece,
+                      padded.begin() + ranks[k].offset);
+        });
+        return layout.in_row_order(padded);
+    }
+
+    const RankFabric& fabric;
+    Here here;
     PaddedLayout layout;
     std::vector<CgRank> ranks;
+    EventStopwatch stopwatch{false};  // 147's solve times its SpMVs; these are timed whole
+    int spmv_calls = 0;
 };
 
-inline CgRanks make_cg_ranks(const RankFabric& fabric, const HostCsr& a, const PaddedLayout& layout,
-                             const std::vector<float>& b) {
-    const std::vector<float> b_padded = layout.padded(b);
-    const Here& here = fabric.here();
-    CgRanks cg{layout, {}};
-    fabric.each_rank([&](int k) {
-        const size_t offset = static_cast<size_t>(k) * layout.piece, piece = layout.piece;
-        const auto b_piece = b_padded.begin() + offset;
-        cg.ranks.push_back({RankArrays(here, rank_block(a, layout, k), layout), offset,
-                            layout.split.rows(k),
-                            DeviceArray<float>(here, std::vector<float>(b_piece, b_piece + piece)),
-                            DeviceArray<float>(here, piece), DeviceArray<float>(here, piece),
-                            DeviceArray<double>(here, std::vector<double>(kNumScalars, 0.0)),
-                            DotInDouble(here, layout.split.rows(k))});
-        // The padding past a short block's rows is never computed, but the all-gather carries
-        // it with the rank's piece of p, and cg_solution downloads it with the piece of x.
-        cg.ranks.back().arrays.x.fill_bytes(0);
-        cg.ranks.back().x.fill_bytes(0);
-    });
-    return cg;
-}
-
-// A dot product across the ranks: each rank's partial sum over its rows, in double, into
-// its scalars[slot] where its kernels run; then the all-reduce leaves the sum over the ranks in
-// every rank's slot, so that every rank takes the same alpha and beta.
-template <class Vectors>
-void all_reduce_dot(const RankFabric& fabric, CgRanks& cg, CgScalar slot, Vectors vectors) {
-    std::vector<double*> slots;
-    fabric.each_rank([&](int k) {
-        CgRank& r = cg.ranks[k];
-        const auto [u, v] = vectors(r);
-        slots.push_back(r.scalars.data() + slot);
-        r.dot(u, v, slots.back());
-    });
-    fabric.all_reduce_sum(slots);
-}
-
-// Every rank's own piece of p into every rank's whole p; each piece lies in place already.
-inline void gather_directions(const RankFabric& fabric, CgRanks& cg) {
-    std::vector<const float*> pieces;
-    std::vector<float*> wholes;
-    for (CgRank& r : cg.ranks) {
-        pieces.push_back(r.p());
-        wholes.push_back(r.arrays.x.data());
-    }
-    fabric.all_gather(pieces, wholes, cg.layout.piece);
-}
-
-// 147's CG with its vectors cut like the rows, from x = 0: each rank runs 147's kernels
-// on its rows, every dot product is summed across the ranks, and every new direction is gathered.
-// Up to `iterations` steps, fewer once the relative residual that the recurrence gives is at or
-// below `stop_at` (by default no residual is); returns that residual after each step.
-inline std::vector<double> cg_across_ranks(const RankFabric& fabric, CgRanks& cg, int iterations,
-                                           double b_norm, double stop_at = -1.0) {
-    const Here& here = fabric.here();
-    // Each rank's vector steps: one thread per row of its block, in blocks of 256 threads.
-    const unsigned threads = 256;
-    const auto blocks = [](const CgRank& r) { return (r.rows + threads - 1) / threads; };
-    const auto r_r = [](CgRank& r) { return std::pair{r.r.data(), r.r.data()}; };
-    fabric.each_rank([&](int k) {
-        CgRank& r = cg.ranks[k];
-        here.launch(blocks(r), threads, cg_start_kernel, cg_start_thread, r.rows, r.b.data(),
-                    r.x.data(), r.r.data(), r.p());
-    });
-    gather_directions(fabric, cg);
-    all_reduce_dot(fabric, cg, kRr, r_r);
-    const auto residual = [&] {
-        return std::sqrt(cg.ranks.front().scalars.download()[kRr]) / b_norm;
-    };
-    std::vector<double> history = {residual()};
-    for (int i = 0; i < iterations && history.back() > stop_at; ++i) {
-        fabric.each_rank([&](int k) {
-            RankArrays& a = cg.ranks[k].arrays;
-            a.y.fill_bytes(0);
-            launch_spmv_csr(here, a.block, a.x.data(), a.y.data());
-        });
-        all_reduce_dot(fabric, cg, kPq, [](CgRank& r) {
-            return std::pair{r.p(), r.arrays.y.data()};
-        });
-        fabric.each_rank([&](int k) {
-            CgRank& r = cg.ranks[k];
-            here.launch(blocks(r), threads, cg_step_kernel, cg_step_thread, r.rows,
-                        r.scalars.data(), r.p(), r.arrays.y.data(), r.x.data(), r.r.data());
-        });
-        all_reduce_dot(fabric, cg, kRrNext, r_r);
-        fabric.each_rank([&](int k) {
-            CgRank& r = cg.ranks[k];
-            here.launch(blocks(r), threads, cg_direction_kernel, cg_direction_thread, r.rows,
-                        r.scalars.data(), r.r.data(), r.p());
-            here.launch(1, 1, cg_next_round_kernel, cg_next_round_thread, 1, r.scalars.data());
-        });
-        gather_directions(fabric, cg);
-        history.push_back(residual());
-    }
-    return history;
-}
-
-// CG's x, gathered from the ranks' pieces, in row order.
-inline std::vector<float> cg_solution(const RankFabric& fabric, const CgRanks& cg) {
-    std::vector<float> padded(cg.layout.length(), 0.0f);
-    fabric.each_rank([&](int k) {
-        const std::vector<float> piece = cg.ranks[k].x.download();
-        std::copy(piece.begin(), piece.end(), padded.begin() + cg.ranks[k].offset);
-    });
-    return cg.layout.in_row_order(padded);
+// 147's CG across the ranks of `fabric`, the rows cut by `split`, from x = 0 to 147's tolerance
+// or for at most max_iterations; x comes back in row order.
+inline CgOutcome cg_across_ranks(const RankFabric& fabric, const CgSystem& s, const RowSplit& split,
+                                 int max_iterations, double tolerance = kCgTolerance) {
+    CgRanks cg(fabric, s.matrix, PaddedLayout(split), s.b);
+    CgOutcome out = run_conjugate_gradient(cg, rhs_norm(s), tolerance, max_iterations);
+    out.y = cg.solution();
+    return out;
 }
 
 #if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
@@ -274,13 +500,25 @@ int main(int argc, char** argv) {
     for (const auto& [how, split] :
          {std::pair{"by rows", split_by_rows(a.num_rows, fabric.ranks())},
           std::pair{"by nonzeros", split_by_nonzeros(a.row_offsets, fabric.ranks())}}) {
-        show_split(how, split, a);
+        show_split(how, split, a, fabric.ranks());
         const PaddedLayout layout(split);
         const std::vector<float> y_cpu = spmv_across_ranks_cpu(a, layout, x);
-        check_split(fabric, coo, a, how, layout, power_one_rank, y_cpu, check);
+        const std::vector<float> power = power_across_ranks(fabric, a, layout, x, kCheckedPowers);
+        const std::vector<float> merged =
+            power_across_ranks(fabric, a, layout, x, 1, RankKernel::merge_path);
+        check_split(coo, how, fabric.ranks(), power_one_rank, power, merged, y_cpu, check);
     }
-    check_cg(p, fabric, check);
-    time_across_ranks(p, fabric, a);
+
+    // CG across the ranks, capped at the iterations that CG on one rank takes.
+    const CgSystem poisson = poisson_system(cg_grid_side(p.options));
+    const HostCsr& poisson_a = poisson.matrix;
+    const RankFabric alone(p.here, 1, RankFabric::Placement::one_place);
+    const CgOutcome one = cg_across_ranks(alone, poisson, split_by_rows(poisson_a.num_rows, 1),
+                                          cg_iteration_cap(poisson));
+    const CgOutcome across = cg_across_ranks(
+        fabric, poisson, split_by_nonzeros(poisson_a.row_offsets, fabric.ranks()), one.iterations);
+    check_cg(fabric.ranks(), poisson_a, one, across, check);
+    compare_with_library(p, fabric, a);
     if (!p.options.book_example())
         check.end_with(spmv_result_line(
             coo, power_across_ranks(fabric, a,

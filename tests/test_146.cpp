@@ -301,3 +301,39 @@ TEST_CASE("146: each format's CPU SpMV matches the reference on random matrices 
         REQUIRE(spmv_matches(y_ell, reference));
     }
 }
+
+TEST_CASE("146: the format rule picks DIA on few diagonals for the mean row, CSR elsewhere",
+          "[146]") {
+    auto pick = [](const HostCoo& a) {
+        return recommend_format(structure_facts(a), a.num_rows).format;
+    };
+    // The stencils: 5 and 7 diagonals for mean rows of about 5 and 7.
+    CHECK(pick(make_stencil(stencil_shape(StencilKind::two_d, 10))) == "DIA (145)");
+    CHECK(pick(make_stencil(stencil_shape(StencilKind::three_d, 12))) == "DIA (145)");
+    // A tridiagonal matrix: 3 diagonals for a mean row of about 3.
+    HostCoo tridiagonal;
+    tridiagonal.num_rows = tridiagonal.num_cols = 100;
+    for (int r = 0; r < 100; ++r)
+        for (int c = std::max(0, r - 1); c <= std::min(99, r + 1); ++c) {
+            tridiagonal.rows.push_back(r);
+            tridiagonal.cols.push_back(c);
+            tridiagonal.values.push_back(1.0f);
+        }
+    CHECK(pick(tridiagonal) == "DIA (145)");
+    // R-MAT's rows spread over thousands of diagonals.
+    CHECK(pick(make_rmat(10, 16, 0.57, kSeed146)) == "CSR by merge path (148)");
+    // The bandwidth does not decide: one entry a row, on 5 diagonals within a bandwidth of 2, is
+    // past the limit for a mean row of 1 (1.5 x (2 x 100 / 101 + 1) = 4.47 diagonals).
+    HostCoo scattered;
+    scattered.num_rows = scattered.num_cols = 100;
+    for (int r = 2; r < 98; ++r) {
+        scattered.rows.push_back(r);
+        scattered.cols.push_back(r + r % 5 - 2);
+        scattered.values.push_back(1.0f);
+    }
+    CHECK(structure_facts(scattered).bandwidth == 2);
+    CHECK(pick(scattered) == "CSR by merge path (148)");
+    // Where DIA's bytes pass its limit, the rule says CSR, and DIA is not built.
+    for (const HostCoo& a : {tridiagonal, scattered, make_rmat(10, 16, 0.57, kSeed146)})
+        CHECK((pick(a) == "DIA (145)") == dia_is_practical(csr_from_coo_by_stable_sort(a)));
+}

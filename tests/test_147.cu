@@ -85,20 +85,22 @@ void require_good_solution(const Prepared& p, const CgOutcome& out) {
 
 }  // namespace
 
+// 147's Poisson matrix: common/stencils.h's 5-point stencil on a side x side grid.
+HostCoo poisson(int side) {
+    return make_stencil({StencilKind::two_d, side});
+}
+
 TEST_CASE("147: the Poisson generator equals the Kronecker-sum construction", "[147]") {
+    for (int side : {1, 2, 3, 5, 6}) {
+        CAPTURE(side);
+        const HostCoo a = poisson(side);
+        CHECK(sorted_entries(a) == sorted_entries(poisson_by_kronecker_sum(side, side)));
+        CHECK(a.nnz() == static_cast<size_t>(5 * side * side - 4 * side));
+        CHECK(spd_refusal(a).empty());
+    }
     for (int nx : {1, 2, 3, 5})
-        for (int ny : {1, 2, 4, 6}) {
-            CAPTURE(nx, ny);
-            const HostCoo a = poisson_5_point(nx, ny);
-            CHECK(sorted_entries(a) == sorted_entries(poisson_by_kronecker_sum(nx, ny)));
-            CHECK(a.nnz() == static_cast<size_t>(5 * nx * ny - 2 * nx - 2 * ny));
-            CHECK(spd_refusal(a).empty());
-        }
-    int nx = 0, ny = 0;
-    poisson_grid_for_scale(7, nx, ny);
-    CHECK((nx == 8 && ny == 16));
-    poisson_grid_for_scale(20, nx, ny);
-    CHECK((nx == 1024 && ny == 1024));
+        for (int ny : {1, 2, 4, 6}) CHECK(spd_refusal(poisson_by_kronecker_sum(nx, ny)).empty());
+    CHECK(stencil_shape(StencilKind::two_d, 20).side == 1024);
 }
 
 TEST_CASE("147: the Ritz estimate of kappa on known spectra", "[147]") {
@@ -122,7 +124,7 @@ TEST_CASE("147: the Ritz estimate of kappa on known spectra", "[147]") {
     CHECK(poisson_condition_number(1, 1) == Approx(1.0));
     for (int side : {4, 8, 16, 31}) {
         CAPTURE(side);
-        const Prepared p = prepare(poisson_5_point(side, side + 3));
+        const Prepared p = prepare(poisson_by_kronecker_sum(side, side + 3));
         CHECK(p.condition.kappa() ==
               Approx(poisson_condition_number(side, side + 3)).epsilon(0.01));
     }
@@ -157,7 +159,7 @@ TEST_CASE("147: matrices that CG cannot take are refused with their reason", "[1
 TEST_CASE("147: emulated CG converges on the Poisson matrix", "[147][emulation]") {
     for (const auto& [nx, ny] : {std::pair{16, 16}, std::pair{1, 2}, std::pair{7, 40}}) {
         CAPTURE(nx, ny);
-        const Prepared p = prepare(poisson_5_point(nx, ny));
+        const Prepared p = prepare(poisson_by_kronecker_sum(nx, ny));
         CHECK_FALSE(p.system.scaled);
         const CgOutcome out = cg_solve(Here::emulated(ThreadOrder::shuffled(kSeed147)), p.system);
         require_good_solution(p, out);
@@ -185,15 +187,17 @@ TEST_CASE("147: emulated CG converges on lund_a and 1138_bus, Jacobi-scaled",
 TEST_CASE("147: the program's own claims hold, emulated, on the Poisson matrix and the SPD files",
           "[147][emulation][data]") {
     std::vector<CgInput> inputs(3);
-    inputs[0].coo = poisson_5_point(16, 16);
-    inputs[0].nx = inputs[0].ny = 16;
+    inputs[0].coo = poisson(16);
+    inputs[0].side = 16;
     inputs[1].coo = read_data_file("lund_a.mtx");
     inputs[2].coo = read_data_file("1138_bus.mtx");
     for (const CgInput& in : inputs) {
         CAPTURE(in.coo.num_rows, in.poisson());
         const HostCsr a = csr_from_coo_by_stable_sort(in.coo);
         const CgSystem s = make_cg_system(a, !has_constant_diagonal(a));
-        const Reference ref = solve_reference(in, a, s);
+        const Reference ref = reference_of(
+            in, a, s,
+            conjugate_gradient_cpu(s.matrix, s.b, kReferenceTolerance, cg_iteration_cap(s)));
         REQUIRE(ref.available);
         CHECK(ref.unscaled_available == s.scaled);
         const CgOutcome out = cg_solve(Here::emulated(ThreadOrder::shuffled(kSeed147)), s);
@@ -223,7 +227,7 @@ TEST_CASE("147: the residual history is printed every 5th iteration, or at a rou
 }
 
 TEST_CASE("147: with b = 0 the answer is x = 0, after no iterations", "[147][emulation]") {
-    CgSystem s = make_cg_system(csr_from_coo_by_stable_sort(poisson_5_point(3, 3)), false);
+    CgSystem s = make_cg_system(csr_from_coo_by_stable_sort(poisson(3)), false);
     std::fill(s.b.begin(), s.b.end(), 0.0f);
     const CgOutcome out = cg_solve(Here::emulated(ThreadOrder::shuffled(1)), s);
     CHECK(out.converged);
@@ -232,8 +236,8 @@ TEST_CASE("147: with b = 0 the answer is x = 0, after no iterations", "[147][emu
 }
 
 TEST_CASE("147: GPU CG converges on the Poisson matrix, lund_a and 1138_bus", "[147][gpu][data]") {
-    std::vector<HostCoo> inputs = {poisson_5_point(16, 16), poisson_5_point(64, 64),
-                                   read_data_file("lund_a.mtx"), read_data_file("1138_bus.mtx")};
+    std::vector<HostCoo> inputs = {poisson(16), poisson(64), read_data_file("lund_a.mtx"),
+                                   read_data_file("1138_bus.mtx")};
     for (size_t i = 0; i < inputs.size(); ++i) {
         CAPTURE(i, inputs[i].num_rows);
         const Prepared p = prepare(inputs[i]);
@@ -248,7 +252,7 @@ TEST_CASE("147: GPU CG converges on the Poisson matrix, lund_a and 1138_bus", "[
 }
 
 TEST_CASE("147: the GPU solve counts and times its SpMV calls", "[147][gpu]") {
-    const Prepared p = prepare(poisson_5_point(32, 32));
+    const Prepared p = prepare(poisson(32));
     CgState timed(Here::gpu(), p.system.matrix, p.system.b, true);
     const CgOutcome out =
         run_conjugate_gradient(timed, rhs_norm(p.system), kCgTolerance, cg_iteration_cap(p.system));

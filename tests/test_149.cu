@@ -66,12 +66,11 @@ void require_merge_path_matches(const RankFabric& fabric, const HostCoo& coo) {
             reference));
 }
 
+// A tolerance of 0: every one of the iterations runs.
 std::vector<float> cg_x_after(const RankFabric& fabric, const CgSystem& s, int iterations) {
-    CgRanks cg =
-        make_cg_ranks(fabric, s.matrix,
-                      PaddedLayout(split_by_nonzeros(s.matrix.row_offsets, fabric.ranks())), s.b);
-    cg_across_ranks(fabric, cg, iterations, rhs_norm(s));
-    return cg_solution(fabric, cg);
+    return cg_across_ranks(fabric, s, split_by_nonzeros(s.matrix.row_offsets, fabric.ranks()),
+                           iterations, 0.0)
+        .y;
 }
 
 std::vector<float> cg_across(const Here& here, int ranks, const CgSystem& s, int iterations) {
@@ -125,7 +124,7 @@ TEST_CASE("149: A x across 1 to 5 ranks with 148's merge path matches the double
 }
 
 TEST_CASE("149: CG across ranks follows the one-rank CG", "[149][emulation]") {
-    const CgSystem s = make_cg_system(csr_from_coo_by_stable_sort(poisson_5_point(12, 12)), false);
+    const CgSystem s = poisson_system(12);
     const Here here = Here::emulated(ThreadOrder::shuffled(5));
     const std::vector<float> one = cg_across(here, 1, s, 30);
     for (int ranks : {2, 3, 7}) {
@@ -141,7 +140,7 @@ TEST_CASE("149: on the GPU, A^3 x and CG across ranks", "[149][gpu]") {
     }
     const HostCsr a = csr_from_coo_by_stable_sort(make_rmat(14, 16, 0.57, kSeed149));
     for (int ranks : {2, 4}) require_power_matches(Here::gpu(), a, ranks);
-    const CgSystem s = make_cg_system(csr_from_coo_by_stable_sort(poisson_5_point(12, 12)), false);
+    const CgSystem s = poisson_system(12);
     const std::vector<float> one = cg_across(Here::gpu(), 1, s, 30);
     require_follows_one_rank(one, cg_across(Here::gpu(), 2, s, 30));
 }
@@ -155,7 +154,7 @@ TEST_CASE("149: one rank per GPU through NCCL, as many ranks as there are GPUs",
     const HostCoo coo = make_rmat(14, 16, 0.57, kSeed149);
     require_power_matches(fabric, csr_from_coo_by_stable_sort(coo));
     require_merge_path_matches(fabric, coo);
-    const CgSystem s = make_cg_system(csr_from_coo_by_stable_sort(poisson_5_point(12, 12)), false);
+    const CgSystem s = poisson_system(12);
     const std::vector<float> one =
         cg_x_after(RankFabric(Here::gpu(), 1, RankFabric::Placement::one_place), s, 30);
     require_follows_one_rank(one, cg_x_after(fabric, s, 30));

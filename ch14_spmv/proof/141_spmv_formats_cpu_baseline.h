@@ -18,90 +18,60 @@ inline ProgramDescription spmv_formats_program() {
         .without_inputs();
 }
 
-inline void show_dense(const DenseMatrix& d) {
-    int nonzeros = 0;
-    for (float v : d.values) nonzeros += v != 0.0f;
-    std::printf("Fig. 14.1, dense (%d x %d, %d of %d entries nonzero; . is a zero):\n", d.num_rows,
-                d.num_cols, nonzeros, d.num_rows * d.num_cols);
-    std::printf("         ");
-    for (int c = 0; c < d.num_cols; ++c) std::printf("  x%d", c);
-    std::printf("\n");
+// The dense array row by row, its zeros as dots, then each sparse layout's arrays under the
+// code's names with the book's beside them (print_array, print_csr).
+inline void show_formats(const DenseMatrix& d, const HostCoo& coo, const HostCsr& csr) {
+    std::printf("Fig. 14.1, dense (%d x %d, %zu of %d entries nonzero; . is a zero):\n", d.num_rows,
+                d.num_cols, coo.nnz(), d.num_rows * d.num_cols);
     for (int r = 0; r < d.num_rows; ++r) {
         std::printf("  row %d [", r);
-        for (int c = 0; c < d.num_cols; ++c) {
-            if (d.at(r, c) == 0.0f)
-                std::printf("   .");
-            else
-                std::printf(" %3g", static_cast<double>(d.at(r, c)));
-        }
+        for (int c = 0; c < d.num_cols; ++c)
+            std::printf(d.at(r, c) == 0.0f ? "   ." : " %3g", static_cast<double>(d.at(r, c)));
         std::printf(" ]\n");
     }
-}
-
-// The arrays under the code's names, each with the book's name the first time it appears.
-inline void show_coo(const HostCoo& coo) {
     std::printf("\nCOO: every nonzero with its own row and column index, three parallel arrays:\n");
     print_array("values (the book's value)", coo.values, 26);
     print_array("cols (the book's colIdx)", coo.cols, 26);
     print_array("rows (the book's rowIdx)", coo.rows, 26);
-}
-
-inline void show_csr_with_rows(const HostCsr& csr) {
     std::printf("\n");
-    print_csr("CSR: the same values and column indices, grouped by row; rows become row_offsets:",
-              csr, CsrValues::book_values);
-    for (int r = 0; r < csr.num_rows; ++r) {
-        const int begin = csr.row_offsets[r], end = csr.row_offsets[r + 1];
-        std::printf("  row %d: row_offsets[%d] = %d to row_offsets[%d] = %d, values[%d..%d]\n", r,
-                    r, begin, r + 1, end, begin, end - 1);
-    }
-    print_wrapped("  row_offsets[" + std::to_string(csr.num_rows) +
-                      "] = " + std::to_string(csr.row_offsets[csr.num_rows]) + " is where a row " +
-                      std::to_string(csr.num_rows) +
-                      " would start: the nonzero count, which closes the last row's slice.",
-                  2);
+    print_csr(
+        "CSR: the same values and column indices, grouped by row; row r's are the slice "
+        "row_offsets[r] .. row_offsets[r + 1] - 1, and row_offsets[rows] = nnz closes the "
+        "last one:",
+        csr, CsrValues::book_values);
 }
 
 inline void show_products(const std::vector<float>& x, const std::vector<float>& y0,
-                          const std::vector<float>& y_dense, const std::vector<float>& y_coo,
-                          const std::vector<float>& y_csr, const DenseMatrix& d, size_t nnz) {
-    std::printf("\nSpMV, y = A * x + y0, in each format (x and y0 as in 142 and 143):\n");
+                          const std::vector<std::vector<float>>& y, const DenseMatrix& d,
+                          size_t nnz) {
+    std::printf("SpMV, y = A * x + y0, in each format (x and y0 as in 142 and 143):\n");
     print_array("x", x, 7);
     print_array("y0", y0, 7);
-    print_array("y_dense", y_dense, 7);
-    print_array("y_coo", y_coo, 7);
-    print_array("y_csr", y_csr, 7);
+    for (size_t k = 0; k < y.size(); ++k)
+        print_array(std::string("y_") + (k == 0 ? "dense" : k == 1 ? "coo" : "csr"), y[k], 7);
     std::printf("  multiplications: dense %d (one per entry), COO and CSR %zu (one per nonzero)\n",
                 d.num_rows * d.num_cols, nnz);
 }
 
 inline void show_storage(const DenseMatrix& d, size_t nnz) {
     const StorageBytes fig = storage_bytes(d.num_rows, d.num_cols, static_cast<double>(nnz));
-    std::printf("\nstorage, 4-byte values and indices:\n");
-    auto storage_row = [](const char* name, const std::string& formula, double bytes) {
-        std::printf("  %-6s %-30s = %3.0f bytes\n", name, formula.c_str(), bytes);
-    };
-    const std::string n = std::to_string(nnz), rows = std::to_string(d.num_rows);
-    storage_row("dense", rows + " x " + std::to_string(d.num_cols) + " x 4", fig.dense);
-    storage_row("COO", n + " x (4 + 4 + 4)", fig.coo);
-    storage_row("CSR", n + " x (4 + 4) + (" + rows + " + 1) x 4", fig.csr);
-    const double density = static_cast<double>(nnz) / (d.num_rows * d.num_cols);
     const int coo_largest = largest_nnz_where_coo_is_smaller(d.num_rows, d.num_cols);
-    print_wrapped(
-        "Fig. 14.1 is " + fixed_text(100 * density, 0) +
-        "% nonzero: too dense for either format to save anything. COO is smaller than "
-        "dense only below " +
-        fixed_text(100 * coo_break_even_density(), 1) +
-        "% nonzeros, 4 / (4 + 4 + 4): on this 4 x 4 that means at most " +
-        std::to_string(coo_largest) + " nonzeros (counted: " + std::to_string(coo_largest) +
-        " x 12 = " + fixed_text(storage_bytes(d.num_rows, d.num_cols, coo_largest).coo, 0) +
-        " < 64 bytes).");
+    std::printf(
+        "\nstorage, 4-byte values and indices: dense %.0f bytes, COO %zu x 12 = %.0f, CSR "
+        "%zu x 8 + %d x 4 = %.0f\n",
+        fig.dense, nnz, fig.coo, nnz, d.num_rows + 1, fig.csr);
+    print_wrapped("Fig. 14.1 is " + fixed_text(100.0 * nnz / (d.num_rows * d.num_cols), 0) +
+                  "% nonzero: too dense for either format to save anything. COO is smaller than "
+                  "dense only below " +
+                  fixed_text(100 * coo_break_even_density(), 1) +
+                  "% nonzeros, 4 / (4 + 4 + 4): on this 4 x 4, at most " +
+                  std::to_string(coo_largest) + " nonzeros.");
     const double big = 10000;
     std::printf(
-        "CSR repeats no row index and is smaller below %.3f%% on a 10,000 x 10,000 matrix:\n",
-        100 * csr_break_even_density(big, big));
-    std::printf("  %9s %14s %14s %14s %10s %10s\n", "nonzero", "dense bytes", "COO bytes",
-                "CSR bytes", "COO/dense", "CSR/dense");
+        "CSR repeats no row index and is smaller below %.3f%% on a 10,000 x 10,000 "
+        "matrix:\n  %9s %14s %14s %14s %10s %10s\n",
+        100 * csr_break_even_density(big, big), "nonzero", "dense bytes", "COO bytes", "CSR bytes",
+        "COO/dense", "CSR/dense");
     for (double share : {0.5, 1.0 / 3.0, 0.1, 0.01, 0.001}) {
         const StorageBytes s = storage_bytes(big, big, share * big * big);
         std::printf("  %8.1f%% %14s %14s %14s %9.1f%% %9.1f%%\n", 100 * share,

@@ -1,8 +1,9 @@
 // What 146 prints and checks around its lesson (146_design_considerations_cpu_baseline.cpp): the
-// tables of the five considerations, each format's entries before and after an insertion, the
-// model's claims, and each format's y against the double reference.
+// tables of the five considerations, the model's claims, each format's entries before and after
+// an insertion and its y against the double reference, and the format that the rule picks.
 #pragma once
 #include <algorithm>
+#include <cstdarg>
 #include <cstdio>
 #include <numeric>
 #include <string>
@@ -26,8 +27,30 @@ inline ProgramDescription design_considerations_program() {
         .with_memory({260, 528, 200e6});
 }
 
-// The matrix's shape and row lengths, the widths that ELL, HYB and JDS take from them, and DIA's
-// diagonals.
+inline bool is_built(const Formats& f, int k) {
+    return (k != kEll || f.ell_built) && (k != kDia || f.dia_built);
+}
+
+inline std::string cells(const char* format, ...) __attribute__((format(printf, 1, 2)));
+inline std::string cells(const char* format, ...) {
+    char text[256];
+    va_list args;
+    va_start(args, format);
+    std::vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    return text;
+}
+
+// One row of a table: its head, then its cells, or for a format that the input leaves unbuilt
+// (ELL and DIA past their padding limits) a dash in each of the first columns and "not built".
+inline void table_row(const std::string& head, bool built, const std::string& row_cells,
+                      int dashes) {
+    std::string unbuilt;
+    for (int i = 0; i < dashes; ++i) unbuilt += cells(" %13s", "-");
+    std::printf("  %s%s\n", head.c_str(),
+                built ? row_cells.c_str() : (unbuilt + "   not built").c_str());
+}
+
 inline void show_matrix_summary(const Formats& f, const Balance& rows) {
     const HostCsr& csr = f.csr;
     print_wrapped(with_separators(csr.num_rows) + " x " + with_separators(csr.num_cols) + ", " +
@@ -43,71 +66,59 @@ inline void show_matrix_summary(const Formats& f, const Balance& rows) {
                   (f.dia_built ? "" : ", not built: see space") + "\n");
 }
 
-// The facts that decide the format (structure_facts of common/matrix_facts.h, from the input's
-// entries), then the format that chapter 14's table points to for them, and why. The diagonals
-// are counted twice, there and from the CSR by DIA's offsets, and the two must agree.
-inline void show_recommendation(const Formats& f, const HostCoo& input, const Balance& rows,
-                                SelfCheck& check) {
-    const StructureFacts facts = structure_facts(input);
-    const Recommendation r = recommend_format(f, rows);
-    print_wrapped("\nwhich format: mean row " + fixed_text(facts.mean_row, 2) + ", bandwidth " +
-                  with_separators(static_cast<size_t>(facts.bandwidth)) + ", " +
-                  counted(static_cast<size_t>(facts.diagonals), "diagonal") + " -> " + r.format +
-                  ": " + r.reason);
-    check.claim("the input's entries lie on as many diagonals as DIA's offsets count",
-                facts.diagonals == dia_size(f.csr).num_diagonals);
-}
-
-// Bytes of each format's arrays, beside regular_formats.h's formulas, and each format's entries
-// against the input's.
-inline void show_space(const Formats& f, const std::vector<Entry>& input_entries,
-                       SelfCheck& check) {
+// Bytes of each format's arrays by regular_formats.h's formulas (ELL and DIA computed where not
+// built), their ratio to CSR's, and their padding slots.
+inline void show_space(const Formats& f) {
     const HostCsr& csr = f.csr;
-    const size_t nnz = csr.nnz();
-    const int longest = max_row_length(csr);
-    const size_t ell_formula = ell_bytes(csr.num_rows, longest);
-    std::printf("space: bytes of the arrays (4-byte indices and values)\n");
-    std::printf("  %-6s %15s %7s %14s   %s\n", "format", "bytes", "x CSR", "padding slots",
-                "arrays");
-    auto space_row = [&](const char* name, size_t bytes, size_t padding, const char* arrays) {
+    const size_t nnz = csr.nnz(), rows = static_cast<size_t>(csr.num_rows);
+    const DiaSize dia = dia_size(csr);
+    std::printf(
+        "space: bytes of the arrays (4-byte indices and values)\n  %-6s %15s %7s %14s   "
+        "%s\n",
+        "format", "bytes", "x CSR", "padding slots", "arrays");
+    auto row = [&](const char* name, size_t bytes, size_t padding, const char* arrays) {
         std::printf("  %-6s %15s %7.2f %14s   %s\n", name, with_separators(bytes).c_str(),
                     static_cast<double>(bytes) / csr_bytes(csr), with_separators(padding).c_str(),
                     arrays);
     };
-    space_row("COO", 12 * nnz, 0, "rows, cols, values: 3 x nnz");
-    space_row("CSR", csr_bytes(csr), 0, "row_offsets: rows + 1; col_idx, values: nnz");
-    space_row("ELL", ell_formula, static_cast<size_t>(csr.num_rows) * longest - nnz,
-              f.ell_built ? "nnz_per_row: rows; col_idx, values: rows x width"
-                          : "computed, not built: its padding passes 8x CSR");
-    space_row("HYB", hyb_bytes(f.hyb), f.hyb.ell.num_slots() - (nnz - f.hyb.coo.nnz()),
-              "ELL part: rows x its width; COO part");
-    space_row("JDS", jds_bytes(f.jds), 0, "row_perm: rows; diag_ptrs; col_idx, values: nnz");
-    const DiaSize dia = dia_size(csr);
-    const size_t dia_slots = static_cast<size_t>(csr.num_rows) * dia.num_diagonals;
-    const size_t matrix_values = summed_entries(csr).size();
-    space_row("DIA", dia.bytes, dia_slots - matrix_values,
-              f.dia_built ? "offsets: diagonals; data: rows x diagonals"
-                          : "computed, not built: passes 1.5x CSR");
+    row("COO", 12 * nnz, 0, "rows, cols, values: 3 x nnz");
+    row("CSR", csr_bytes(csr), 0, "row_offsets: rows + 1; col_idx, values: nnz");
+    row("ELL", ell_bytes(csr.num_rows, max_row_length(csr)), rows * max_row_length(csr) - nnz,
+        f.ell_built ? "nnz_per_row: rows; col_idx, values: rows x width"
+                    : "computed, not built: its padding passes 8x CSR");
+    row("HYB", hyb_bytes(f.hyb), f.hyb.ell.num_slots() - (nnz - f.hyb.coo.nnz()),
+        "ELL part: rows x its width; COO part");
+    row("JDS", jds_bytes(f.jds), 0, "row_perm: rows; diag_ptrs; col_idx, values: nnz");
+    row("DIA", dia.bytes, rows * dia.num_diagonals - summed_entries(csr).size(),
+        f.dia_built ? "offsets: diagonals; data: rows x diagonals"
+                    : "computed, not built: passes 1.5x CSR");
     std::printf("\n");
+}
 
+// The arrays as built against the formulas, and each format's entries against the input's.
+inline void check_space(const Formats& f, const std::vector<Entry>& input_entries,
+                        SelfCheck& check) {
+    const HostCsr& csr = f.csr;
+    const size_t nnz = csr.nnz(), rows = static_cast<size_t>(csr.num_rows);
     const std::vector<int> lengths = row_lengths(csr);
     check.claim("the row lengths add up to nnz (" + with_separators(nnz) + ")",
                 std::accumulate(lengths.begin(), lengths.end(), size_t{0}) == nnz);
     check.claim("COO's arrays take 12 x nnz bytes and CSR's 8 x nnz + 4 x (rows + 1)",
                 built_bytes(f.coo) == 12 * nnz && built_bytes(csr) == csr_bytes(csr) &&
-                    csr_bytes(csr) == 8 * nnz + 4 * (csr.num_rows + size_t{1}));
-    const size_t ell_slots = static_cast<size_t>(csr.num_rows) * f.ell.width;
+                    csr_bytes(csr) == 8 * nnz + 4 * (rows + 1));
+    const size_t ell_slots = rows * f.ell.width;
     if (f.ell_built)
         check.claim(
             "ELL's arrays take rows x width x 8 + rows x 4 bytes, and rows x width - nnz "
             "of its slots are padding",
-            built_bytes(f.ell) == 8 * ell_slots + 4 * csr.num_rows &&
-                built_bytes(f.ell) == ell_formula &&
+            built_bytes(f.ell) == 8 * ell_slots + 4 * rows &&
+                built_bytes(f.ell) == ell_bytes(csr.num_rows, max_row_length(csr)) &&
                 std::count(f.ell.col_idx.begin(), f.ell.col_idx.end(), kEllPadding) ==
                     static_cast<long>(ell_slots - nnz));
     else
         check.skip("ELL's arrays take rows x width x 8 + rows x 4 bytes",
-                   "ELL is not built: " + readable_bytes(static_cast<double>(ell_formula)) + ", " +
+                   "ELL is not built: " +
+                       readable_bytes(double(ell_bytes(csr.num_rows, max_row_length(csr)))) + ", " +
                        readable_ratio(ell_to_csr_bytes(csr)) + " the CSR's bytes");
     check.claim("HYB's arrays take what its formula says, and its two parts hold nnz entries",
                 built_bytes(f.hyb) == hyb_bytes(f.hyb) &&
@@ -116,17 +127,18 @@ inline void show_space(const Formats& f, const std::vector<Entry>& input_entries
         "JDS's arrays take 8 x nnz + 4 x rows + 4 x (diagonals + 1) bytes; it has one "
         "diagonal per entry of the longest row",
         built_bytes(f.jds) == jds_bytes(f.jds) &&
-            jds_bytes(f.jds) == 8 * nnz + 4 * static_cast<size_t>(csr.num_rows) +
-                                    4 * (f.jds.num_diagonals() + size_t{1}) &&
-            f.jds.num_diagonals() == longest);
+            jds_bytes(f.jds) == 8 * nnz + 4 * rows + 4 * (f.jds.num_diagonals() + size_t{1}) &&
+            f.jds.num_diagonals() == max_row_length(csr));
+    const DiaSize dia = dia_size(csr);
+    const size_t dia_padding = rows * dia.num_diagonals - summed_entries(csr).size();
     if (f.dia_built)
         check.claim(
             "DIA's arrays take 4 x (rows + 1) x diagonals bytes, and rows x diagonals - the "
             "matrix's nonzeros of its slots are padding zeros",
             built_bytes(f.dia) == dia.bytes &&
-                built_bytes(f.dia) == 4 * (csr.num_rows + size_t{1}) * f.dia.num_diagonals() &&
+                built_bytes(f.dia) == 4 * (rows + 1) * f.dia.num_diagonals() &&
                 static_cast<size_t>(std::count(f.dia.data.begin(), f.dia.data.end(), 0.0f)) ==
-                    dia_slots - matrix_values);
+                    dia_padding);
     else
         check.skip("DIA's arrays take 4 x (rows + 1) x diagonals bytes", dia_not_built(dia));
     if (nnz >= kAnnouncedSize) announce("comparing each format's entries with the input's");
@@ -140,95 +152,95 @@ inline void show_space(const Formats& f, const std::vector<Entry>& input_entries
             (!f.dia_built || sorted_entries(coo_from_dia(f.dia)) == summed_entries(csr)));
 }
 
-// Adds the entry (row, 0) = 1 to a copy of each format, counting the work, and checks that each
-// then holds the input's entries and the new one.
-inline void show_flexibility(const Formats& f, int row, const std::vector<Entry>& input_entries,
-                             SelfCheck& check) {
-    const int new_col = 0;
-    const float new_value = 1.0f;
+// A matrix without rows or columns has no place to add an entry to or look one up, and says so.
+inline bool check_room_for_an_entry(const Formats& f, SelfCheck& check) {
+    if (f.csr.num_rows > 0 && f.csr.num_cols > 0) return true;
+    const std::string missing = f.csr.num_rows == 0 ? "rows" : "columns";
+    print_wrapped("flexibility, accessibility: the matrix has no " + missing +
+                  ", so there is no place to add an entry to or look one up\n");
+    check.skip("after adding one entry, every format holds the input's entries and the new one",
+               "the matrix has no " + missing);
+    return false;
+}
+
+// The entry (row, 0) = 1 added to a copy of each format by the lesson's insertions, and their
+// work; the copies are returned for check_flexibility.
+inline Formats show_flexibility(const Formats& f, int row) {
     if (f.csr.nnz() >= kAnnouncedSize) announce("adding an entry to a copy of each format");
     std::printf(
-        "flexibility: add the entry (%d, %d) = %g to row %d, the middle row, in each "
-        "format; counted\n",
-        row, new_col, static_cast<double>(new_value), row);
-    std::printf("  %-6s %13s %13s %13s   %s\n", "format", "entries moved", "slots written",
-                "index updates", "how");
-    auto flex_row = [&](const char* name, const InsertCost& c) {
-        std::printf("  %-6s %13s %13s %13s   %s\n", name, with_separators(c.moved).c_str(),
-                    with_separators(c.written).c_str(), with_separators(c.index_updates).c_str(),
-                    c.how.c_str());
+        "flexibility: add the entry (%d, 0) = 1 to row %d, the middle row, in each "
+        "format; counted\n  %-6s %13s %13s %13s   %s\n",
+        row, row, "format", "entries moved", "slots written", "index updates", "how");
+    auto show = [](const char* name, bool built, const InsertCost& c) {
+        table_row(cells("%-6s", name), built,
+                  cells(" %13s %13s %13s   %s", with_separators(c.moved).c_str(),
+                        with_separators(c.written).c_str(),
+                        with_separators(c.index_updates).c_str(), c.how.c_str()),
+                  3);
     };
-    std::vector<Entry> grown_entries = input_entries;
-    grown_entries.emplace_back(row, new_col, new_value);
-    std::sort(grown_entries.begin(), grown_entries.end());
     Formats grown = f;
-    flex_row("COO", insert_into_coo(grown.coo, row, new_col, new_value));
-    flex_row("CSR", insert_into_csr(grown.csr, row, new_col, new_value));
-    if (f.ell_built)
-        flex_row("ELL", insert_into_ell(grown.ell, row, new_col, new_value));
-    else
-        std::printf("  %-6s %13s %13s %13s   not built\n", "ELL", "-", "-", "-");
-    flex_row("HYB", insert_into_hyb(grown.hyb, row, new_col, new_value));
-    flex_row("JDS", insert_into_jds(grown.jds, row, new_col, new_value));
-    if (f.dia_built)
-        flex_row("DIA", insert_into_dia(grown.dia, row, new_col, new_value));
-    else
-        std::printf("  %-6s %13s %13s %13s   not built\n", "DIA", "-", "-", "-");
+    show("COO", true, insert_into_coo(grown.coo, row, 0, 1.0f));
+    show("CSR", true, insert_into_csr(grown.csr, row, 0, 1.0f));
+    show("ELL", f.ell_built, f.ell_built ? insert_into_ell(grown.ell, row, 0, 1.0f) : InsertCost());
+    show("HYB", true, insert_into_hyb(grown.hyb, row, 0, 1.0f));
+    show("JDS", true, insert_into_jds(grown.jds, row, 0, 1.0f));
+    show("DIA", f.dia_built, f.dia_built ? insert_into_dia(grown.dia, row, 0, 1.0f) : InsertCost());
     std::printf("\n");
+    return grown;
+}
+
+inline void check_flexibility(const Formats& f, const Formats& grown, int row,
+                              std::vector<Entry> entries, SelfCheck& check) {
     if (f.csr.nnz() >= kAnnouncedSize) announce("comparing their entries with the input's");
+    entries.emplace_back(row, 0, 1.0f);
+    std::sort(entries.begin(), entries.end());
     check.claim(
         "after adding the entry, every format holds the input's entries and the new "
         "one (as a multiset; DIA the grown CSR's matrix), and is still well formed",
-        sorted_entries(grown.coo) == grown_entries && is_well_formed(grown.csr) &&
-            sorted_entries(grown.csr) == grown_entries &&
-            (!f.ell_built || (is_well_formed(grown.ell) &&
-                              sorted_entries(coo_from_ell(grown.ell)) == grown_entries)) &&
-            is_well_formed(grown.hyb.ell) &&
-            sorted_entries(coo_from_hyb(grown.hyb)) == grown_entries && is_well_formed(grown.jds) &&
-            sorted_entries(coo_from_jds(grown.jds)) == grown_entries &&
+        sorted_entries(grown.coo) == entries && is_well_formed(grown.csr) &&
+            sorted_entries(grown.csr) == entries &&
+            (!f.ell_built ||
+             (is_well_formed(grown.ell) && sorted_entries(coo_from_ell(grown.ell)) == entries)) &&
+            is_well_formed(grown.hyb.ell) && sorted_entries(coo_from_hyb(grown.hyb)) == entries &&
+            is_well_formed(grown.jds) && sorted_entries(coo_from_jds(grown.jds)) == entries &&
             (!f.dia_built ||
              (is_well_formed(grown.dia) &&
               sorted_entries(coo_from_dia(grown.dia)) == summed_entries(grown.csr))));
 }
 
-// Looks up the last entry of the row, so that a scan of the row goes all the way; an empty
-// row's lookup finds nothing, after the same reads.
-inline void show_accessibility(const Formats& f, int row, SelfCheck& check) {
+// Looks up the last entry of the row, so that a scan of the row goes all the way (an empty row's
+// lookup finds nothing, after the same reads), and claims that each format finds what is there:
+// DIA holds a value, not entries, so it finds the place where its entries add up to nonzero.
+inline void check_accessibility(const Formats& f, int row, SelfCheck& check) {
     const HostCsr& csr = f.csr;
     const bool row_empty = csr.row_offsets[row] == csr.row_offsets[row + 1];
     const int col = row_empty ? 0 : csr.col_idx[csr.row_offsets[row + 1] - 1];
     std::printf(
         "accessibility: reads of the format's arrays to know where all of row %d's entries "
-        "are,\n  and to find (%d, %d)%s; counted\n",
-        row, row, col, row_empty ? " (not there: the row is empty)" : "");
-    std::printf("  %-19s %13s %13s\n", "format", "to row", "to entry");
+        "are,\n  and to find (%d, %d)%s; counted\n  %-19s %13s %13s\n",
+        row, row, col, row_empty ? " (not there: the row is empty)" : "", "format", "to row",
+        "to entry");
     if (f.coo.nnz() >= kAnnouncedSize) announce("sorting a copy of the COO by row");
-    bool all_found = true;
-    auto access_row = [&](const char* name, const Lookup& l, bool present) {
-        std::printf("  %-19s %13s %13s\n", name, with_separators(l.reads_to_row).c_str(),
-                    with_separators(l.reads_to_element).c_str());
-        all_found = all_found && l.found == present;
-    };
-    const bool present = !row_empty;
-    access_row("COO, as stored", find_in_coo(f.coo, row, col), present);
-    access_row("COO, sorted by row", find_in_row_sorted_coo(sorted_by_row(f.coo), row, col),
-               present);
-    access_row("CSR", find_in_csr(csr, row, col), present);
-    if (f.ell_built)
-        access_row("ELL", find_in_ell(f.ell, row, col), present);
-    else
-        std::printf("  %-19s %13s %13s   not built\n", "ELL", "-", "-");
-    access_row("HYB", find_in_hyb(f.hyb, row, col), present);
-    access_row("JDS", find_in_jds(f.jds, row, col), present);
-    // DIA holds a value, not entries: the place is found where its entries add up to nonzero.
     const std::vector<Entry> values = summed_entries(csr);
     const bool has_value = std::any_of(values.begin(), values.end(), [&](const Entry& e) {
         return std::get<0>(e) == row && std::get<1>(e) == col;
     });
-    if (f.dia_built)
-        access_row("DIA", find_in_dia(f.dia, row, col), has_value);
-    else
-        std::printf("  %-19s %13s %13s   not built\n", "DIA", "-", "-");
+    bool all_found = true;
+    auto show = [&](const char* name, bool built, const Lookup& l, bool present) {
+        table_row(cells("%-19s", name), built,
+                  cells(" %13s %13s", with_separators(l.reads_to_row).c_str(),
+                        with_separators(l.reads_to_element).c_str()),
+                  2);
+        all_found = all_found && (!built || l.found == present);
+    };
+    show("COO, as stored", true, find_in_coo(f.coo, row, col), !row_empty);
+    show("COO, sorted by row", true, find_in_row_sorted_coo(sorted_by_row(f.coo), row, col),
+         !row_empty);
+    show("CSR", true, find_in_csr(csr, row, col), !row_empty);
+    show("ELL", f.ell_built, f.ell_built ? find_in_ell(f.ell, row, col) : Lookup(), !row_empty);
+    show("HYB", true, find_in_hyb(f.hyb, row, col), !row_empty);
+    show("JDS", true, find_in_jds(f.jds, row, col), !row_empty);
+    show("DIA", f.dia_built, f.dia_built ? find_in_dia(f.dia, row, col) : Lookup(), has_value);
     std::printf("\n");
     check.claim(row_empty
                     ? "no format finds an entry in the empty row"
@@ -238,60 +250,36 @@ inline void show_accessibility(const Formats& f, int row, SelfCheck& check) {
                 all_found);
 }
 
-// The middle row takes the new entry and the lookups; a matrix without rows or columns has no
-// place for either, and says so.
-inline void show_flexibility_and_accessibility(const Formats& f,
-                                               const std::vector<Entry>& input_entries,
-                                               SelfCheck& check) {
-    if (f.csr.num_rows == 0 || f.csr.num_cols == 0) {
-        const std::string missing = f.csr.num_rows == 0 ? "rows" : "columns";
-        print_wrapped("flexibility, accessibility: the matrix has no " + missing +
-                      ", so there is no place to add an entry to or look one up\n");
-        check.skip("after adding one entry, every format holds the input's entries and the new one",
-                   "the matrix has no " + missing);
-        return;
-    }
-    show_flexibility(f, f.csr.num_rows / 2, input_entries, check);
-    show_accessibility(f, f.csr.num_rows / 2, check);
-}
-
-inline void show_memory_access(const KernelModels& m) {
-    const std::vector<AccessStats>& stats = m.stats;
+// The kernels' warp requests (access_table.h's model) and their threads' work, a row each.
+inline void show_memory_access_and_load_balance(const KernelModels& m, const Balance& rows) {
     std::printf(
         "memory access: the SpMV kernel's reads of the values, per warp request, in the\n"
         "  model of access_table.h (4-byte values, 32-byte sectors; ELL's from its row lengths;\n"
-        "  DIA's reads are its slots inside the matrix, padding zeros included)\n");
-    std::printf("  %-6s %-24s %13s %11s %12s %10s %10s\n", "format", "kernel", "requests",
-                "sectors/req", "fetched/used", "contiguous", "lanes busy");
-    for (int k = 0; k < kNumKernels; ++k)
-        if (k == kDia && !m.dia_modelled)
-            std::printf("  %-6s %-24s %13s   not built\n", kKernelNames[k][0], kKernelNames[k][1],
-                        "-");
-        else
-            std::printf("  %-6s %-24s %13s %11.2f %12.2f %9.1f%% %9.1f%%\n", kKernelNames[k][0],
-                        kKernelNames[k][1], with_separators(stats[k].requests).c_str(),
-                        stats[k].sectors_per_request(), stats[k].fetched_per_used(),
-                        100 * stats[k].contiguous_fraction(), 100 * stats[k].lanes_busy());
-    std::printf("\n");
-}
-
-inline void show_load_balance(const KernelModels& m, const Balance& rows) {
-    const std::vector<AccessStats>& stats = m.stats;
+        "  DIA's reads are its slots inside the matrix, padding zeros included)\n"
+        "  %-6s %-24s %13s %11s %12s %10s %10s\n",
+        "format", "kernel", "requests", "sectors/req", "fetched/used", "contiguous", "lanes busy");
+    for (int k = 0; k < kNumKernels; ++k) {
+        const AccessStats& s = m.stats[k];
+        table_row(cells("%-6s %-24s", kKernelNames[k][0], kKernelNames[k][1]),
+                  k != kDia || m.dia_modelled,
+                  cells(" %13s %11.2f %12.2f %9.1f%% %9.1f%%", with_separators(s.requests).c_str(),
+                        s.sectors_per_request(), s.fetched_per_used(),
+                        100 * s.contiguous_fraction(), 100 * s.lanes_busy()),
+                  1);
+    }
     std::printf(
-        "load balance: entries per thread of the SpMV kernel (row lengths: max %s, mean %.2f, CV "
-        "%.2f)\n",
-        with_separators(static_cast<size_t>(rows.max)).c_str(), rows.mean, rows.cv);
-    std::printf("  %-6s %-24s %13s %13s %10s %8s\n", "format", "kernel", "threads", "max", "mean",
-                "CV");
-    for (int k = 0; k < kNumKernels; ++k)
-        if (k == kDia && !m.dia_modelled)
-            std::printf("  %-6s %-24s %13s   not built\n", kKernelNames[k][0], kKernelNames[k][1],
-                        "-");
-        else
-            std::printf("  %-6s %-24s %13s %13s %10.2f %8.2f\n", kKernelNames[k][0],
-                        kKernelNames[k][1], with_separators(stats[k].threads).c_str(),
-                        with_separators(stats[k].max_work).c_str(), stats[k].mean_work(),
-                        stats[k].work_cv());
+        "\nload balance: entries per thread of the SpMV kernel (row lengths: max %s, mean "
+        "%.2f, CV %.2f)\n  %-6s %-24s %13s %13s %10s %8s\n",
+        with_separators(static_cast<size_t>(rows.max)).c_str(), rows.mean, rows.cv, "format",
+        "kernel", "threads", "max", "mean", "CV");
+    for (int k = 0; k < kNumKernels; ++k) {
+        const AccessStats& s = m.stats[k];
+        table_row(cells("%-6s %-24s", kKernelNames[k][0], kKernelNames[k][1]),
+                  k != kDia || m.dia_modelled,
+                  cells(" %13s %13s %10.2f %8.2f", with_separators(s.threads).c_str(),
+                        with_separators(s.max_work).c_str(), s.mean_work(), s.work_cv()),
+                  1);
+    }
     std::printf("\n");
 }
 
@@ -333,22 +321,37 @@ inline void check_access(const Formats& f, const KernelModels& m, SelfCheck& che
 // bound rather than to the others' bits.
 inline void check_products(const Formats& f, const SpmvReference& reference,
                            const std::vector<std::vector<float>>& y, SelfCheck& check) {
-    const bool built[kNumKernels] = {true, true, f.ell_built, true, true, f.dia_built};
     const char* const y_names[kNumKernels] = {"y_coo", "y_csr", "y_ell", "y_hyb", "y_jds", "y_dia"};
     std::string names;
     bool all_match = true;
+    if (printable(f.csr))
+        std::printf("SpMV, y = A * x + y0, by each format's CPU loop (142 to 145):\n");
     for (int k = 0; k < kNumKernels; ++k) {
-        if (!built[k]) continue;
+        if (!is_built(f, k)) continue;
         names += std::string(names.empty() ? "" : ", ") + kKernelNames[k][0];
         all_match = all_match && spmv_matches(y[k], reference);
+        if (printable(f.csr)) print_array(y_names[k], y[k], 5);
     }
-    if (printable(f.csr)) {
-        std::printf("SpMV, y = A * x + y0, by each format's CPU loop (142 to 145):\n");
-        for (int k = 0; k < kNumKernels; ++k)
-            if (built[k]) print_array(y_names[k], y[k], 5);
-        std::printf("\n");
-    }
+    if (printable(f.csr)) std::printf("\n");
     check.claim(
         "each format's CPU SpMV (" + names + ") is within float32 rounding of the double reference",
         all_match);
+}
+
+// The facts of the matrix (common/matrix_facts.h, from the input's entries), the rule, and the
+// format that it picks, with why.
+inline void show_recommendation(const StructureFacts& facts, const Recommendation& r) {
+    print_wrapped("\nwhich format, by the rule of chapter 14's \"which format when\": " +
+                  std::string(kFormatRule) + ".");
+    print_wrapped("mean row " + fixed_text(facts.mean_row, 2) + ", bandwidth " +
+                  with_separators(static_cast<size_t>(facts.bandwidth)) + ", " +
+                  counted(static_cast<size_t>(facts.diagonals), "diagonal") + " -> " + r.format +
+                  ": " + r.reason);
+}
+
+// The diagonals that the rule reads are counted twice, from the input's entries and from the CSR
+// by DIA's offsets, and the two must agree.
+inline void check_recommendation(const StructureFacts& facts, const Formats& f, SelfCheck& check) {
+    check.claim("the input's entries lie on as many diagonals as DIA's offsets count",
+                facts.diagonals == dia_size(f.csr).num_diagonals);
 }

@@ -1,15 +1,21 @@
-// What 147 prints, checks and times around its lesson (147_conjugate_gradient_kernel.cu): the
-// system and the CPU baseline's solve, the residual history, the solution's accuracy beside its
-// bounds, the claims about it, and at --scale the solve timed with its SpMV share.
+// What 147 prints, checks and times around its lesson (147_conjugate_gradient_kernel.cu): its
+// input (a file that CG may take, or the Poisson matrix and its exact condition number), the
+// condition number from the CPU baseline's coefficients, the residual history, the solution's
+// accuracy beside its bounds, the claims about it, and at --scale the solve timed with its SpMVs.
 #pragma once
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <numeric>
 #include <string>
+#include <tuple>
+#include <vector>
 #include "../../common/cusparse_support.cuh"
 #include "../../common/self_check.h"
+#include "../../common/stencils.h"
 #include "../../common/timing_table.cuh"
-#include "../cg_reference.h"
+#include "../chapter_inputs.h"
 
 inline ProgramDescription conjugate_gradient_program() {
     return ProgramDescription("147 (14.1) kernel: conjugate gradient on the chapter's CSR SpMV",
@@ -18,19 +24,188 @@ inline ProgramDescription conjugate_gradient_program() {
                                "build/147_conjugate_gradient_kernel --matrix data/1138_bus.mtx",
                                "build/147_conjugate_gradient_kernel --scale 20"})
         .with_book_input("the 2-D Poisson matrix of a 16 x 16 grid (256 unknowns)")
-        .with_scale_input("a 2-D Poisson matrix of 2^S unknowns", "stencil2d")
+        .with_scale_input("the 2-D Poisson matrix of --stencil 2d, about 2^S unknowns", "stencil2d")
         .with_memory({92, 16, 900e6});
 }
 
-// The CPU baseline, conjugate_gradient_cpu, and the condition number from its coefficients,
-// unless the system is too large; where the system is scaled, the unscaled matrix's too. A matrix
-// that is not positive definite shows here first, and is refused (exit 2).
-inline Reference solve_reference(const CgInput& in, const HostCsr& a, const CgSystem& s) {
+constexpr double kReferenceTolerance = 1e-10;
+constexpr int kMaxReferenceRows = 1 << 21;   // beyond this the double CPU solve takes minutes
+constexpr int kAnnouncedUnknowns = 1 << 16;  // from here on a host solve takes a second or more
+
+// The 5-point Laplacian of an nx x ny grid (common/stencils.h builds the square ones) has the
+// eigenvalues 4 - 2 cos(i pi / (nx + 1)) - 2 cos(j pi / (ny + 1)): the extremes give kappa.
+inline double poisson_condition_number(int nx, int ny) {
+    const double pi = std::acos(-1.0), cx = std::cos(pi / (nx + 1)), cy = std::cos(pi / (ny + 1));
+    return (4 + 2 * cx + 2 * cy) / (4 - 2 * cx - 2 * cy);
+}
+
+// Why a file cannot go to CG, or "" when it can as far as cheap checks tell (positive
+// definiteness shows only during the solve). Rows are 1-based, as in the file; duplicate entries
+// count as their sum.
+inline std::string spd_refusal(const HostCoo& a) {
+    if (a.num_rows != a.num_cols)
+        return "not square (" + std::to_string(a.num_rows) + " x " + std::to_string(a.num_cols) +
+               ")";
+    if (a.num_rows == 0) return "empty (0 x 0): there is nothing to solve";
+    std::vector<std::tuple<int, int, double>> merged;
+    for (const auto& [r, c, v] : sorted_entries(a))
+        if (!merged.empty() && std::get<0>(merged.back()) == r && std::get<1>(merged.back()) == c)
+            std::get<2>(merged.back()) += v;
+        else
+            merged.emplace_back(r, c, v);
+    auto value_at = [&](int r, int c) {
+        const auto it = std::lower_bound(merged.begin(), merged.end(), std::tuple(r, c, -HUGE_VAL));
+        return it != merged.end() && std::get<0>(*it) == r && std::get<1>(*it) == c
+                   ? std::get<2>(*it)
+                   : 0.0;
+    };
+    char text[200];
+    for (int r = 0; r < a.num_rows; ++r)
+        if (!(value_at(r, r) > 0)) {
+            std::snprintf(text, sizeof text, "diagonal not positive: a(%d,%d) = %g", r + 1, r + 1,
+                          value_at(r, r));
+            return text;
+        }
+    for (const auto& [r, c, v] : merged)
+        if (value_at(c, r) != v) {
+            std::snprintf(text, sizeof text, "not symmetric: a(%d,%d) = %.9g but a(%d,%d) = %.9g",
+                          r + 1, c + 1, v, c + 1, r + 1, value_at(c, r));
+            return text;
+        }
+    return "";
+}
+
+// The matrix that CG solves: a file, or the Poisson matrix of a side x side grid.
+struct CgInput {
+    HostCoo coo;
+    std::string source;  // for refusals: the file, or "the Poisson matrix"
+    int side = 0;        // the Poisson matrix's grid; 0 for a file
+    bool poisson() const { return side > 0; }
+};
+
+// A file that is not symmetric with a positive diagonal is refused (exit 2) with the reason.
+// --scale S gives the grid of about 2^S points that --stencil 2d gives the other programs.
+inline CgInput cg_input(const ProgramOptions& options) {
+    CgInput in;
+    if (!options.matrix.empty()) {
+        in.coo = spmv_input(options);
+        in.source = options.matrix;
+        const std::string refusal = spd_refusal(in.coo);
+        if (!refusal.empty())
+            fail_bad_input(options.matrix + ": " + refusal +
+                           "; conjugate gradient needs a symmetric positive definite matrix");
+        return in;
+    }
+    in.source = "the Poisson matrix";
+    const StencilShape shape = options.scale > 0 ? stencil_shape(StencilKind::two_d, options.scale)
+                                                 : StencilShape{StencilKind::two_d, 16};
+    in.side = shape.side;
+    const uint64_t unknowns = static_cast<uint64_t>(shape.rows());
+    if (options.scale > 0)
+        require_memory(options, "--scale " + std::to_string(options.scale), unknowns, unknowns,
+                       5 * unknowns);
+    std::printf(
+        "input: the 2-D Poisson matrix (the 5-point Laplacian) of a %s x %s grid,\n  %s, %s\n",
+        with_separators(in.side).c_str(), with_separators(in.side).c_str(),
+        counted(unknowns, "unknown").c_str(), counted(shape.nnz(), "nonzero").c_str());
+    if (static_cast<size_t>(shape.nnz()) >= kAnnouncedSize) announce("building the Poisson matrix");
+    in.coo = make_stencil(shape);
+    return in;
+}
+
+[[noreturn]] inline void refuse_not_positive_definite(const std::string& source, double value,
+                                                      int iteration) {
+    char text[240];
+    std::snprintf(text, sizeof text,
+                  "%s: not positive definite: CG met p . A p = %.6g <= 0 at iteration %d; "
+                  "conjugate gradient needs a symmetric positive definite matrix",
+                  source.c_str(), value, iteration);
+    fail_bad_input(text);
+}
+
+// A float solve that overflowed, or met p . A p <= 0, ends the program (exit 2) with the reason:
+// for overflow, the largest |a_ij| and |b_i|, which tell why.
+inline void refuse_unless_solvable(const CgInput& in, const CgSystem& s, const CgOutcome& out) {
+    if (out.breakdown) refuse_not_positive_definite(in.source, out.breakdown_value, out.iterations);
+    if (!out.overflow) return;
+    double largest_entry = 0, largest_b = 0;
+    for (float v : s.matrix.values) largest_entry = std::max(largest_entry, std::fabs(double(v)));
+    for (float v : s.b) largest_b = std::max(largest_b, std::fabs(double(v)));
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "%s: the input's values overflow float: at iteration %d the float CG's A p or "
+                  "its dot products passed the largest float (%.4g), with entries of A up to "
+                  "%.3g and of b up to %.3g; scale the matrix down",
+                  in.source.c_str(), out.iterations,
+                  static_cast<double>(std::numeric_limits<float>::max()), largest_entry, largest_b);
+    fail_bad_input(text);
+}
+
+// CG's coefficients build the Lanczos tridiagonal T: diagonal 1/alpha_0, then 1/alpha_j +
+// beta_(j-1)/alpha_(j-1); off-diagonal sqrt(beta_j)/alpha_j. T's extreme eigenvalues (Ritz
+// values) approach A's from inside, and have converged by the time CG has, so their ratio
+// estimates kappa(A), from below if anything. They are found by bisection on Sturm counts.
+struct ConditionEstimate {
+    double lambda_min = 0, lambda_max = 0;
+    double kappa() const { return lambda_max / lambda_min; }
+};
+
+inline ConditionEstimate ritz_condition_estimate(const std::vector<double>& alphas,
+                                                 const std::vector<double>& betas) {
+    const size_t m = alphas.size();
+    if (m == 0) return {};
+    std::vector<double> diag(m), off(m, 0.0);
+    double lo = HUGE_VAL, hi = -HUGE_VAL;
+    for (size_t j = 0; j < m; ++j) {
+        diag[j] = 1.0 / alphas[j] + (j > 0 ? betas[j - 1] / alphas[j - 1] : 0.0);
+        if (j + 1 < m) off[j] = std::sqrt(betas[j]) / alphas[j];
+    }
+    for (size_t j = 0; j < m; ++j) {  // Gershgorin's discs hold every eigenvalue
+        const double radius = std::fabs(off[j]) + (j > 0 ? std::fabs(off[j - 1]) : 0.0);
+        lo = std::min(lo, diag[j] - radius);
+        hi = std::max(hi, diag[j] + radius);
+    }
+    // How many eigenvalues of T lie below t: the negative pivots of T - t I.
+    auto count_below = [&](double t) {
+        size_t count = 0;
+        double pivot = 1;
+        for (size_t j = 0; j < m; ++j) {
+            pivot = diag[j] - t - (j > 0 ? off[j - 1] * off[j - 1] / pivot : 0.0);
+            if (pivot == 0) pivot = -1e-300;
+            count += pivot < 0;
+        }
+        return count;
+    };
+    // The point where the count passes `k`: the (k+1)-th smallest eigenvalue.
+    auto eigenvalue = [&](size_t k) {
+        double a = lo, b = hi;
+        for (int step = 0; step < 200 && b - a > 1e-15 * std::max(std::fabs(a), std::fabs(b));
+             ++step) {
+            const double mid = 0.5 * (a + b);
+            (count_below(mid) > k ? b : a) = mid;
+        }
+        return 0.5 * (a + b);
+    };
+    return {eigenvalue(0), eigenvalue(m - 1)};
+}
+
+// The CPU baseline's solve and the condition number from its coefficients; where the system is
+// scaled, also the unscaled matrix's, to show what scaling gains. A matrix that is not positive
+// definite shows here first, and is refused (exit 2).
+struct Reference {
+    bool available = false;
+    ReferenceSolve solve;
+    ConditionEstimate condition;
+    bool unscaled_available = false;
+    ConditionEstimate unscaled_condition;
+    int unscaled_iterations = 0;
+};
+
+inline Reference reference_of(const CgInput& in, const HostCsr& a, const CgSystem& s,
+                              ReferenceSolve solve) {
     Reference ref;
-    if (a.num_rows > kMaxReferenceRows) return ref;
-    if (a.num_rows >= kAnnouncedUnknowns) announce("solving in double on the CPU, the reference");
     ref.available = true;
-    ref.solve = conjugate_gradient_cpu(s.matrix, s.b, kReferenceTolerance, cg_iteration_cap(s));
+    ref.solve = std::move(solve);
     if (ref.solve.breakdown)
         refuse_not_positive_definite(in.source, ref.solve.breakdown_value, ref.solve.iterations);
     ref.condition = ritz_condition_estimate(ref.solve.alphas, ref.solve.betas);
@@ -44,29 +219,107 @@ inline Reference solve_reference(const CgInput& in, const HostCsr& a, const CgSy
     return ref;
 }
 
-// A float solve that overflowed, or met p . A p <= 0, ends the program (exit 2) with the reason.
-inline void refuse_unless_solvable(const CgInput& in, const CgSystem& s, const CgOutcome& out) {
-    if (out.overflow) refuse_float_overflow_in_cg(in.source, s, out.iterations);
-    if (out.breakdown) refuse_not_positive_definite(in.source, out.breakdown_value, out.iterations);
+inline double norm2(const std::vector<double>& v) {
+    return std::sqrt(std::inner_product(v.begin(), v.end(), v.begin(), 0.0));
+}
+
+// ||got - expected|| / ||expected|| (the plain difference where expected is 0).
+template <class A, class B>
+double relative_difference(const std::vector<A>& got, const std::vector<B>& expected) {
+    double diff = 0, size = 0;
+    for (size_t i = 0; i < got.size(); ++i) {
+        const double d = static_cast<double>(got[i]) - static_cast<double>(expected[i]);
+        diff += d * d;
+        size += static_cast<double>(expected[i]) * static_cast<double>(expected[i]);
+    }
+    return size == 0 ? std::sqrt(diff) : std::sqrt(diff / size);
+}
+
+// ||rhs - A y|| / ||rhs||, all in double.
+inline double relative_residual(const HostCsr& a, const std::vector<double>& rhs,
+                                const std::vector<double>& y) {
+    std::vector<double> r = multiply_in_double(a, y);
+    for (size_t i = 0; i < r.size(); ++i) r[i] = rhs[i] - r[i];
+    return norm2(r) / norm2(rhs);
+}
+
+// b - A y recomputed in double from scratch, and the bound within which a float evaluation of
+// it (the solver's own check: a float SpMV, then b minus it) must lie: spmv_reference's per-row
+// float32 bound for b + A * (-y), whose norm bounds the difference of the two norms.
+struct ResidualFromScratch {
+    double relative;     // ||b - A y|| / ||b||, in double
+    double float_bound;  // ||per-row float32 bound|| / ||b||
+};
+
+inline ResidualFromScratch residual_from_scratch(const CgSystem& s, const std::vector<float>& y) {
+    const HostCsr& m = s.matrix;
+    HostCoo a = coo_of(m.num_rows, m.num_cols, {}, m.col_idx, m.values);
+    for (int r = 0; r < m.num_rows; ++r)
+        a.rows.insert(a.rows.end(), m.row_offsets[r + 1] - m.row_offsets[r], r);
+    std::vector<float> minus_y(y.size());
+    for (size_t i = 0; i < y.size(); ++i) minus_y[i] = -y[i];
+    const SpmvReference ref = spmv_reference(a, minus_y, s.b);
+    return {norm2(ref.y) / rhs_norm(s), norm2(ref.tolerance) / rhs_norm(s)};
+}
+
+// How good the float solution is, in the unknowns y that CG solved for (x = S y, or y = x).
+struct Accuracy {
+    ResidualFromScratch scratch;
+    double recurrence = 0;          // the recurrence's last residual
+    double error = 0;               // ||x - x_true|| / ||x_true||
+    double reference_residual = 0;  // the double solve's, ||b - A y_cpu|| / ||b||
+    double distance = 0, bound = 0, reference_error = 0;
+    double poisson_kappa = 0, exact_residual = 0, error_y = 0;  // the Poisson matrix only
+};
+
+// ||y - y*|| <= ||A^-1|| ||b - A y|| <= kappa ||y*|| ||b - A y|| / ||b|| holds for both solves,
+// so they can differ by at most kappa times the sum of their relative residuals. The Poisson
+// matrix's kappa is exact, and b before its rounding to float has no rounding in it, so the
+// same bound holds against the true solution itself. `recurrence` is the float CG's last
+// residual by its recurrence.
+inline Accuracy measure_accuracy(const CgInput& in, const CgSystem& s, const Reference& ref,
+                                 const std::vector<float>& solution, double recurrence) {
+    Accuracy acc;
+    const std::vector<double> y(solution.begin(), solution.end());
+    const std::vector<double> x_true = known_solution(s.matrix.num_rows);
+    auto x_of = [&](std::vector<double> v) {
+        for (size_t i = 0; i < v.size(); ++i) v[i] *= s.x_of_y[i];
+        return v;
+    };
+    acc.scratch = residual_from_scratch(s, solution);
+    acc.recurrence = recurrence;
+    acc.error = relative_difference(x_of(y), x_true);
+    if (ref.available) {
+        acc.reference_residual =
+            relative_residual(s.matrix, std::vector<double>(s.b.begin(), s.b.end()), ref.solve.y);
+        acc.distance = relative_difference(y, ref.solve.y);
+        acc.bound = ref.condition.kappa() * (acc.scratch.relative + acc.reference_residual);
+        acc.reference_error = relative_difference(x_of(ref.solve.y), x_true);
+    }
+    if (in.poisson()) {
+        acc.poisson_kappa = poisson_condition_number(in.side, in.side);
+        acc.exact_residual = relative_residual(s.matrix, s.b_exact, y);
+        acc.error_y = relative_difference(y, s.y_true);
+    }
+    return acc;
 }
 
 inline void show_system(const HostCsr& a, const CgSystem& s) {
     const std::vector<double> d = diagonal_of(a);
+    const auto [low, high] = std::minmax_element(d.begin(), d.end());
     if (s.scaled)
         std::printf(
             "the diagonal ranges from %.4g to %.4g: CG solves the Jacobi-scaled system\n"
             "  S A S y = S b with S = diag(A)^(-1/2) (unit diagonal), and x = S y\n",
-            *std::min_element(d.begin(), d.end()), *std::max_element(d.begin(), d.end()));
+            *low, *high);
     else
-        std::printf("the diagonal is constant (%g): CG solves A x = b as it is\n", d.front());
+        std::printf("the diagonal is constant (%g): CG solves A x = b as it is\n", *low);
     std::printf(
-        "b = A x_true, with x_true = 1 + a random ripple in [-0.5, 0.5] (seed %d), "
-        "rounded to float\n",
-        static_cast<int>(kSolutionSeed));
-    std::printf(
-        "float vectors, double dot products; stop at ||b - A x|| / ||b|| <= %.0e or after\n"
-        "  %s (10 n)\n\n",
-        kCgTolerance, counted(cg_iteration_cap(s), "iteration").c_str());
+        "b = A x_true, with x_true = 1 + a random ripple in [-0.5, 0.5] (seed %d), rounded to "
+        "float\nfloat vectors, double dot products; stop at ||b - A x|| / ||b|| <= %.0e or "
+        "after\n  %s (10 n)\n\n",
+        static_cast<int>(kSolutionSeed), kCgTolerance,
+        counted(cg_iteration_cap(s), "iteration").c_str());
 }
 
 inline void show_reference(const CgInput& in, const HostCsr& a, const Reference& ref) {
@@ -75,28 +328,24 @@ inline void show_reference(const CgInput& in, const HostCsr& a, const Reference&
                     counted(a.num_rows, "unknown").c_str());
         return;
     }
-    std::printf("CPU reference: CG in double, %s to %.0e%s\n",
-                counted(ref.solve.iterations, "iteration").c_str(), kReferenceTolerance,
-                ref.solve.converged ? "" : " (NOT reached)");
     std::printf(
-        "  Ritz values, the extreme eigenvalues of the tridiagonal matrix that CG's "
-        "coefficients build:\n    lambda_min ~ %.6g, lambda_max ~ %.6g, so the condition "
-        "number kappa ~ %.6g\n",
-        ref.condition.lambda_min, ref.condition.lambda_max, ref.condition.kappa());
+        "CPU reference: CG in double, %s to %.0e%s\n  Ritz values, the extreme eigenvalues of "
+        "the tridiagonal matrix that CG's coefficients build:\n    lambda_min ~ %.6g, "
+        "lambda_max ~ %.6g, so the condition number kappa ~ %.6g\n",
+        counted(ref.solve.iterations, "iteration").c_str(), kReferenceTolerance,
+        ref.solve.converged ? "" : " (NOT reached)", ref.condition.lambda_min,
+        ref.condition.lambda_max, ref.condition.kappa());
     if (in.poisson())
         std::printf("  the Poisson formula gives kappa = %.6g\n",
-                    poisson_condition_number(in.nx, in.ny));
-    if (ref.unscaled_available) {
-        char text[300];
-        std::snprintf(text, sizeof text,
-                      "  A unscaled: kappa ~ %.4g and %s in double (scaled: %.4g and %s): "
-                      "the scaling shrinks the error bound kappa * residual by the same factor "
-                      "as kappa",
-                      ref.unscaled_condition.kappa(),
-                      counted(ref.unscaled_iterations, "iteration").c_str(), ref.condition.kappa(),
-                      with_separators(ref.solve.iterations).c_str());
-        print_wrapped(text, 4);
-    }
+                    poisson_condition_number(in.side, in.side));
+    if (ref.unscaled_available)
+        print_wrapped("  A unscaled: kappa ~ " + fixed_text(ref.unscaled_condition.kappa(), 0) +
+                          " and " + counted(ref.unscaled_iterations, "iteration") +
+                          " in double (scaled: " + fixed_text(ref.condition.kappa(), 0) + " and " +
+                          with_separators(ref.solve.iterations) +
+                          "): the scaling shrinks the error bound kappa * residual by the same "
+                          "factor as kappa",
+                      4);
     std::printf("\n");
 }
 
@@ -122,14 +371,10 @@ inline void show_history(const CgOutcome& out) {
         "is below %.0e):\n",
         kCgTolerance);
     if (out.checks.empty()) std::printf("  none\n");
-    for (const CgCheck& c : out.checks) {
-        char text[200];
-        std::snprintf(
-            text, sizeof text, "  iteration %6d  recurrence %.3e, recomputed %.3e: %s", c.iteration,
-            c.recurrence, c.recomputed,
-            c.recomputed <= kCgTolerance ? "converged" : "it had drifted; CG restarts from it");
-        print_wrapped(text, 4);
-    }
+    for (const CgCheck& c : out.checks)
+        std::printf("  iteration %6d  recurrence %.3e, recomputed %.3e: %s\n", c.iteration,
+                    c.recurrence, c.recomputed,
+                    c.recomputed <= kCgTolerance ? "converged" : "drifted; CG restarts from it");
     std::printf("\n");
 }
 
@@ -143,32 +388,24 @@ inline void show_solution(const Here& here, const CgSystem& s, const CgOutcome& 
     std::printf(
         "  residual ||b - A x|| / ||b||: %.3e by the recurrence, %.3e recomputed in double\n"
         "    from scratch; they differ by %.1e, within %.1e, the float32 bound of one\n"
-        "    evaluation of b - A x (worst case over rounding)\n",
+        "    evaluation of b - A x (worst case over rounding)\n"
+        "  error against x_true, ||x - x_true|| / ||x_true||: %.3e\n",
         acc.recurrence, acc.scratch.relative, std::fabs(acc.recurrence - acc.scratch.relative),
-        acc.scratch.float_bound);
-    std::printf("  error against x_true, ||x - x_true|| / ||x_true||: %.3e\n", acc.error);
+        acc.scratch.float_bound, acc.error);
     if (acc.poisson_kappa > 0)
         std::printf(
             "    bound: the Poisson formula's kappa * the residual against b before its "
             "rounding to float\n    = %.4g * %.3e = %.3e\n",
             acc.poisson_kappa, acc.exact_residual, acc.poisson_kappa * acc.exact_residual);
-    if (ref.available) {
-        if (s.scaled)
-            std::printf(
-                "  distance from y_cpu, the double CPU solution of the scaled system (x = S y):\n"
-                "    ||y - y_cpu|| / ||y_cpu|| = %.3e\n",
-                acc.distance);
-        else
-            std::printf(
-                "  distance from x_cpu, the double CPU solution:\n"
-                "    ||x - x_cpu|| / ||x_cpu|| = %.3e\n",
-                acc.distance);
+    if (ref.available)
         std::printf(
-            "    bound: kappa * (the two relative residuals) = %.4g * (%.2e + %.2e) = %.3e\n"
-            "  the double CPU solution's own error against x_true: %.3e\n",
+            "  distance from %s, the double CPU solution%s:\n    ||%s|| = %.3e\n"
+            "    bound: kappa * (the two relative residuals) = %.4g * (%.2e + %.2e) = "
+            "%.3e\n  the double CPU solution's own error against x_true: %.3e\n",
+            s.scaled ? "y_cpu" : "x_cpu", s.scaled ? " of the scaled system (x = S y)" : "",
+            s.scaled ? "y - y_cpu|| / ||y_cpu" : "x - x_cpu|| / ||x_cpu", acc.distance,
             ref.condition.kappa(), acc.scratch.relative, acc.reference_residual, acc.bound,
             acc.reference_error);
-    }
     std::printf("\n");
 }
 
@@ -176,7 +413,7 @@ inline void show_solution(const Here& here, const CgSystem& s, const CgOutcome& 
 // its SpMVs timed inside it, and then one SpMV alone, by 143's kernel and by cuSPARSE's CSR SpMV
 // (cusparseSpMV, its default algorithm) on the same arrays, the fair bar for the solve's SpMV:
 // the same format and float arithmetic, NVIDIA's tuned kernel.
-inline void time_solve(const KernelProgram& p, const CgSystem& s) {
+inline void compare_with_library(const KernelProgram& p, const CgSystem& s) {
     if (!p.on_gpu() || p.options.scale == 0) return;
     // One SpMV moves at least col_idx and values (8 per nonzero), row_offsets (4 per row + 4),
     // p once, and q read and written (12 per row). The rest of an iteration moves 48 per row:
@@ -191,6 +428,7 @@ inline void time_solve(const KernelProgram& p, const CgSystem& s) {
     CgOutcome out;
     const double solve_ms = host_ms([&] {
         out = run_conjugate_gradient(state, rhs_norm(s), kCgTolerance, cg_iteration_cap(s));
+        out.y = state.solution();
     });
     table.report("cg_solve", "the whole solve, one run",
                  out.spmv_calls * spmv_bytes + 48.0 * n * out.iterations, solve_ms);
@@ -233,10 +471,8 @@ inline void check_solution(const CgInput& in, const Reference& ref, const CgOutc
     // Both sides are computed in double from the same float y, each with a relative rounding
     // error of a few units of 2^-53 per term; where the bound is attained (a 1 x 1 system, a
     // diagonal one after scaling) only those last bits tell them apart.
-    const double relative_rounding = 1e-9, absolute_rounding = 1e-15;
     if (ref.available)
-        check.claim(reference_claim,
-                    acc.distance <= acc.bound * (1 + relative_rounding) + absolute_rounding);
+        check.claim(reference_claim, acc.distance <= acc.bound * (1 + 1e-9) + 1e-15);
     else
         check.skip(reference_claim, "no CPU reference at this size");
     if (!in.poisson()) return;

@@ -9,11 +9,9 @@
 #include <utility>
 #include <vector>
 #include "../../common/self_check.h"
+#include "../../common/stencils.h"
 #include "../../common/timing_table.cuh"
-#include "../cg_reference.h"
 #include "../chapter_inputs.h"
-#include "../rank_blocks.h"
-#include "../rank_fabric.cuh"
 
 inline ProgramDescription spmv_across_ranks_program() {
     return ProgramDescription(
@@ -41,7 +39,7 @@ inline void show_fabric(const RankFabric& fabric) {
     std::printf("%s: %s\n\n", counted(fabric.ranks(), "rank").c_str(), fabric.describe().c_str());
 }
 
-inline void show_split(const char* how, const RowSplit& split, const HostCsr& a) {
+inline void show_split(const char* how, const RowSplit& split, const HostCsr& a, int ranks) {
     std::printf("split %s:\n", how);
     int64_t most = 0;
     for (int k = 0; k < split.ranks(); ++k) {
@@ -54,6 +52,10 @@ inline void show_split(const char* how, const RowSplit& split, const HostCsr& a)
     const double share = split.ranks() ? double(a.nnz()) / split.ranks() : 0.0;
     std::printf("  the busiest rank holds %.2f times an equal share of the nonzeros\n",
                 share > 0 ? most / share : 0.0);
+    const int piece = PaddedLayout(split).piece;
+    std::printf("  each gather: %s of %s, %s received by each rank\n\n",
+                counted(ranks, "piece").c_str(), counted(piece, "float").c_str(),
+                readable_bytes(4.0 * piece * (ranks - 1)).c_str());
 }
 
 // How many products the check across the ranks chains, A^3 x: enough that a wrong gather (a
@@ -72,68 +74,55 @@ inline std::vector<float> power_on_one(const Here& here, const HostCsr& a,
 // body, in the same order, from the same x values. 148's kernel, which the timings also run, adds
 // a long row's pieces in another order, and the CPU baseline's float rounding may differ from the
 // GPU's, so both are held to the double reference.
-inline void check_split(const RankFabric& fabric, const HostCoo& coo, const HostCsr& a,
-                        const char* how, const PaddedLayout& layout,
-                        const std::vector<float>& power_one_rank, const std::vector<float>& y_cpu,
+inline void check_split(const HostCoo& coo, const char* how, int ranks,
+                        const std::vector<float>& power_one_rank, const std::vector<float>& power,
+                        const std::vector<float>& merged, const std::vector<float>& y_cpu,
                         SelfCheck& check) {
-    const int ranks = fabric.ranks();
-    std::printf("  each gather: %s of %s, %s received by each rank\n\n",
-                counted(ranks, "piece").c_str(), counted(layout.piece, "float").c_str(),
-                readable_bytes(4.0 * layout.piece * (ranks - 1)).c_str());
-    const std::vector<float> x0 = lesson_x(a.num_cols);
-    const std::vector<float> across = power_across_ranks(fabric, a, layout, x0, kCheckedPowers);
     check.claim(std::string("A^3 x across ") + counted(ranks, "rank") + ", split " + how +
                     ", equals the one-rank products bit for bit",
-                across == power_one_rank);
-    const std::vector<float> merged =
-        power_across_ranks(fabric, a, layout, x0, 1, RankKernel::merge_path);
-    const SpmvReference reference = spmv_reference(coo, x0, zeros(a.num_rows));
+                power == power_one_rank);
+    const SpmvReference reference =
+        spmv_reference(coo, lesson_x(coo.num_cols), zeros(coo.num_rows));
     check.claim("A x across " + counted(ranks, "rank") + " with 148's merge path, split " + how +
                     ", matches the CPU baseline's: both within float32 rounding of the double "
                     "reference",
                 spmv_matches(merged, reference) && spmv_matches(y_cpu, reference));
 }
 
-// CG on the Poisson matrix across the ranks, against the same CG on one rank: the same number
-// of iterations, the ones that one rank needs to reach 147's tolerance. Only the order in which
-// the dot products' terms are added differs between the two.
-inline void check_cg(const KernelProgram& p, const RankFabric& fabric, SelfCheck& check) {
-    const int ranks = fabric.ranks();
-    // CG's iterations grow with the grid's side, and the check runs two solves, so at --scale
-    // it stops at a 128 x 128 grid; the timings below take the full 2^S unknowns.
-    const int side =
-        p.options.scale > 0 ? std::min(1 << (p.options.scale / 2), 128) : kDefaultGridSide;
-    const CgSystem system =
-        make_cg_system(csr_from_coo_by_stable_sort(poisson_5_point(side, side)), false);
-    const HostCsr& a = system.matrix;
-    const double b_norm = rhs_norm(system);
-    const RankFabric alone(p.here, 1, RankFabric::Placement::one_place);
-    CgRanks one = make_cg_ranks(alone, a, PaddedLayout(split_by_rows(a.num_rows, 1)), system.b);
-    const std::vector<double> one_history =
-        cg_across_ranks(alone, one, cg_iteration_cap(system), b_norm, kCgTolerance);
-    const int iterations = static_cast<int>(one_history.size()) - 1;
-    CgRanks across =
-        make_cg_ranks(fabric, a, PaddedLayout(split_by_nonzeros(a.row_offsets, ranks)), system.b);
-    const std::vector<double> history = cg_across_ranks(fabric, across, iterations, b_norm);
-    const std::vector<float> x_one = cg_solution(alone, one),
-                             x_across = cg_solution(fabric, across);
+// 147's Poisson matrix of a side x side grid, as 147 solves it.
+inline CgSystem poisson_system(int side) {
+    return make_cg_system(csr_from_coo_by_stable_sort(make_stencil({StencilKind::two_d, side})),
+                          false);
+}
+
+// CG's iterations grow with the grid's side, and the check runs two solves, so at --scale it
+// stops at a 128 x 128 grid (147's is 16 x 16); the timings take the full 2^S unknowns.
+inline int cg_grid_side(const ProgramOptions& options) {
+    return options.scale > 0 ? std::min(1 << (options.scale / 2), 128) : 16;
+}
+
+// CG across the ranks against CG on one rank: only the order in which the dot products' terms
+// are added differs between the two.
+inline void check_cg(int ranks, const HostCsr& a, const CgOutcome& one, const CgOutcome& across,
+                     SelfCheck& check) {
     double largest = 0, difference = 0;
-    for (size_t i = 0; i < x_one.size(); ++i) {
-        largest = std::max(largest, std::fabs(double(x_one[i])));
-        difference = std::max(difference, std::fabs(double(x_one[i]) - x_across[i]));
+    for (size_t i = 0; i < one.y.size(); ++i) {
+        largest = std::max(largest, std::fabs(double(one.y[i])));
+        difference = std::max(difference, std::fabs(double(one.y[i]) - across.y[i]));
     }
+    const int side = static_cast<int>(std::lround(std::sqrt(a.num_rows)));
     char line[200];
-    std::snprintf(
-        line, sizeof line,
-        "CG on the Poisson matrix of a %d x %d grid: %d iterations to a relative residual "
-        "of %.2e on one rank, %.2e across %s",
-        side, side, iterations, one_history.back(), history.back(), counted(ranks, "rank").c_str());
+    std::snprintf(line, sizeof line,
+                  "CG on the Poisson matrix of a %d x %d grid: %d iterations to a relative "
+                  "residual of %.2e on one rank, %.2e across %s",
+                  side, side, one.iterations, one.final_residual, across.final_residual,
+                  counted(ranks, "rank").c_str());
     print_wrapped(line);
     std::printf("  largest difference of x across ranks from x on one rank: %.3g (of %.3g)\n\n",
                 difference, largest);
     check.claim("CG across " + counted(ranks, "rank") +
                     " gets within twice 147's tolerance in the iterations that one rank takes",
-                history.back() <= kCgTolerance * 2);
+                across.final_residual <= kCgTolerance * 2);
     check.claim("its x equals one rank's to within 1e-5 of x's largest entry",
                 difference <= 1e-5 * largest);
 }
@@ -161,30 +150,24 @@ double median_step_ms(const RankFabric& fabric, Step step) {
 
 // CG on the Poisson matrix of 2^S unknowns (147's --scale input): ten iterations, each with its
 // SpMV, its gather and its three all-reduced dot products, on one GPU and across the ranks.
+// A tolerance of 0 lets no iteration stop early.
 inline void time_cg_iterations(const KernelProgram& p, const RankFabric& fabric,
                                const TimingTable& table) {
-    const int side = 1 << (p.options.scale / 2);
-    const CgSystem s =
-        make_cg_system(csr_from_coo_by_stable_sort(poisson_5_point(side, side)), false);
-    const double b_norm = rhs_norm(s);
-    const int iterations = 10;
-    const double bytes = iterations * (8.0 * s.matrix.nnz() + 64.0 * s.matrix.num_rows);
+    const CgSystem s = poisson_system(1 << (p.options.scale / 2));
+    const int n = s.matrix.num_rows, iterations = 10;
+    const double bytes = 8.0 * s.matrix.nnz() + 64.0 * n;
     const RankFabric alone(p.here, 1, RankFabric::Placement::one_place);
-    CgRanks one =
-        make_cg_ranks(alone, s.matrix, PaddedLayout(split_by_rows(s.matrix.num_rows, 1)), s.b);
-    CgRanks across =
-        make_cg_ranks(fabric, s.matrix,
-                      PaddedLayout(split_by_nonzeros(s.matrix.row_offsets, fabric.ranks())), s.b);
-    const double one_ms =
-        median_step_ms(alone, [&] { cg_across_ranks(alone, one, iterations, b_norm); }) /
-        iterations;
-    const double across_ms =
-        median_step_ms(fabric, [&] { cg_across_ranks(fabric, across, iterations, b_norm); }) /
-        iterations;
-    table.report("cg_iteration_one_gpu", "one CG iteration on one rank (Poisson)",
-                 bytes / iterations, one_ms);
-    table.report("cg_iteration_ranks", "one CG iteration across the ranks (Poisson)",
-                 bytes / iterations, across_ms);
+    CgRanks one(alone, s.matrix, PaddedLayout(split_by_rows(n, 1)), s.b);
+    CgRanks across(fabric, s.matrix,
+                   PaddedLayout(split_by_nonzeros(s.matrix.row_offsets, fabric.ranks())), s.b);
+    const auto iteration_ms = [&](const RankFabric& f, CgRanks& cg) {
+        const auto solve = [&] { run_conjugate_gradient(cg, rhs_norm(s), 0.0, iterations); };
+        return median_step_ms(f, solve) / iterations;
+    };
+    const double one_ms = iteration_ms(alone, one), across_ms = iteration_ms(fabric, across);
+    table.report("cg_iteration_one_gpu", "one CG iteration on one rank (Poisson)", bytes, one_ms);
+    table.report("cg_iteration_ranks", "one CG iteration across the ranks (Poisson)", bytes,
+                 across_ms);
     table.ratio("CG iteration across ranks / one rank", across_ms / one_ms, "the ranks are faster");
 }
 
@@ -206,8 +189,10 @@ constexpr TimedKernel kTimedKernels[] = {
     {RankKernel::merge_path, "merge_path", "148's merge path by blocks"}};
 
 // At --scale on a GPU, for both kernels and both splits: each rank's SpMV alone, all ranks' at
-// once, and the same product on one rank; the all-gather of each split; then CG.
-inline void time_across_ranks(const KernelProgram& p, const RankFabric& fabric, const HostCsr& a) {
+// once, and the same product on one rank, the bar that the ranks are timed against (no library
+// splits one SpMV across ranks); the all-gather of each split; then CG.
+inline void compare_with_library(const KernelProgram& p, const RankFabric& fabric,
+                                 const HostCsr& a) {
     if (!p.on_gpu() || p.options.scale == 0) return;
     const double bytes = 8.0 * a.nnz() + 4.0 * (a.num_rows + 1) + 8.0 * a.num_rows;
     TimingTable table(p, "149", p.options.skew,
