@@ -9,7 +9,7 @@
 // Build and run:  make 121_chunked_coo_to_csr_kernel && build/121_chunked_coo_to_csr_kernel
 //                 build/121_chunked_coo_to_csr_kernel --scale 20
 
-#ifndef CHUNKED_COO_TO_CSR_KERNEL_121  // the family's proof takes 121's chunked storage
+#ifndef CHUNKED_COO_TO_CSR_KERNEL_121  // the family proof keys its part for 121 on this guard
 #define CHUNKED_COO_TO_CSR_KERNEL_121
 #include <climits>
 #include <stdexcept>

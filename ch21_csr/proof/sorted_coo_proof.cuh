@@ -26,21 +26,16 @@ inline ProgramDescription sorted_coo_program_119() {
         .without_inputs();
 }
 
-// The conversion wants rows in order; sorting them is a separate job, done here on the host.
-inline HostCoo row_sorted_input(const HostCoo& input) {
-    if (input.nnz() >= kAnnouncedSize)
-        announce("sorting " + counted(input.nnz(), "entry", "entries") + " by row, on the host");
-    return sorted_by_row(input);
-}
-
 // The examples, or the chapter's input (--scale or --matrix) sorted by row, whose result: line
-// ends the run.
+// ends the run. The conversion wants rows in order; sorting them is a separate job, done here.
 inline std::vector<SortedCooInput> sorted_coo_inputs(const ProgramOptions& options,
                                                      SelfCheck& check) {
     if (options.book_example()) return sorted_coo_examples();
     const HostCoo input = chapter_input(options);
     check.end_with(result_line(input));
-    return {{options.chosen_input_name(), row_sorted_input(input)}};
+    if (input.nnz() >= kAnnouncedSize)
+        announce("sorting " + counted(input.nnz(), "entry", "entries") + " by row, on the host");
+    return {{options.chosen_input_name(), sorted_by_row(input)}};
 }
 
 // The input's heading and, when it is small, its arrays; a large input says that the conversion
@@ -51,19 +46,18 @@ inline void show_sorted_coo(const std::string& name, const HostCoo& coo) {
                   ", sorted by row ---");
     if (coo.nnz() >= kAnnouncedSize) announce("converting it, by the CPU baseline and the kernels");
     if (!printable(coo)) return;
-    const std::vector<float>& weights = coo.values;
     print_array("rows", coo.rows, 11);
     print_array("cols", coo.cols, 11);
-    print_array("weights", weights, 11);
+    print_array("weights", coo.values, 11);
 }
 
 // Every output starts poisoned, every byte 0xFF (an int -1, a float NaN), as DeviceCsr's do;
 // a refusal must leave it so. Compared bitwise, because a NaN never equals itself.
-template <class T>
-std::vector<T> poisoned(size_t n) {
-    std::vector<T> a(n);
-    std::memset(a.data(), 0xFF, n * sizeof(T));
-    return a;
+inline HostCsr poisoned_csr(const HostCoo& coo) {
+    HostCsr csr{coo.num_rows, coo.num_cols, std::vector<int>(coo.num_rows + 1, -1),
+                std::vector<int>(coo.nnz(), -1), std::vector<float>(coo.nnz())};
+    std::memset(csr.values.data(), 0xFF, csr.values.size() * sizeof(float));
+    return csr;
 }
 
 template <class T>
@@ -71,14 +65,6 @@ bool every_byte_is_poison(const std::vector<T>& a) {
     const unsigned char* bytes = reinterpret_cast<const unsigned char*>(a.data());
     return std::all_of(bytes, bytes + a.size() * sizeof(T),
                        [](unsigned char b) { return b == 0xFF; });
-}
-
-inline HostCsr poisoned_csr(const HostCoo& coo) {
-    HostCsr csr;
-    csr.row_offsets = poisoned<int>(static_cast<size_t>(coo.num_rows) + 1);
-    csr.col_idx = poisoned<int>(coo.nnz());
-    csr.values = poisoned<float>(coo.nnz());
-    return csr;
 }
 
 inline bool still_poisoned(const HostCsr& c) {
@@ -567,13 +553,7 @@ inline HostCoo joined_coo(const HostCooChunks& c) {
 }
 
 inline HostCsr joined_csr(const HostCsrChunks& c) {
-    HostCsr a;
-    a.num_rows = c.num_rows;
-    a.num_cols = c.num_cols;
-    a.row_offsets = joined(c.row_offsets);
-    a.col_idx = joined(c.col_idx);
-    a.values = joined(c.weights);
-    return a;
+    return {c.num_rows, c.num_cols, joined(c.row_offsets), joined(c.col_idx), joined(c.weights)};
 }
 
 // Cuts a COO into chunks of the given lengths (they must add up to its entry count).
@@ -582,9 +562,7 @@ inline HostCooChunks split_into_chunks(const HostCoo& a, const std::vector<int>&
     if (static_cast<size_t>(bounds.back()) != a.nnz())
         throw std::invalid_argument("the chunk lengths add up to " + std::to_string(bounds.back()) +
                                     ", not to the " + std::to_string(a.nnz()) + " entries");
-    HostCooChunks c;
-    c.num_rows = a.num_rows;
-    c.num_cols = a.num_cols;
+    HostCooChunks c{a.num_rows, a.num_cols, {}, {}, {}};
     for (size_t i = 0; i < lengths.size(); ++i) {
         c.rows.emplace_back(a.rows.begin() + bounds[i], a.rows.begin() + bounds[i + 1]);
         c.cols.emplace_back(a.cols.begin() + bounds[i], a.cols.begin() + bounds[i + 1]);
@@ -600,14 +578,6 @@ inline std::vector<int> interior_cuts(const std::vector<int>& lengths) {
     std::vector<int> cuts(bounds.begin() + 1, bounds.end() - 1);
     cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
     return cuts;
-}
-
-inline size_t shared_cuts(const std::vector<int>& in_lengths, const std::vector<int>& out_lengths) {
-    const std::vector<int> in_cuts = interior_cuts(in_lengths);
-    size_t shared = 0;
-    for (int cut : interior_cuts(out_lengths))
-        shared += std::count(in_cuts.begin(), in_cuts.end(), cut);
-    return shared;
 }
 
 // How many entries of `row` each input chunk holds: the length of the chunk's run of that row.
@@ -727,32 +697,8 @@ inline void show_input_chunks(const HostCooChunks& in) {
     }
 }
 
-// A large input: how it is cut, and how the cuts relate to each other and to the rows.
-inline void show_layout(const ChunkedInput& input) {
-    const HostCoo& sorted = input.sorted;
-    const std::vector<int> in_cuts = interior_cuts(input.in_lengths);
-    size_t rows_across_cuts = 0;
-    for (int cut : in_cuts)
-        rows_across_cuts += cut > 0 && static_cast<size_t>(cut) < sorted.nnz() &&
-                            sorted.rows[cut - 1] == sorted.rows[cut];
-    print_wrapped("row-sorted, cut into " + counted(input.in_lengths.size(), "input chunk") +
-                  " of lengths " + bracketed(input.in_lengths));
-    print_wrapped("output: col_idx and weights in " + counted(input.out_lengths.size(), "chunk") +
-                  " of lengths " + bracketed(input.out_lengths) + "; row_offsets in " +
-                  counted(input.offset_lengths.size(), "chunk") + " of lengths " +
-                  bracketed(input.offset_lengths));
-    print_wrapped("output cuts on an input cut: " +
-                  std::to_string(shared_cuts(input.in_lengths, input.out_lengths)) + " of " +
-                  std::to_string(interior_cuts(input.out_lengths).size()) +
-                  "; input cuts inside a row: " + std::to_string(rows_across_cuts) + " of " +
-                  std::to_string(in_cuts.size()) + "; copies: " +
-                  std::to_string(chunk_copies(input.in_lengths, input.out_lengths).size()));
-    std::printf("\n");
-    if (sorted.nnz() >= kAnnouncedSize) announce("validating and converting the chunks");
-}
-
+// How the input and the output are cut: in full for the example, by their lengths otherwise.
 inline void show_chunked_input(const ChunkedInput& input) {
-    if (input.shown == ChunkedInput::layout) return show_layout(input);
     const std::string output = "col_idx and weights in " +
                                counted(input.out_lengths.size(), "chunk") + " of lengths " +
                                bracketed(input.out_lengths) + ", row_offsets (" +
@@ -764,43 +710,14 @@ inline void show_chunked_input(const ChunkedInput& input) {
         return print_wrapped("the reference card's example, rows cut as [ 0 | 0 1 2 | 2 ], " +
                              output + ":");
     }
-    show_input_chunks(input.chunks);
+    if (input.shown == ChunkedInput::example) show_input_chunks(input.chunks);
+    if (input.shown == ChunkedInput::layout)
+        print_wrapped("row-sorted, cut into " + counted(input.in_lengths.size(), "input chunk") +
+                      " of lengths " + bracketed(input.in_lengths) + "; copies: " +
+                      std::to_string(chunk_copies(input.in_lengths, input.out_lengths).size()));
     print_wrapped("output, allocated by the caller: " + output);
     std::printf("\n");
-}
-
-// Each boundary as the sum that its thread computes, and the slot of the row_offsets chunk that
-// it goes to; then each row's entries by chunk.
-inline void show_offset_sums(const HostCooChunks& in, const std::vector<int>& offset_lengths,
-                             const std::vector<int>& offsets) {
-    print_array("row_offsets", offsets);
-    std::printf(
-        "row_offsets[r] = sum over the chunks of lower_bound(chunk rows, r), written to\n"
-        "the offsets chunk that holds r:\n");
-    for (int r = 0; r <= in.num_rows; ++r) {
-        std::string terms;
-        for (const std::vector<int>& rows : in.rows)
-            terms +=
-                (terms.empty() ? "" : " + ") +
-                std::to_string(lower_bound_index(rows.data(), static_cast<int>(rows.size()), r));
-        const ChunkPosition slot = locate_chunk_entry(offset_lengths, r);
-        std::printf("  row_offsets[%d] = %s = %-2d -> offsets chunk %d [%d]\n", r, terms.c_str(),
-                    offsets[r], slot.chunk, slot.position);
-    }
-    std::printf("each row's entries, by the input chunk that holds them:\n");
-    for (int r = 0; r < in.num_rows; ++r) {
-        const std::vector<int> share = row_share_by_chunk(in, r);
-        std::string parts;
-        for (size_t i = 0; i < share.size(); ++i)
-            if (share[i] > 0)
-                parts += (parts.empty() ? ": " : ", ") + std::to_string(share[i]) + " from chunk " +
-                         std::to_string(i);
-        const int length = offsets[r + 1] - offsets[r];
-        std::printf("  row %d: %s%s\n", r,
-                    length == 0 ? "empty" : counted(length, "entry", "entries").c_str(),
-                    parts.c_str());
-    }
-    std::printf("\n");
+    if (input.sorted.nnz() >= kAnnouncedSize) announce("validating and converting the chunks");
 }
 
 // The chunks of one output array, each with the range of the logical array that it holds.
@@ -815,14 +732,28 @@ void show_chunks(const char* kind, const char* range, const char* name,
                                       : (std::string(name) + " " + bracketed(chunks[j])).c_str());
 }
 
+// The card's offsets chunks; for the example, each boundary as the sum that its thread computes
+// and the slot that it goes to, the copies, and every output chunk.
 inline void show_chunked_conversion(const Here& here, const ChunkedInput& input,
                                     const HostCsrChunks& out) {
-    if (input.shown == ChunkedInput::card) {
-        print_array("row_offsets", joined(out.row_offsets));
-        show_chunks("offsets", "boundaries", "row_offsets", out.row_offsets);
+    const std::vector<int> offsets = joined(out.row_offsets);
+    if (input.shown == ChunkedInput::layout) return;
+    print_array("row_offsets", offsets);
+    if (input.shown == ChunkedInput::card)
+        return show_chunks("offsets", "boundaries", "row_offsets", out.row_offsets);
+    std::printf(
+        "row_offsets[r] = sum over the chunks of lower_bound(chunk rows, r), written to\n"
+        "the offsets chunk that holds r:\n");
+    for (int r = 0; r <= out.num_rows; ++r) {
+        std::string terms;
+        for (const std::vector<int>& rows : input.chunks.rows)
+            terms +=
+                (terms.empty() ? "" : " + ") +
+                std::to_string(lower_bound_index(rows.data(), static_cast<int>(rows.size()), r));
+        const ChunkPosition slot = locate_chunk_entry(input.offset_lengths, r);
+        std::printf("  row_offsets[%d] = %s = %-2d -> offsets chunk %d [%d]\n", r, terms.c_str(),
+                    offsets[r], slot.chunk, slot.position);
     }
-    if (input.shown != ChunkedInput::example) return;
-    show_offset_sums(input.chunks, input.offset_lengths, joined(out.row_offsets));
     std::printf("copies of columns and weights (overlaps of input and output chunk ranges):\n");
     const std::vector<ChunkCopy> copies = chunk_copies(input.in_lengths, input.out_lengths);
     for (size_t n = 0; n < copies.size(); ++n) {
@@ -846,14 +777,16 @@ inline void check_example_geometry(const ChunkedInput& input, const HostCsr& joi
     std::vector<int> holders;
     for (size_t i = 0; i < share.size(); ++i)
         if (share[i] > 0) holders.push_back(static_cast<int>(i));
-    bool empty_chunk_inside = false;
-    for (int i = holders.empty() ? 1 : holders.front(); !holders.empty() && i <= holders.back();
-         ++i)
-        empty_chunk_inside = empty_chunk_inside || input.chunks.rows[i].empty();
+    const auto rows = input.chunks.rows.begin();
     check.claim("row 3's entries lie in 3 input chunks, with an empty chunk among them",
-                holders.size() == 3 && empty_chunk_inside);
+                holders.size() == 3 &&
+                    std::any_of(rows + holders.front(), rows + holders.back(),
+                                [](const std::vector<int>& chunk) { return chunk.empty(); }));
+    const std::vector<int> in_cuts = interior_cuts(input.in_lengths);
+    const std::vector<int> out_cuts = interior_cuts(input.out_lengths);
     check.claim("the output chunks are cut where no input chunk is cut",
-                shared_cuts(input.in_lengths, input.out_lengths) == 0);
+                std::find_first_of(out_cuts.begin(), out_cuts.end(), in_cuts.begin(),
+                                   in_cuts.end()) == out_cuts.end());
     const ChunkPosition row_start = locate_chunk_entry(input.offset_lengths, kExampleSpanningRow);
     const ChunkPosition row_end = locate_chunk_entry(input.offset_lengths, kExampleSpanningRow + 1);
     check.claim(
