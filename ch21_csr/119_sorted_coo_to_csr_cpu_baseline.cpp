@@ -47,10 +47,10 @@ inline ContractVerdict sorted_coo_to_csr_cpu(const HostCoo& coo, HostCsr& csr) {
 }
 
 #if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
-#include "proof/sorted_coo_proof.cuh"
+#include "proof/119_sorted_coo_to_csr_cpu_baseline.h"
 
 int main(int argc, char** argv) {
-    start_cpu_program(argc, argv, sorted_coo_program_119());
+    start_cpu_program(argc, argv, sorted_coo_to_csr_cpu_program());
     SelfCheck check;
     for (const SortedCooInput& input : sorted_coo_examples()) {
         show_sorted_coo(input.name, input.coo);

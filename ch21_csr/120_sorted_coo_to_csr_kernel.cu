@@ -117,10 +117,10 @@ inline CooToCsrResult sorted_coo_to_csr(const Here& here, const HostCoo& coo) {
 }
 
 #if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
-#include "proof/sorted_coo_proof.cuh"
+#include "proof/120_sorted_coo_to_csr_kernel.cuh"
 
 int main(int argc, char** argv) {
-    const KernelProgram p = start_kernel_program(argc, argv, sorted_coo_program_120());
+    const KernelProgram p = start_kernel_program(argc, argv, sorted_coo_to_csr_program());
     SelfCheck check;
     for (const SortedCooInput& input : sorted_coo_inputs(p.options, check)) {
         show_sorted_coo(input.name, input.coo);

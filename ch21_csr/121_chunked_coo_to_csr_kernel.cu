@@ -376,10 +376,10 @@ inline ChunkedConversion coo_chunks_to_csr(const Here& here, const HostCooChunks
 }
 
 #if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
-#include "proof/sorted_coo_proof.cuh"
+#include "proof/121_chunked_coo_to_csr_kernel.cuh"
 
 int main(int argc, char** argv) {
-    const KernelProgram p = start_kernel_program(argc, argv, sorted_coo_program_121());
+    const KernelProgram p = start_kernel_program(argc, argv, chunked_coo_to_csr_program());
     SelfCheck check;
     for (const ChunkedInput& input : chunked_inputs(p.options, check)) {
         show_chunked_input(input);

@@ -1,8 +1,9 @@
-// What 119 to 122 print, check and time around their lessons: the inputs, each conversion shown
-// and held to its CPU baseline and to the examples' known facts, the refusals, and, on a GPU,
-// the library routes (CUB's run-length encoding and scan; cusparseXcoo2csr) checked and timed
-// beside the lessons' kernels, which each lesson passes in. 121's chunked storage has its own
-// part at the end, compiled where 121's lesson defines that storage.
+// What 119 to 122 print, check and time around their lessons, written once for the four (each
+// program's own proof file adds its title and commands): the inputs, each conversion shown and
+// held to its CPU baseline and to the examples' known facts, the refusals, and, on a GPU, the
+// library routes (CUB's run-length encoding and scan; cusparseXcoo2csr) checked and timed beside
+// the lessons' kernels, which each lesson passes in. 121's chunked storage has its own part at
+// the end, compiled where 121's lesson defines that storage.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -14,17 +15,6 @@
 #include "../../common/self_check.h"
 #include "../chapter_inputs.h"
 #include "../sorted_coo_contract.h"
-
-inline ProgramDescription sorted_coo_program_119() {
-    return ProgramDescription(
-               "119 (21.3) CPU baseline: row-sorted COO -> CSR, one lower-bound search per row "
-               "boundary",
-               {"make 119_sorted_coo_to_csr_cpu_baseline",
-                "build/119_sorted_coo_to_csr_cpu_baseline"})
-        .with_book_input(
-            "the card's example, one with empty rows and a duplicate, three bad inputs")
-        .without_inputs();
-}
 
 // The examples, or the chapter's input (--scale or --matrix) sorted by row, whose result: line
 // ends the run. The conversion wants rows in order; sorting them is a separate job, done here.
@@ -220,35 +210,6 @@ inline void check_refusal(const RefusalDemo& demo, const ContractVerdict& verdic
 #include "../../common/device_formats.cuh"
 #include "../../common/kernel_program.cuh"
 #include "../../common/timing_table.cuh"
-
-inline ProgramDescription sorted_coo_program_120() {
-    return ProgramDescription(
-               "120 (21.3) kernel: row-sorted COO -> CSR, one lower-bound search per row boundary",
-               {"make 120_sorted_coo_to_csr_kernel && build/120_sorted_coo_to_csr_kernel",
-                "build/120_sorted_coo_to_csr_kernel --scale 22 --max-memory 8G",
-                "build/120_sorted_coo_to_csr_kernel --matrix data/netscience.mtx"})
-        .with_book_input("the card's example, one with empty rows and a duplicate, bad inputs")
-        .with_memory({88, 36, 900e6});
-}
-
-inline ProgramDescription sorted_coo_program_121() {
-    return ProgramDescription(
-               "121 (21.3) kernel: sorted COO -> CSR over chunked storage, never concatenated",
-               {"make 121_chunked_coo_to_csr_kernel && build/121_chunked_coo_to_csr_kernel",
-                "build/121_chunked_coo_to_csr_kernel --scale 20"})
-        .with_book_input("an 8-row example in 5 input and 3 output chunks, the card's, bad inputs")
-        .with_memory({132, 28, 900e6});
-}
-
-inline ProgramDescription sorted_coo_program_122() {
-    return ProgramDescription(
-               "122 (21.3) kernel: row-sorted COO -> CSR, one coalesced pass over the row ids",
-               {"make 122_sorted_coo_to_csr_one_pass_kernel",
-                "build/122_sorted_coo_to_csr_one_pass_kernel",
-                "build/122_sorted_coo_to_csr_one_pass_kernel --scale 22 --max-memory 8G"})
-        .with_book_input("the card's example and one with empty rows and a duplicate")
-        .with_memory({88, 36, 900e6});
-}
 
 // A launch of a lesson's kernels (or copies) from a one-piece COO into a one-piece CSR.
 using CooLaunch = void (*)(const Here&, const DeviceCoo&, DeviceCsr&);
