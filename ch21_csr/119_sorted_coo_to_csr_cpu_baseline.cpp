@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
         const std::vector<int> by_counting = scan_degrees(count);
         show_counting(count, by_counting);
         show_csr_with_rows(csr);
-        check_conversion(input, csr, by_counting, check);
+        check_conversion(input, csr, by_counting, csr, check);
     }
     show_refusals_heading(
         "every output byte is 0xFF before the check runs; a refusal must leave it so");

@@ -58,8 +58,7 @@ inline ContractVerdict contract_verdict(const HostCoo& coo, int first_bad) {
 // The card's example: rows 0 0 1 2 2. The card gives only the rows and the offsets; the columns
 // and weights are the suite's own.
 inline HostCoo card_example() {
-    const std::vector<float> weights = {1, 2, 3, 4, 5};
-    return coo_of(3, 3, {0, 0, 1, 2, 2}, {0, 2, 1, 0, 2}, weights);
+    return coo_of(3, 3, {0, 0, 1, 2, 2}, {0, 2, 1, 0, 2}, {1, 2, 3, 4, 5});
 }
 const std::vector<int> kCardRowOffsets = {0, 2, 3, 5};
 
@@ -71,7 +70,7 @@ inline HostCoo gaps_and_duplicate_example() {
 const std::vector<int> kGapsEmptyRows = {0, 2, 3, 6};
 
 // An input to convert, named as the claims about it name it. The examples that 119, 120 and 122
-// convert when they are given no input make claims of their own (check_example_facts).
+// convert when they are given no input make claims of their own (check_entries_and_examples).
 struct SortedCooInput {
     enum Example { card, gaps, none };
     std::string name;
