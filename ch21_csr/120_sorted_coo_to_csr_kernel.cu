@@ -124,10 +124,10 @@ int main(int argc, char** argv) {
     SelfCheck check;
     for (const SortedCooInput& input : sorted_coo_inputs(p.options, check)) {
         show_sorted_coo(input.name, input.coo);
+        const CooToCsrResult result = sorted_coo_to_csr(p.here, input.coo);
         HostCsr csr_cpu;
         const ContractVerdict verdict_cpu = sorted_coo_to_csr_cpu(input.coo, csr_cpu);
         const std::vector<int> by_counting = scan_degrees(count_degrees(input.coo));
-        const CooToCsrResult result = sorted_coo_to_csr(p.here, input.coo);
         show_conversion(input.coo, result.verdict, result.csr);
         check_conversion(p, input, verdict_cpu, csr_cpu, by_counting, result.verdict, result.csr,
                          check);

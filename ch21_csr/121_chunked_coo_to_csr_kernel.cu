@@ -383,12 +383,11 @@ int main(int argc, char** argv) {
     SelfCheck check;
     for (const ChunkedInput& input : chunked_inputs(p.options, check)) {
         show_chunked_input(input);
-        const int first_bad_cpu = validate_chunk_cpu(input.chunks);
-        const std::vector<int> row_offsets_cpu = chunked_row_offsets_cpu(input.chunks);
-        HostCsr one_piece_cpu;
-        sorted_coo_to_csr_cpu(input.sorted, one_piece_cpu);
         const ChunkedConversion got =
             coo_chunks_to_csr(p.here, input.chunks, input.offset_lengths, input.out_lengths);
+        const int first_bad_cpu = validate_chunk_cpu(input.chunks);
+        const std::vector<int> row_offsets_cpu = chunked_row_offsets_cpu(input.chunks);
+        const std::vector<int> one_piece_cpu = row_boundary_cpu(input.sorted);
         show_chunked_conversion(p.here, input, got.csr);
         check_chunked_conversion(input, first_bad_cpu, row_offsets_cpu, one_piece_cpu, got.verdict,
                                  got.csr, check);

@@ -27,13 +27,6 @@ int first_bad_of(const Here& here, const HostCoo& coo) {
     return validate_sorted_coo(here, DeviceCoo(here, coo));
 }
 
-// The CPU baseline's offsets (119's, which 120 takes), for an input that keeps the contract.
-std::vector<int> row_offsets_cpu(const HostCoo& coo) {
-    HostCsr csr;
-    sorted_coo_to_csr_cpu(coo, csr);
-    return csr.row_offsets;
-}
-
 // The RLE + scan route after 120's check, as the lesson's own route runs after it. The route's
 // scratch outlives the conversion's last read of it, which the download waits for.
 CooToCsrResult sorted_coo_to_csr_rle_scan(const Here& here, const HostCoo& coo) {
@@ -148,7 +141,7 @@ TEST_CASE("120: the card's example gives the card's offsets", "[120][emulation]"
         CHECK(result.csr.row_offsets == std::vector<int>{0, 2, 3, 5});
         CHECK(result.csr.col_idx == card.cols);
         CHECK(result.csr.values == card.values);
-        CHECK(row_offsets_cpu(card) == std::vector<int>{0, 2, 3, 5});
+        CHECK(row_boundary_cpu(card) == std::vector<int>{0, 2, 3, 5});
         CHECK(first_contract_violation(card) == 5);
     }
 }
@@ -174,7 +167,7 @@ TEST_CASE("120: empty rows at the start, middle and end; duplicates; no entries;
     for (const HostCoo& coo : small_inputs()) {
         CAPTURE(coo.num_rows, coo.nnz());
         require_converted_exactly(sorted_coo_to_csr(Here::emulated(order), coo), coo);
-        CHECK(row_offsets_cpu(coo) == csr_from_coo_by_stable_sort(coo).row_offsets);
+        CHECK(row_boundary_cpu(coo) == csr_from_coo_by_stable_sort(coo).row_offsets);
         CHECK(first_contract_violation(coo) == static_cast<int>(coo.nnz()));
     }
 }
@@ -223,7 +216,7 @@ TEST_CASE("120: the real matrices, row-sorted, give the stable-sort CSR exactly"
         const HostCoo raw = read_data_file(name);
         const HostCoo coo = sorted_by_row(raw);
         require_converted_exactly(sorted_coo_to_csr(emulated(kSeed120), coo), raw);
-        CHECK(row_offsets_cpu(coo) == csr_from_coo_by_stable_sort(raw).row_offsets);
+        CHECK(row_boundary_cpu(coo) == csr_from_coo_by_stable_sort(raw).row_offsets);
         // In the file's own order the entries are refused wherever the rows first go down.
         const int descent = first_descent(raw);
         CHECK(first_bad_of(emulated(kSeed120), raw) == descent);
@@ -241,7 +234,7 @@ TEST_CASE(
         const ThreadOrder order = ThreadOrder::shuffled(mix_seed(kSeed120, i));
         const HostCoo sorted = sorted_by_row(raw);
         require_converted_exactly(sorted_coo_to_csr(Here::emulated(order), sorted), raw);
-        REQUIRE(row_offsets_cpu(sorted) == csr_from_coo_by_stable_sort(raw).row_offsets);
+        REQUIRE(row_boundary_cpu(sorted) == csr_from_coo_by_stable_sort(raw).row_offsets);
         REQUIRE(first_contract_violation(sorted) == static_cast<int>(raw.nnz()));
         REQUIRE(first_contract_violation(raw) == first_descent(raw));
         REQUIRE(first_bad_of(Here::emulated(order), raw) == first_descent(raw));

@@ -756,8 +756,9 @@ inline void check_example_geometry(const ChunkedInput& input, const HostCsr& joi
 // columns and weights in their order, the copies; then the example's and the card's own.
 inline void check_chunked_conversion(const ChunkedInput& input, int first_bad_cpu,
                                      const std::vector<int>& row_offsets_cpu,
-                                     const HostCsr& one_piece_cpu, const ContractVerdict& verdict,
-                                     const HostCsrChunks& out, SelfCheck& check) {
+                                     const std::vector<int>& one_piece_cpu,
+                                     const ContractVerdict& verdict, const HostCsrChunks& out,
+                                     SelfCheck& check) {
     const std::string& name = input.name;
     const int nnz = static_cast<int>(input.sorted.nnz());
     const HostCsr joined_out = joined_csr(out);
@@ -770,8 +771,7 @@ inline void check_chunked_conversion(const ChunkedInput& input, int first_bad_cp
                     " of the lengths asked for, equal the CPU baseline's exactly, and 120's "
                     "one-piece baseline's on the glued rows",
                 chunk_lengths(out.row_offsets) == input.offset_lengths &&
-                    joined_out.row_offsets == row_offsets_cpu &&
-                    row_offsets_cpu == one_piece_cpu.row_offsets);
+                    joined_out.row_offsets == row_offsets_cpu && row_offsets_cpu == one_piece_cpu);
     check.claim(name + ": col_idx and weights, gathered from their " +
                     counted(input.out_lengths.size(), "chunk") +
                     " of the lengths asked for, are the input's columns and weights in their "
