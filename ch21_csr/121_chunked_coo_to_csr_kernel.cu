@@ -395,7 +395,8 @@ int main(int argc, char** argv) {
                              launch_chunked_conversion, copy_chunk_overlaps);
     }
     if (!p.options.book_example()) return check.finish();
-    std::printf("\nbad inputs, refused before anything is written:\n");
+    show_refusals_heading(std::string("every byte of every output chunk is 0xFF before the ") +
+                          p.here.name() + " check runs; a refusal must leave it so");
     for (const ChunkedRefusal& bad : chunked_refusals()) {
         show_input_chunks(bad.in);
         const ChunkedConversion got =
