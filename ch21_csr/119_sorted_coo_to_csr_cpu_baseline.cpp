@@ -8,9 +8,12 @@
 //
 // Build and run:  make 119_sorted_coo_to_csr_cpu_baseline
 //                 build/119_sorted_coo_to_csr_cpu_baseline
+#ifndef SORTED_COO_TO_CSR_CPU_119  // 120 takes this baseline as its own
+#define SORTED_COO_TO_CSR_CPU_119
 #include <vector>
 #include "../common/binary_search.h"
-#include "chapter_inputs.h"
+// 114's lesson: count_degrees and scan_degrees, the count-and-scan route the search is held to
+#include "114_csr_construction_cpu_baseline.cpp"
 #include "sorted_coo_contract.h"
 
 // The conversion's contract: row ids never decrease from one entry to the next, every row id is
@@ -26,43 +29,30 @@ inline int first_contract_violation(const HostCoo& coo) {
     return nnz;
 }
 
-// The baseline: boundary r is the lower bound of r among the sorted row ids. The search assumes
-// sorted rows, so the contract is checked first, and a refused input leaves `csr` exactly as the
-// caller handed it over: no half-built CSR can be mistaken for a result.
+// Boundary r is the lower bound of r among the sorted row ids: one search per boundary, each on
+// its own (120 gives each its own thread).
+inline std::vector<int> row_boundary_cpu(const HostCoo& coo) {
+    std::vector<int> row_offsets(static_cast<size_t>(coo.num_rows) + 1);
+    for (int r = 0; r <= coo.num_rows; ++r)
+        row_offsets[r] = lower_bound_index(coo.rows.data(), static_cast<int>(coo.nnz()), r);
+    return row_offsets;
+}
+
+// The baseline. The search assumes sorted rows, so the contract is checked first, and a refused
+// input leaves `csr` exactly as the caller handed it over: no half-built CSR can be mistaken for
+// a result. The columns and weights are already in CSR order.
 inline ContractVerdict sorted_coo_to_csr_cpu(const HostCoo& coo, HostCsr& csr) {
     const ContractVerdict verdict = contract_verdict(coo, first_contract_violation(coo));
     if (!verdict.holds()) return verdict;
-    csr.num_rows = coo.num_rows;
-    csr.num_cols = coo.num_cols;
-    csr.row_offsets.assign(static_cast<size_t>(coo.num_rows) + 1, 0);
-    for (int r = 0; r <= coo.num_rows; ++r)
-        csr.row_offsets[r] = lower_bound_index(coo.rows.data(), static_cast<int>(coo.nnz()), r);
-    const std::vector<float>& weights = coo.values;
-    csr.col_idx = coo.cols;
-    csr.values = weights;
+    csr = {coo.num_rows, coo.num_cols, row_boundary_cpu(coo), coo.cols, coo.values};
     return verdict;
-}
-
-// The cross-check: count each row's entries, then an exclusive scan of the counts. It does not
-// rely on the order of the entries at all, only on the ids being in range.
-inline std::vector<int> row_entry_counts(const HostCoo& coo) {
-    std::vector<int> count(coo.num_rows, 0);
-    for (int r : coo.rows) ++count[r];
-    return count;
-}
-
-inline std::vector<int> row_offsets_by_counting(const HostCoo& coo) {
-    const std::vector<int> count = row_entry_counts(coo);
-    std::vector<int> row_offsets(count.size() + 1, 0);
-    for (size_t r = 0; r < count.size(); ++r) row_offsets[r + 1] = row_offsets[r] + count[r];
-    return row_offsets;
 }
 
 #if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
 #include "proof/119_sorted_coo_to_csr_cpu_baseline.h"
 
 int main(int argc, char** argv) {
-    start_cpu_program(argc, argv, sorted_coo_to_csr_program());
+    start_cpu_program(argc, argv, sorted_coo_to_csr_cpu_program());
     SelfCheck check;
     for (const SortedCooInput& input : sorted_coo_examples()) {
         show_sorted_coo(input.name, input.coo);
@@ -70,12 +60,22 @@ int main(int argc, char** argv) {
         const ContractVerdict verdict = sorted_coo_to_csr_cpu(input.coo, csr);
         if (!check_contract_kept(input, verdict, check)) continue;
         show_searches(input.coo, csr.row_offsets);
-        const std::vector<int> by_counting = row_offsets_by_counting(input.coo);
-        show_counting(input.coo, by_counting);
+        // The cross-check counts each row's entries and scans the counts: it does not rely on the
+        // order of the entries at all, only on the ids being in range.
+        const std::vector<int> count = count_degrees(input.coo);
+        const std::vector<int> by_counting = scan_degrees(count);
+        show_counting(count, by_counting);
         show_csr_with_rows(csr);
-        check_conversion(input, csr, by_counting, check);
+        check_conversion(input, csr, by_counting, csr, check);
     }
-    check_refusals(check);
+    show_refusals_heading(
+        "every output byte is 0xFF before the check runs; a refusal must leave it so");
+    for (const RefusalDemo& demo : refusal_demos()) {
+        HostCsr csr = poisoned_csr(demo.coo);
+        const ContractVerdict verdict = sorted_coo_to_csr_cpu(demo.coo, csr);
+        check_refusal(demo, verdict, csr, check);
+    }
     return check.finish();
 }
 #endif
+#endif  // SORTED_COO_TO_CSR_CPU_119

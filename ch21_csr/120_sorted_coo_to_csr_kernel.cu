@@ -13,21 +13,8 @@
 #include "../common/binary_search.h"
 #include "../common/device_formats.cuh"
 #include "../common/kernel_program.cuh"
-#include "chapter_inputs.h"
-#include "sorted_coo_contract.h"
-
-// The CPU baseline of the check, in the kernel's shape: every entry looked at, the smallest bad
-// index kept. Entry k breaks the contract (rows never decrease, rows in [0, num_rows), columns in
-// [0, num_cols)) if its own ids are out of range or its row is below entry k - 1's.
-inline int validate_sorted_coo_cpu(const HostCoo& coo) {
-    const int nnz = static_cast<int>(coo.nnz());
-    int first_bad = nnz;
-    for (int k = 0; k < nnz; ++k)
-        if (breaks_contract(coo.rows[k], coo.cols[k], k > 0 ? &coo.rows[k - 1] : nullptr,
-                            coo.num_rows, coo.num_cols))
-            first_bad = std::min(first_bad, k);
-    return first_bad;
-}
+// 119's lesson: the CPU baseline, the same check and the same searches, one after another
+#include "119_sorted_coo_to_csr_cpu_baseline.cpp"
 
 // A thread reads only its own entry and the one before. Any number of threads may find a bad
 // entry, in any order; the minimum does not depend on the order in which they arrive, so the
@@ -43,15 +30,6 @@ __global__ void validate_sorted_coo_kernel(int nnz, const int* rows, const int* 
                                            int num_cols, int* first_bad) {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k < nnz) validate_sorted_coo_thread(k, rows, cols, num_rows, num_cols, first_bad);
-}
-
-// The CPU baseline of the offsets, in the kernel's shape: the same searches, one boundary after
-// another.
-inline std::vector<int> row_boundary_cpu(const HostCoo& coo) {
-    std::vector<int> row_offsets(static_cast<size_t>(coo.num_rows) + 1);
-    for (int r = 0; r <= coo.num_rows; ++r)
-        row_offsets[r] = lower_bound_index(coo.rows.data(), static_cast<int>(coo.nnz()), r);
-    return row_offsets;
 }
 
 // Thread r writes row_offsets[r] and nothing else: the threads share only reads.
@@ -146,15 +124,23 @@ int main(int argc, char** argv) {
     SelfCheck check;
     for (const SortedCooInput& input : sorted_coo_inputs(p.options, check)) {
         show_sorted_coo(input.name, input.coo);
-        const int first_bad_cpu = validate_sorted_coo_cpu(input.coo);
-        const std::vector<int> row_offsets_cpu = row_boundary_cpu(input.coo);
         const CooToCsrResult result = sorted_coo_to_csr(p.here, input.coo);
-        show_conversion(input.coo, result);
-        check_conversion(p, input, first_bad_cpu, row_offsets_cpu, result, check);
-        compare_with_library_routes(p, input, result, check);
-        if (p.on_gpu() && p.options.scale > 0) time_routes(p, input.coo);
+        HostCsr csr_cpu;
+        const ContractVerdict verdict_cpu = sorted_coo_to_csr_cpu(input.coo, csr_cpu);
+        const std::vector<int> by_counting = scan_degrees(count_degrees(input.coo));
+        show_conversion(input.coo, result.verdict, result.csr);
+        check_conversion(p, input, verdict_cpu, csr_cpu, by_counting, result.verdict, result.csr,
+                         check);
+        compare_with_library(p, input.name, input.coo, result.csr, check, copy_entry_arrays,
+                             launch_validation, launch_row_boundaries, launch_lower_bound_route);
     }
-    if (p.options.book_example()) check_refusals(p, check);
+    if (!p.options.book_example()) return check.finish();
+    show_refusals_heading(std::string("every output byte is 0xFF before the ") + p.here.name() +
+                          " validation runs; a refusal must leave it so");
+    for (const RefusalDemo& demo : refusal_demos()) {
+        const CooToCsrResult result = sorted_coo_to_csr(p.here, demo.coo);
+        check_refusal(demo, result.verdict, result.csr, check, first_contract_violation(demo.coo));
+    }
     return check.finish();
 }
 #endif

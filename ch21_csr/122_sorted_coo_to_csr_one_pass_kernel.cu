@@ -1,17 +1,18 @@
 // 122 (21.3) kernel: row-sorted COO to CSR in one coalesced pass over the row ids.
 // 120 gives each row boundary a thread and a binary search: log2(nnz) scattered reads. Here a
 // thread reads the row ids of two groups of four neighbouring entries, and of the entry left of
-// each group, beside the other threads of its warp: the row array is read once, coalesced. Where an entry's row
-// differs from its left neighbour's, rows start there: the thread writes the offsets of every row
-// in between (empty ones too), so each offset has one writer and no atomics or scan are needed.
+// each group, beside the other threads of its warp: the row array is read once, coalesced. Where an
+// entry's row differs from its left neighbour's, rows start there: the thread writes the offsets of
+// every row in between (empty ones too), so each offset has one writer and no atomics or scan are
+// needed.
 //
 // Build and run:  make 122_sorted_coo_to_csr_one_pass_kernel
 //                 build/122_sorted_coo_to_csr_one_pass_kernel
 //                 build/122_sorted_coo_to_csr_one_pass_kernel --scale 22 --max-memory 8G
 
 // 120's lesson: validate_then_convert, copy_entry_arrays, and the search it is timed against
-#include "120_sorted_coo_to_csr_kernel.cu"
 #include "../common/warp.h"
+#include "120_sorted_coo_to_csr_kernel.cu"
 
 constexpr int kEntriesPerGroup = 4;
 constexpr int kGroupsPerThread = 2;
@@ -115,8 +116,8 @@ inline void launch_row_changes(const Here& here, const DeviceCoo& coo, DeviceCsr
     const int num_threads = row_change_threads(coo.nnz());
     const unsigned threads = 256;
     const unsigned blocks = (num_threads + threads - 1) / threads;
-    here.launch(blocks, threads, row_change_kernel, row_change_thread, num_threads,
-                coo.rows.data(), coo.nnz(), coo.num_rows, csr.row_offsets.data());
+    here.launch(blocks, threads, row_change_kernel, row_change_thread, num_threads, coo.rows.data(),
+                coo.nnz(), coo.num_rows, csr.row_offsets.data());
 }
 
 // The whole conversion, after 120's check: the offsets in one pass, then 120's two copies.
@@ -133,14 +134,17 @@ inline CooToCsrResult sorted_coo_to_csr_one_pass(const Here& here, const HostCoo
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(argc, argv, one_pass_program());
     SelfCheck check;
-    const std::vector<SortedCooInput> inputs = sorted_coo_inputs(p.options, check);
-    for (const SortedCooInput& input : inputs) {
+    for (const SortedCooInput& input : sorted_coo_inputs(p.options, check)) {
         show_sorted_coo(input.name, input.coo);
-        show_writers(input.coo);
+        show_writers(input.coo, row_change_threads(input.coo.nnz()), kEntriesPerThread,
+                     kEntriesPerGroup, thread_of_entry);
         const std::vector<int> row_offsets_cpu = row_change_cpu(input.coo);
         const CooToCsrResult result = sorted_coo_to_csr_one_pass(p.here, input.coo);
-        check_one_pass(p, input, row_offsets_cpu, result, check);
-        if (p.on_gpu() && p.options.scale > 0) time_offsets(p, input.coo);
+        const CooToCsrResult by_search = sorted_coo_to_csr(p.here, input.coo);
+        check_one_pass(p, input, row_offsets_cpu, result.verdict, result.csr,
+                       by_search.csr.row_offsets, check);
+        compare_with_library(p, input.name, input.coo, result.csr, check, launch_row_changes,
+                             launch_row_boundaries);
     }
     return check.finish();
 }

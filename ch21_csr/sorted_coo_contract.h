@@ -1,13 +1,10 @@
 // What 119 to 122 share about row-sorted COO: the contract and the one wording in which an entry
-// that breaks it is refused, the example inputs (the card's, one with empty rows and a duplicate,
-// and inputs that break the contract), the arrays as the chapter prints them, and the small
-// questions that their printouts ask of a conversion.
+// that breaks it is refused, and the example inputs (the card's, one with empty rows and a
+// duplicate, and inputs that break the contract).
 #pragma once
-#include <cstdio>
 #include <string>
 #include <vector>
-#include "../common/binary_search.h"
-#include "../common/self_check.h"
+#include "../common/binary_search.h"  // also the CUDA qualifiers, for plain C++
 #include "../common/sparse_host.h"
 
 // The contract, entry by entry: a row in [0, num_rows), a column in [0, num_cols), and a row not
@@ -61,8 +58,7 @@ inline ContractVerdict contract_verdict(const HostCoo& coo, int first_bad) {
 // The card's example: rows 0 0 1 2 2. The card gives only the rows and the offsets; the columns
 // and weights are the suite's own.
 inline HostCoo card_example() {
-    const std::vector<float> weights = {1, 2, 3, 4, 5};
-    return coo_of(3, 3, {0, 0, 1, 2, 2}, {0, 2, 1, 0, 2}, weights);
+    return coo_of(3, 3, {0, 0, 1, 2, 2}, {0, 2, 1, 0, 2}, {1, 2, 3, 4, 5});
 }
 const std::vector<int> kCardRowOffsets = {0, 2, 3, 5};
 
@@ -74,7 +70,7 @@ inline HostCoo gaps_and_duplicate_example() {
 const std::vector<int> kGapsEmptyRows = {0, 2, 3, 6};
 
 // An input to convert, named as the claims about it name it. The examples that 119, 120 and 122
-// convert when they are given no input make claims of their own (check_example_facts).
+// convert when they are given no input make claims of their own (check_entries_and_examples).
 struct SortedCooInput {
     enum Example { card, gaps, none };
     std::string name;
@@ -107,61 +103,4 @@ inline std::vector<RefusalDemo> refusal_demos() {
     col_out.cols = {0, 7, 1, 0, -1};  // 7 too large, -1 negative
     demos.push_back({"cols [ 0 7 1 0 -1 ] with 3 columns", col_out, 1});
     return demos;
-}
-
-// Read off the input itself, not off any offsets.
-inline std::vector<int> rows_without_entries(const HostCoo& coo) {
-    std::vector<char> has_entry(coo.num_rows, 0);
-    for (int r : coo.rows) has_entry[r] = 1;
-    std::vector<int> rows;
-    for (int r = 0; r < coo.num_rows; ++r)
-        if (!has_entry[r]) rows.push_back(r);
-    return rows;
-}
-
-// Read off the offsets: the rows whose slice [row_offsets[r], row_offsets[r + 1]) is empty.
-inline std::vector<int> rows_with_repeated_offsets(const std::vector<int>& row_offsets) {
-    std::vector<int> rows;
-    for (size_t r = 0; r + 1 < row_offsets.size(); ++r)
-        if (row_offsets[r] == row_offsets[r + 1]) rows.push_back(static_cast<int>(r));
-    return rows;
-}
-
-// The weights that row `row` holds at column `col`, in CSR order.
-inline std::vector<float> weights_at(const HostCsr& csr, int row, int col) {
-    std::vector<float> weights;
-    for (int k = csr.row_offsets[row]; k < csr.row_offsets[row + 1]; ++k)
-        if (csr.col_idx[k] == col) weights.push_back(csr.values[k]);
-    return weights;
-}
-
-// The input's heading and, when it is small, its arrays; a large input says that the conversion
-// that follows takes a while. Chapter 21 calls an edge's value its weight, and so do these
-// printouts.
-inline void show_sorted_coo(const std::string& name, const HostCoo& coo) {
-    print_wrapped("--- " + name + ": " + counted(coo.num_rows, "row") + ", " +
-                  counted(coo.num_cols, "column") + ", " + counted(coo.nnz(), "entry", "entries") +
-                  ", sorted by row ---");
-    if (coo.nnz() >= kAnnouncedSize) announce("converting it, by the CPU baseline and the kernels");
-    if (!printable(coo)) return;
-    const std::vector<float>& weights = coo.values;
-    print_array("rows", coo.rows, 11);
-    print_array("cols", coo.cols, 11);
-    print_array("weights", weights, 11);
-}
-
-// The claims that each example makes of its own CSR, beyond those that hold for any input: the
-// card's offsets; the empty rows and the duplicate of the other.
-inline void check_example_facts(const SortedCooInput& input, const HostCsr& csr, SelfCheck& check) {
-    if (input.example == SortedCooInput::card)
-        check.claim("the card's example: row_offsets = [ 0 2 3 5 ], as on the card",
-                    csr.row_offsets == kCardRowOffsets);
-    if (input.example != SortedCooInput::gaps) return;
-    check.claim(
-        "the rows with no entries (0 at the start, 2 and 3 in the middle, 6 at the end) are "
-        "exactly the rows whose offsets repeat",
-        rows_without_entries(input.coo) == kGapsEmptyRows &&
-            rows_with_repeated_offsets(csr.row_offsets) == kGapsEmptyRows);
-    check.claim("the duplicate (4, 3) is kept: nnz stays 6 and row 4 holds both copies, 40 and 50",
-                csr.nnz() == 6 && weights_at(csr, 4, 3) == std::vector<float>{40, 50});
 }

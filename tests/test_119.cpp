@@ -29,7 +29,7 @@ void require_exact_csr(const HostCoo& sorted, const HostCoo& original) {
     REQUIRE(csr.row_offsets == expected.row_offsets);
     REQUIRE(csr.col_idx == expected.col_idx);
     REQUIRE(csr.values == expected.values);
-    REQUIRE(row_offsets_by_counting(sorted) == expected.row_offsets);
+    REQUIRE(scan_degrees(count_degrees(sorted)) == expected.row_offsets);
 }
 
 // An output filled with -1, which no conversion would write, so that any write shows.
@@ -54,7 +54,7 @@ TEST_CASE("119: the card's example gives the card's offsets by both routes", "[1
     HostCsr csr;
     REQUIRE(sorted_coo_to_csr_cpu(card, csr).holds());
     CHECK(csr.row_offsets == std::vector<int>{0, 2, 3, 5});
-    CHECK(row_offsets_by_counting(card) == std::vector<int>{0, 2, 3, 5});
+    CHECK(scan_degrees(count_degrees(card)) == std::vector<int>{0, 2, 3, 5});
     CHECK(csr.col_idx == card.cols);
     CHECK(csr.values == card.values);
     require_exact_csr(card, card);
@@ -98,13 +98,13 @@ TEST_CASE("119: no entries, and no rows", "[119]") {
     REQUIRE(sorted_coo_to_csr_cpu(empty, csr).holds());
     CHECK(csr.row_offsets == std::vector<int>{0, 0, 0, 0, 0});
     CHECK(csr.col_idx.empty());
-    CHECK(row_offsets_by_counting(empty) == csr.row_offsets);
+    CHECK(scan_degrees(count_degrees(empty)) == csr.row_offsets);
 
     const HostCoo nothing = make_uniform_random(0, 0, 1);
     HostCsr none;
     REQUIRE(sorted_coo_to_csr_cpu(nothing, none).holds());
     CHECK(none.row_offsets == std::vector<int>{0});
-    CHECK(row_offsets_by_counting(nothing) == std::vector<int>{0});
+    CHECK(scan_degrees(count_degrees(nothing)) == std::vector<int>{0});
 }
 
 TEST_CASE(

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 #include "../ch21_csr/121_chunked_coo_to_csr_kernel.cu"
-#include "../ch21_csr/proof/121_chunked_coo_to_csr_kernel.cuh"
+#include "../ch21_csr/proof/sorted_coo_proof.cuh"
 #include "data_files.h"
 #include "edge_case_graphs.h"
 
@@ -84,9 +84,9 @@ bool converts_like_one_piece(const ChunkedConversion& got, const HostCoo& sorted
     const HostCsr expected = csr_from_coo_by_stable_sort(sorted);
     const HostCsr joined = joined_csr(got.csr);
     return got.verdict.holds() && got.verdict.first_bad == static_cast<int>(sorted.nnz()) &&
-           offset_chunk_lengths(got.csr) == offset_lengths &&
+           chunk_lengths(got.csr.row_offsets) == offset_lengths &&
            joined.row_offsets == expected.row_offsets &&
-           output_chunk_lengths(got.csr) == out_lengths && joined.col_idx == expected.col_idx &&
+           chunk_lengths(got.csr.col_idx) == out_lengths && joined.col_idx == expected.col_idx &&
            joined.values == expected.values && same_row_multisets(joined, sorted);
 }
 
@@ -449,8 +449,8 @@ TEST_CASE("121: every bad input is refused at its first global index, outputs un
             CHECK(got.verdict.first_bad == bad.first_bad);
             CHECK(got.verdict.refusal == bad.refusal);
             CHECK(untouched_since_poisoned(got.csr));
-            CHECK(offset_chunk_lengths(got.csr) == offset_lengths);
-            CHECK(output_chunk_lengths(got.csr) == bad.out_lengths);
+            CHECK(chunk_lengths(got.csr.row_offsets) == offset_lengths);
+            CHECK(chunk_lengths(got.csr.col_idx) == bad.out_lengths);
         }
     }
 }

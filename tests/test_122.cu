@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 #include "../ch21_csr/122_sorted_coo_to_csr_one_pass_kernel.cu"
-#include "../ch21_csr/proof/122_sorted_coo_to_csr_one_pass_kernel.cuh"
+#include "../ch21_csr/proof/sorted_coo_proof.cuh"
 #include "data_files.h"
 #include "edge_case_graphs.h"
 

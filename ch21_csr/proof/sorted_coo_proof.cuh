@@ -1,33 +1,55 @@
-// What 120, 121 and 122 print and check alike around their lessons: the inputs that they convert,
-// the poison that a refused conversion must leave in its outputs, and cuSPARSE's offsets.
+// What 119 to 122 print, check and time around their lessons, written once for the four (each
+// program's own proof file adds its title and commands): the inputs, each conversion shown and
+// held to its CPU baseline and to the examples' known facts, the refusals, and, on a GPU, the
+// library routes (CUB's run-length encoding and scan; cusparseXcoo2csr) checked and timed beside
+// the lessons' kernels, which each lesson passes in. 121's chunked storage has its own part at
+// the end, compiled where 121's lesson defines that storage.
 #pragma once
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
-#include "../../common/cusparse_support.cuh"
-#include "../../common/device_formats.cuh"
+#include "../../common/options.h"
 #include "../../common/self_check.h"
 #include "../chapter_inputs.h"
 #include "../sorted_coo_contract.h"
 
-// The conversion wants rows in order; sorting them is a separate job, done here on the host.
-inline HostCoo row_sorted_input(const HostCoo& input) {
-    if (input.nnz() >= kAnnouncedSize)
-        announce("sorting " + counted(input.nnz(), "entry", "entries") + " by row, on the host");
-    return sorted_by_row(input);
-}
-
 // The examples, or the chapter's input (--scale or --matrix) sorted by row, whose result: line
-// ends the run.
+// ends the run. The conversion wants rows in order; sorting them is a separate job, done here.
 inline std::vector<SortedCooInput> sorted_coo_inputs(const ProgramOptions& options,
                                                      SelfCheck& check) {
     if (options.book_example()) return sorted_coo_examples();
     const HostCoo input = chapter_input(options);
     check.end_with(result_line(input));
-    return {{options.chosen_input_name(), row_sorted_input(input)}};
+    if (input.nnz() >= kAnnouncedSize)
+        announce("sorting " + counted(input.nnz(), "entry", "entries") + " by row, on the host");
+    return {{options.chosen_input_name(), sorted_by_row(input)}};
 }
 
-// Bitwise, because the poisoned weights are NaNs, which never compare equal to themselves.
+// The input's heading and, when it is small, its arrays; a large input says that the conversion
+// that follows takes a while. Chapter 21 calls an edge's value its weight.
+inline void show_sorted_coo(const std::string& name, const HostCoo& coo) {
+    print_wrapped("--- " + name + ": " + counted(coo.num_rows, "row") + ", " +
+                  counted(coo.num_cols, "column") + ", " + counted(coo.nnz(), "entry", "entries") +
+                  ", sorted by row ---");
+    if (coo.nnz() >= kAnnouncedSize) announce("converting it, by the CPU baseline and the kernels");
+    if (!printable(coo)) return;
+    print_array("rows", coo.rows, 11);
+    print_array("cols", coo.cols, 11);
+    print_array("weights", coo.values, 11);
+}
+
+// Every output starts poisoned, every byte 0xFF (an int -1, a float NaN), as DeviceCsr's do;
+// a refusal must leave it so. Compared bitwise, because a NaN never equals itself.
+inline HostCsr poisoned_csr(const HostCoo& coo) {
+    HostCsr csr{coo.num_rows, coo.num_cols, std::vector<int>(coo.num_rows + 1, -1),
+                std::vector<int>(coo.nnz(), -1), std::vector<float>(coo.nnz())};
+    std::memset(csr.values.data(), 0xFF, csr.values.size() * sizeof(float));
+    return csr;
+}
+
 template <class T>
 bool every_byte_is_poison(const std::vector<T>& a) {
     const unsigned char* bytes = reinterpret_cast<const unsigned char*>(a.data());
@@ -40,16 +62,160 @@ inline bool still_poisoned(const HostCsr& c) {
            every_byte_is_poison(c.values);
 }
 
+// 119: the contract check's verdict, printed and claimed; the rest is shown only for an input
+// that keeps the contract.
+inline bool check_contract_kept(const SortedCooInput& input, const ContractVerdict& verdict,
+                                SelfCheck& check) {
+    std::printf("contract check: rows never decrease, rows in [0, %d), columns in [0, %d): %s\n",
+                input.coo.num_rows, input.coo.num_cols,
+                verdict.holds() ? "kept" : verdict.refusal.c_str());
+    const bool kept = check.claim(input.name + ": the contract check accepts it", verdict.holds());
+    std::printf("\n");
+    return kept;
+}
+
+// 119: where each boundary's search stops, and what a repeated offset says about the row before.
+inline void show_searches(const HostCoo& coo, const std::vector<int>& row_offsets) {
+    std::printf(
+        "route 1, one lower-bound search per boundary r = 0..%d (the first entry whose "
+        "row is not below r):\n",
+        coo.num_rows);
+    for (int r = 0; r <= coo.num_rows; ++r) {
+        const int k = row_offsets[r];
+        const std::string landing = static_cast<size_t>(k) == coo.nnz()
+                                        ? "runs off the end (no row >= " + std::to_string(r) + ")"
+                                        : "lands on entry " + std::to_string(k) + " (row " +
+                                              std::to_string(coo.rows[k]) + ")";
+        const std::string empty_row = r > 0 && row_offsets[r - 1] == k
+                                          ? ", as for r = " + std::to_string(r - 1) + ": row " +
+                                                std::to_string(r - 1) + " is empty"
+                                          : "";
+        std::printf("  r = %d: %s -> row_offsets[%d] = %d%s\n", r, landing.c_str(), r, k,
+                    empty_row.c_str());
+    }
+}
+
+inline void show_counting(const std::vector<int>& count, const std::vector<int>& by_counting) {
+    std::printf("route 2, count the entries of each row, then an exclusive scan of the counts:\n");
+    print_array("count", count, 11);
+    print_array("row_offsets", by_counting, 11);
+    std::printf("\n");
+}
+
+// 119: the arrays, then each row's slice of them.
+inline void show_csr_with_rows(const HostCsr& csr) {
+    print_csr("CSR (col_idx and weights are the input's cols and weights, copied as they are):",
+              csr);
+    std::printf("row r owns the entries [row_offsets[r], row_offsets[r + 1]):\n");
+    for (int r = 0; r < csr.num_rows; ++r) {
+        const int begin = csr.row_offsets[r], end = csr.row_offsets[r + 1];
+        std::string entries = begin == end ? "empty" : "";
+        for (int k = begin; k < end; ++k) {
+            char entry[48];
+            std::snprintf(entry, sizeof entry, "%s(col %d, %g)", k == begin ? "" : " ",
+                          csr.col_idx[k], static_cast<double>(csr.values[k]));
+            entries += entry;
+        }
+        std::printf("  row %d: [%d,%d) %s\n", r, begin, end, entries.c_str());
+    }
+    std::printf("\n");
+}
+
+// Read off the input itself, not off any offsets.
+inline std::vector<int> rows_without_entries(const HostCoo& coo) {
+    std::vector<char> has_entry(coo.num_rows, 0);
+    for (int r : coo.rows) has_entry[r] = 1;
+    std::vector<int> rows;
+    for (int r = 0; r < coo.num_rows; ++r)
+        if (!has_entry[r]) rows.push_back(r);
+    return rows;
+}
+
+// Read off the offsets: the rows whose slice [row_offsets[r], row_offsets[r + 1]) is empty.
+inline std::vector<int> rows_with_repeated_offsets(const std::vector<int>& row_offsets) {
+    std::vector<int> rows;
+    for (size_t r = 0; r + 1 < row_offsets.size(); ++r)
+        if (row_offsets[r] == row_offsets[r + 1]) rows.push_back(static_cast<int>(r));
+    return rows;
+}
+
+// The weights that row `row` holds at column `col`, in CSR order.
+inline std::vector<float> weights_at(const HostCsr& csr, int row, int col) {
+    std::vector<float> weights;
+    for (int k = csr.row_offsets[row]; k < csr.row_offsets[row + 1]; ++k)
+        if (csr.col_idx[k] == col) weights.push_back(csr.values[k]);
+    return weights;
+}
+
+// The claims of every conversion in one piece: the columns and weights are the input's, in their
+// order; then each example's own: the card's offsets, the other's empty rows and duplicate.
+inline void check_entries_and_examples(const SortedCooInput& input, const HostCsr& csr,
+                                       SelfCheck& check) {
+    check.claim(input.name + ": col_idx and weights are the input's cols and weights, unchanged",
+                csr.col_idx == input.coo.cols && csr.values == input.coo.values);
+    if (input.example == SortedCooInput::card)
+        check.claim("the card's example: row_offsets = [ 0 2 3 5 ], as on the card",
+                    csr.row_offsets == kCardRowOffsets);
+    if (input.example != SortedCooInput::gaps) return;
+    check.claim(
+        "the rows with no entries (0 at the start, 2 and 3 in the middle, 6 at the end) are "
+        "exactly the rows whose offsets repeat",
+        rows_without_entries(input.coo) == kGapsEmptyRows &&
+            rows_with_repeated_offsets(csr.row_offsets) == kGapsEmptyRows);
+    check.claim("the duplicate (4, 3) is kept: nnz stays 6 and row 4 holds both copies, 40 and 50",
+                csr.nnz() == 6 && weights_at(csr, 4, 3) == std::vector<float>{40, 50});
+}
+
+// The claims of a conversion in one piece: the CPU baseline's offsets against the count and
+// scan, which does not depend on the order of the entries at all; then those of every conversion.
+inline void check_conversion(const SortedCooInput& input, const HostCsr& csr_cpu,
+                             const std::vector<int>& by_counting, const HostCsr& csr,
+                             SelfCheck& check) {
+    check.claim(input.name +
+                    ": the CPU baseline's searches and the count-and-scan route give the same "
+                    "row_offsets",
+                csr_cpu.row_offsets == by_counting);
+    check_entries_and_examples(input, csr, check);
+}
+
+inline void show_refusals_heading(const std::string& poison) {
+    std::printf("--- inputs that break the contract: refused, and nothing is written ---\n");
+    print_wrapped("(" + poison + ")");
+    std::printf("\n");
+}
+
+// A refusal names the first bad entry, as the CPU baseline's check does (first_bad_cpu, where
+// the refusal is a kernel's), and leaves every output byte as it was poisoned.
+inline void check_refusal(const RefusalDemo& demo, const ContractVerdict& verdict,
+                          const HostCsr& outputs, SelfCheck& check,
+                          std::optional<int> first_bad_cpu = std::nullopt) {
+    check.claim(demo.what + ": refused at entry " + std::to_string(demo.first_bad) +
+                    ", the first bad one" + (first_bad_cpu ? " and the CPU baseline's" : "") +
+                    ", with \"" + verdict.refusal + "\"; the outputs untouched",
+                !verdict.holds() && verdict.first_bad == demo.first_bad &&
+                    first_bad_cpu.value_or(demo.first_bad) == demo.first_bad &&
+                    still_poisoned(outputs));
+}
+
+#ifdef __CUDACC__  // 120 to 122: the kernels' programs
+#include <cub/device/device_run_length_encode.cuh>
+#include <cub/device/device_scan.cuh>
+#include "../../common/cub_scratch.cuh"
+#include "../../common/cusparse_support.cuh"
+#include "../../common/device_formats.cuh"
+#include "../../common/kernel_program.cuh"
+#include "../../common/timing_table.cuh"
+
+// A launch of a lesson's kernels (or copies) from a one-piece COO into a one-piece CSR.
+using CooLaunch = void (*)(const Here&, const DeviceCoo&, DeviceCsr&);
+
 // The library's answer, offsets only: cusparseXcoo2csr reads the sorted row ids and writes
 // num_rows + 1 offsets, the job of the search kernels (120, 121) and of the one pass (122), done
 // by NVIDIA's tuned code, which is the fair bar for them. With no entries every offset is 0 and
 // the library is not asked, as 115 does: its documentation promises nothing for nnz = 0.
 inline void launch_cusparse_offsets(const CusparseHandle& handle, const int* sorted_rows, int nnz,
                                     int num_rows, DeviceArray<int>& row_offsets) {
-    if (nnz == 0) {
-        row_offsets.fill_bytes(0);
-        return;
-    }
+    if (nnz == 0) return row_offsets.fill_bytes(0);
     CUSPARSE_CHECK(cusparseXcoo2csr(handle, sorted_rows, nnz, num_rows, row_offsets.data(),
                                     CUSPARSE_INDEX_BASE_ZERO));
 }
@@ -63,3 +229,646 @@ inline std::vector<int> offsets_by_cusparse(const Here& here, const HostCoo& coo
     launch_cusparse_offsets(handle, d.rows.data(), d.nnz(), d.num_rows, row_offsets);
     return row_offsets.download();
 }
+
+inline void claim_cusparse_offsets(const KernelProgram& p, const std::string& name,
+                                   const HostCoo& coo, const std::vector<int>& row_offsets,
+                                   SelfCheck& check) {
+    const std::string claim = name + ": cusparseXcoo2csr gives the same row_offsets";
+    if (!p.on_gpu()) return check.skip(claim);
+    check.claim(claim, offsets_by_cusparse(p.here, coo) == row_offsets);
+}
+
+// Run i of equal row ids, as CUB's run-length encoding found it, is all of that row's entries:
+// its length is the row's count. Rows with no run keep the zero that they were given. The
+// number of runs exists only on the device, so the grid covers the most runs there can be and
+// the threads past the actual number return: the host never waits to learn it.
+__host__ __device__ inline void scatter_run_length_thread(int i, const int* num_runs,
+                                                          const int* run_rows,
+                                                          const int* run_lengths, int* counts) {
+    if (i < *num_runs) counts[run_rows[i]] = run_lengths[i];
+}
+
+__global__ void scatter_run_length_kernel(int max_runs, const int* num_runs, const int* run_rows,
+                                          const int* run_lengths, int* counts) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < max_runs) scatter_run_length_thread(i, num_runs, run_rows, run_lengths, counts);
+}
+
+// The library route: cub::DeviceRunLengthEncode::Encode finds the runs of equal row ids and
+// their lengths; the lengths land in a zeroed array of num_rows + 1 counts (the extra zero makes
+// the scan's last output nnz); cub::DeviceScan::ExclusiveSum turns the counts into offsets; then
+// the lesson's two copies. It is the fair comparison for the search: the same job done by
+// NVIDIA's tuned primitives. A validated input has at most min(nnz, num_rows) runs.
+class RleScanRoute {
+    auto encode(const int* rows) {
+        return [this, rows](void* scratch, size_t& bytes) {
+            return cub::DeviceRunLengthEncode::Encode(scratch, bytes, rows, run_rows_.data(),
+                                                      run_lengths_.data(), num_runs_.data(), nnz_);
+        };
+    }
+    auto scan(int* row_offsets) {
+        return [this, row_offsets](void* scratch, size_t& bytes) {
+            return cub::DeviceScan::ExclusiveSum(scratch, bytes, counts_.data(), row_offsets,
+                                                 num_rows_ + 1);
+        };
+    }
+
+public:
+    RleScanRoute(const Here& here, int num_rows, int nnz, CooLaunch copy_entries)
+        : here_(here.require_gpu("the RLE + scan route")),
+          num_rows_(num_rows),
+          nnz_(nnz),
+          max_runs_(std::min(num_rows, nnz)),
+          copy_entries_(copy_entries),
+          run_rows_(here, static_cast<size_t>(max_runs_)),
+          run_lengths_(here, static_cast<size_t>(max_runs_)),
+          num_runs_(here, size_t{1}),
+          counts_(here, static_cast<size_t>(num_rows) + 1),
+          scan_(scan(nullptr)) {
+        if (nnz_ > 0) encode_ = CubScratch(encode(nullptr));
+    }
+
+    void launch(const DeviceCoo& coo, DeviceCsr& csr) {
+        counts_.fill_bytes(0);
+        if (nnz_ > 0) {
+            encode_.run(encode(coo.rows.data()));
+            here_.launch(blocks_for(max_runs_), kThreadsPerBlock, scatter_run_length_kernel,
+                         scatter_run_length_thread, max_runs_, num_runs_.data(), run_rows_.data(),
+                         run_lengths_.data(), counts_.data());
+        }
+        scan_.run(scan(csr.row_offsets.data()));
+        copy_entries_(here_, coo, csr);
+    }
+
+    int runs_found() const { return nnz_ == 0 ? 0 : num_runs_.download()[0]; }
+
+private:
+    Here here_;
+    int num_rows_, nnz_, max_runs_;
+    CooLaunch copy_entries_;
+    DeviceArray<int> run_rows_, run_lengths_, num_runs_, counts_;
+    CubScratch encode_, scan_;
+};
+
+// 120: the threads of both kernels, and, for a small input, what each boundary thread wrote.
+inline void show_conversion(const HostCoo& coo, const ContractVerdict& verdict,
+                            const HostCsr& csr) {
+    const size_t boundaries = static_cast<size_t>(coo.num_rows) + 1;
+    print_wrapped("validation: " + counted(coo.nnz(), "thread") + ", one per entry; smallest bad " +
+                  "index " + with_separators(verdict.first_bad) + " (" +
+                  (verdict.holds() ? "= nnz: no entry breaks the contract" : verdict.refusal) +
+                  ")");
+    print_wrapped("row boundaries: " + counted(boundaries, "thread") + " (" +
+                  counted(blocks_for(boundaries), "block") + " of " +
+                  std::to_string(kThreadsPerBlock) + "), thread r writes the lower bound of r");
+    if (printable(coo) && verdict.holds()) {
+        std::string line;
+        for (size_t r = 0; r < boundaries; ++r) {
+            line.resize(20 * (r % 4), ' ');
+            line += "  thread " + std::to_string(r) + " -> " + std::to_string(csr.row_offsets[r]);
+            if (r % 4 == 3 || r + 1 == boundaries) std::printf("%s\n", line.c_str());
+        }
+    }
+    std::printf("\n");
+    if (verdict.holds()) print_csr("", csr);
+}
+
+// 120's claims for any input: the kernels against the CPU baseline (119's), which the count and
+// scan confirms; the empty rows; then the examples' own.
+inline void check_conversion(const KernelProgram& p, const SortedCooInput& input,
+                             const ContractVerdict& verdict_cpu, const HostCsr& csr_cpu,
+                             const std::vector<int>& by_counting, const ContractVerdict& verdict,
+                             const HostCsr& csr, SelfCheck& check) {
+    const std::string where = p.here.name();
+    const int nnz = static_cast<int>(input.coo.nnz());
+    check.claim(input.name + ": the " + where +
+                    " validation accepts it: its smallest bad index is nnz, as the CPU "
+                    "baseline's",
+                verdict.holds() && verdict.first_bad == nnz && verdict_cpu.first_bad == nnz);
+    check.claim(input.name + ": row_offsets from the " + where +
+                    " lower-bound search equal the CPU baseline's exactly",
+                csr.row_offsets == csr_cpu.row_offsets);
+    const std::vector<int> empty_rows = rows_without_entries(input.coo);
+    check.claim(input.name + ": the " + counted(empty_rows.size(), "row") +
+                    " with no entries are exactly the rows whose offsets repeat",
+                rows_with_repeated_offsets(csr.row_offsets) == empty_rows);
+    check_conversion(input, csr_cpu, by_counting, csr, check);
+}
+
+// 120: the RLE + scan route and cuSPARSE's offsets, on a GPU, against the lesson's route; at
+// --scale the lesson's validation, search and route timed beside them. The least bytes that each
+// step must move, every array touched once (4-byte ids and weights; N entries, R + 1 offsets,
+// U runs of equal row ids):
+//   validation         reads rows and cols                                 8N
+//   search kernel      writes the offsets; its searches read rows, and neighbouring boundaries
+//                      end in neighbouring sectors, so with many rows (R-MAT: 16 entries per
+//                      row) rows is read about once                        4N + 4(R + 1)
+//   lower-bound route  the search, then cols and weights read and written  20N + 4(R + 1)
+//   RLE + scan route   encode: reads rows, writes U (row, length) pairs; the counts are zeroed;
+//                      scatter: reads the pairs, writes U counts; scan: reads the counts,
+//                      writes the offsets; then the two copies             20N + 20U + 12(R + 1)
+//   cuSPARSE coo2csr   reads rows, writes the offsets, and nothing else    4N + 4(R + 1)
+template <class ValidationState>
+void compare_with_library(const KernelProgram& p, const std::string& name, const HostCoo& coo,
+                          const HostCsr& csr, SelfCheck& check, CooLaunch copy_entries,
+                          void (*validate)(const Here&, const DeviceCoo&, ValidationState&),
+                          CooLaunch search, CooLaunch lower_bound_route) {
+    const std::string rle_claim =
+        name + ": the RLE + scan route (CUB) gives the same CSR as the lower-bound route";
+    if (!p.on_gpu()) check.skip(rle_claim);
+    claim_cusparse_offsets(p, name, coo, csr.row_offsets, check);
+    if (!p.on_gpu()) return;
+    const Here& here = p.here;
+    const DeviceCoo d(here, coo);
+    DeviceCsr out(here, coo.num_rows, coo.num_cols, coo.nnz());
+    RleScanRoute rle(here, d.num_rows, d.nnz(), copy_entries);
+    rle.launch(d, out);
+    const HostCsr by_rle = out.download();
+    check.claim(rle_claim, by_rle.row_offsets == csr.row_offsets && by_rle.col_idx == csr.col_idx &&
+                               by_rle.values == csr.values);
+    if (p.options.scale <= 0) return;
+
+    ValidationState validation(here, d.nnz());
+    CusparseHandle handle;
+    DeviceArray<int> library_offsets(here, static_cast<size_t>(coo.num_rows) + 1);
+    const double n = static_cast<double>(coo.nnz()), r = coo.num_rows + 1.0;
+    const double u = rle.runs_found();
+    TimingTable table(
+        p, "120", p.options.skew,
+        "bytes: the least that each step must move, for N = " + with_separators(coo.nnz()) +
+            " entries, R + 1 = " + with_separators(coo.num_rows + 1) +
+            " offsets and U = " + with_separators(rle.runs_found()) + " runs of equal row ids");
+    const double validation_ms =
+        table.time("validate_sorted_coo", "validation (one thread per entry)", 8 * n,
+                   [&] { validate(here, d, validation); });
+    const double search_ms = table.time("row_boundary_search", "search kernel alone (offsets only)",
+                                        4 * n + 4 * r, [&] { search(here, d, out); });
+    const double lower_bound_ms =
+        table.time("lower_bound_route", "lower-bound route (search + 2 copies)", 20 * n + 4 * r,
+                   [&] { lower_bound_route(here, d, out); });
+    const double rle_ms = table.time("rle_scan_route", "RLE + scan route (CUB, scatter, 2 copies)",
+                                     20 * n + 20 * u + 12 * r, [&] { rle.launch(d, out); });
+    const double library_ms =
+        table.time("cusparse_coo2csr", "cusparseXcoo2csr (offsets only)", 4 * n + 4 * r, [&] {
+            launch_cusparse_offsets(handle, d.rows.data(), d.nnz(), d.num_rows, library_offsets);
+        });
+    table.ratio("cuSPARSE / search kernel, both offsets only", library_ms / search_ms,
+                "cuSPARSE is faster");
+    table.ratio("cuSPARSE (offsets only) / lower-bound route", library_ms / lower_bound_ms);
+    table.ratio("cuSPARSE (offsets only) / RLE + scan route", library_ms / rle_ms);
+    table.ratio("validation / lower-bound route", validation_ms / lower_bound_ms,
+                "the check costs less than the route");
+}
+
+// 122: which thread writes which offsets, read off the row ids as the threads do.
+template <class ThreadOfEntry>
+void show_writers(const HostCoo& coo, int num_threads, int entries_per_thread,
+                  int entries_per_group, ThreadOfEntry thread_of_entry) {
+    std::printf(
+        "%s in warps of %d, each thread for up to %d entries in groups of %d: the thread of "
+        "entry k writes the offsets of the rows that start at k\n",
+        counted(num_threads, "thread").c_str(), kWarpSize, entries_per_thread, entries_per_group);
+    if (!printable(coo)) return;
+    for (size_t k = 0; k < coo.nnz(); ++k) {
+        const int left = k == 0 ? -1 : coo.rows[k - 1], row = coo.rows[k];
+        std::string writes;
+        for (int r = left + 1; r <= row; ++r) writes += " row_offsets[" + std::to_string(r) + "]";
+        if (k + 1 == coo.nnz())
+            for (int r = row + 1; r <= coo.num_rows; ++r)
+                writes += " row_offsets[" + std::to_string(r) + "]=nnz";
+        const std::string where =
+            "row " + std::to_string(row) +
+            (k == 0 ? ", the first entry" : " after row " + std::to_string(left));
+        std::printf("  thread %d, entry %zu (%s):%s\n", thread_of_entry(k), k, where.c_str(),
+                    writes.empty() ? " nothing (same row as its left neighbour)" : writes.c_str());
+    }
+}
+
+// 122's claims: the one pass against the CPU baseline and 120's search; then the examples' own.
+inline void check_one_pass(const KernelProgram& p, const SortedCooInput& input,
+                           const std::vector<int>& row_offsets_cpu, const ContractVerdict& verdict,
+                           const HostCsr& csr, const std::vector<int>& by_search,
+                           SelfCheck& check) {
+    if (printable(input.coo)) print_array("row_offsets", csr.row_offsets, 11);
+    std::printf("\n");
+    check.claim(input.name + ": row_offsets from the " + p.here.name() +
+                    " one-pass kernel equal the CPU baseline's exactly",
+                verdict.holds() && csr.row_offsets == row_offsets_cpu);
+    check.claim(input.name + ": they equal 120's one search per row boundary",
+                csr.row_offsets == by_search);
+    check_entries_and_examples(input, csr, check);
+}
+
+// 122: cuSPARSE's offsets checked; at --scale the offsets alone timed, both kernels and the
+// library: each reads the N row ids and writes R + 1 offsets.
+inline void compare_with_library(const KernelProgram& p, const std::string& name,
+                                 const HostCoo& coo, const HostCsr& csr, SelfCheck& check,
+                                 CooLaunch one_pass, CooLaunch search) {
+    claim_cusparse_offsets(p, name, coo, csr.row_offsets, check);
+    if (!p.on_gpu() || p.options.scale <= 0) return;
+    const Here& here = p.here;
+    const DeviceCoo d(here, coo);
+    DeviceCsr out(here, coo.num_rows, coo.num_cols, coo.nnz());
+    CusparseHandle handle;
+    DeviceArray<int> library_offsets(here, static_cast<size_t>(coo.num_rows) + 1);
+    const double bytes = 4.0 * coo.nnz() + 4.0 * (coo.num_rows + 1.0);
+    TimingTable table(p, "122", p.options.skew,
+                      "bytes: the N row ids read once and the R + 1 offsets written once");
+    const double one_pass_ms = table.time("row_change_scatter", "one pass over the row ids (122)",
+                                          bytes, [&] { one_pass(here, d, out); });
+    const double search_ms = table.time("row_boundary_search", "one search per row boundary (120)",
+                                        bytes, [&] { search(here, d, out); });
+    const double library_ms = table.time("cusparse_coo2csr", "cusparseXcoo2csr", bytes, [&] {
+        launch_cusparse_offsets(handle, d.rows.data(), d.nnz(), d.num_rows, library_offsets);
+    });
+    table.ratio("one pass / cusparseXcoo2csr", one_pass_ms / library_ms, "the one pass is faster");
+    table.ratio("one pass / one search per row", one_pass_ms / search_ms, "the one pass is faster");
+}
+
+#ifdef CHUNKED_COO_TO_CSR_KERNEL_121  // 121: over the chunked storage that its lesson defines
+template <class T>
+std::vector<int> chunk_lengths(const std::vector<std::vector<T>>& chunks) {
+    std::vector<int> lengths;
+    for (const std::vector<T>& chunk : chunks) lengths.push_back(static_cast<int>(chunk.size()));
+    return lengths;
+}
+
+// Gluing the chunks together is what the conversion avoids; the baseline and the checks may.
+template <class T>
+std::vector<T> joined(const std::vector<std::vector<T>>& chunks) {
+    std::vector<T> all;
+    for (const std::vector<T>& chunk : chunks) all.insert(all.end(), chunk.begin(), chunk.end());
+    return all;
+}
+
+inline HostCoo joined_coo(const HostCooChunks& c) {
+    return coo_of(c.num_rows, c.num_cols, joined(c.rows), joined(c.cols), joined(c.weights));
+}
+
+inline HostCsr joined_csr(const HostCsrChunks& c) {
+    return {c.num_rows, c.num_cols, joined(c.row_offsets), joined(c.col_idx), joined(c.weights)};
+}
+
+// Cuts a COO into chunks of the given lengths (they must add up to its entry count).
+inline HostCooChunks split_into_chunks(const HostCoo& a, const std::vector<int>& lengths) {
+    const std::vector<int> bounds = chunk_bounds(lengths);
+    if (static_cast<size_t>(bounds.back()) != a.nnz())
+        throw std::invalid_argument("the chunk lengths add up to " + std::to_string(bounds.back()) +
+                                    ", not to the " + std::to_string(a.nnz()) + " entries");
+    HostCooChunks c{a.num_rows, a.num_cols, {}, {}, {}};
+    for (size_t i = 0; i < lengths.size(); ++i) {
+        c.rows.emplace_back(a.rows.begin() + bounds[i], a.rows.begin() + bounds[i + 1]);
+        c.cols.emplace_back(a.cols.begin() + bounds[i], a.cols.begin() + bounds[i + 1]);
+        c.weights.emplace_back(a.values.begin() + bounds[i], a.values.begin() + bounds[i + 1]);
+    }
+    return c;
+}
+
+// The places where a layout cuts the entry array; an empty chunk adds no new place.
+inline std::vector<int> interior_cuts(const std::vector<int>& lengths) {
+    const std::vector<int> bounds = chunk_bounds(lengths);
+    if (bounds.size() < 2) return {};
+    std::vector<int> cuts(bounds.begin() + 1, bounds.end() - 1);
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    return cuts;
+}
+
+// How many entries of `row` each input chunk holds: the length of the chunk's run of that row.
+inline std::vector<int> row_share_by_chunk(const HostCooChunks& in, int row) {
+    std::vector<int> share;
+    for (const std::vector<int>& rows : in.rows) {
+        const int n = static_cast<int>(rows.size());
+        share.push_back(lower_bound_index(rows.data(), n, row + 1) -
+                        lower_bound_index(rows.data(), n, row));
+    }
+    return share;
+}
+
+// `num_chunks` lengths adding up to `total`, cut at uniformly random places; where two cuts
+// fall together a chunk is empty.
+inline std::vector<int> random_chunk_lengths(int total, int num_chunks, SplitMix64& rng) {
+    if (num_chunks < 1) throw std::invalid_argument("at least one chunk is needed");
+    std::vector<int> cuts(num_chunks - 1);
+    for (int& c : cuts) c = static_cast<int>(rng.below(static_cast<uint32_t>(total) + 1));
+    std::sort(cuts.begin(), cuts.end());
+    cuts.push_back(total);
+    std::vector<int> lengths(num_chunks);
+    for (int i = 0, start = 0; i < num_chunks; start = cuts[i++]) lengths[i] = cuts[i] - start;
+    return lengths;
+}
+
+// The layout of the --scale and --matrix inputs, with a fixed seed so that every run cuts the
+// same: 7 input chunks of random lengths, the third forced empty; 5 chunks of columns and
+// weights cut independently; the offsets in 5 chunks cut independently again, the second forced
+// empty, so that the offsets kernel always has an empty chunk to pass over.
+struct ChunkLayout {
+    std::vector<int> input, output, row_offsets;
+};
+
+constexpr uint64_t kChunkingSeed = 121;
+
+inline ChunkLayout chunked_program_layout(int nnz, int num_rows) {
+    SplitMix64 rng(kChunkingSeed);
+    ChunkLayout layout;
+    layout.input = random_chunk_lengths(nnz, 6, rng);
+    layout.input.insert(layout.input.begin() + 2, 0);
+    layout.output = random_chunk_lengths(nnz, 5, rng);
+    layout.row_offsets = random_chunk_lengths(num_rows + 1, 4, rng);
+    layout.row_offsets.insert(layout.row_offsets.begin() + 1, 0);
+    return layout;
+}
+
+// The small example: 8 rows, 5 columns, 10 entries. Rows 0, 2, 5 and 7 are empty (first,
+// middle, last); (3, 2) is stored twice, with weights 3 and 5. The input chunks cut row 3 three
+// ways, with an empty chunk inside it; the output chunks are cut elsewhere. The nine row_offsets
+// are cut so that row 3's two offsets lie in different chunks, the second alone in its chunk,
+// and an empty chunk starts where the last chunk does.
+inline HostCoo chunked_example_coo() {
+    return coo_of(8, 5, {1, 1, 3, 3, 3, 3, 3, 4, 6, 6}, {0, 3, 2, 4, 2, 1, 0, 4, 1, 3},
+                  {1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+}
+const std::vector<int> kExampleInputLengths = {3, 2, 0, 2, 3};
+const std::vector<int> kExampleOffsetLengths = {4, 1, 0, 4};
+const std::vector<int> kExampleOutputLengths = {4, 2, 4};
+constexpr int kExampleSpanningRow = 3;
+// The card's example cut as [ 0 | 0 1 2 | 2 ]: rows 0 and 2 both straddle a cut.
+const std::vector<int> kCardInputLengths = {1, 3, 1};
+const std::vector<int> kCardOffsetLengths = {3, 1};
+const std::vector<int> kCardOutputLengths = {2, 3};
+
+// An input to convert in chunks: its entries in one piece (for cuSPARSE and the one-piece
+// baseline) and in chunks, the output's chunk lengths, and how much of the conversion is shown.
+struct ChunkedInput {
+    enum Shown { example, card, layout };
+    std::string name;
+    HostCoo sorted;
+    std::vector<int> in_lengths, offset_lengths, out_lengths;
+    Shown shown;
+    HostCooChunks chunks;
+};
+
+inline ChunkedInput chunked_input(std::string name, HostCoo sorted, std::vector<int> in_lengths,
+                                  std::vector<int> offset_lengths, std::vector<int> out_lengths,
+                                  ChunkedInput::Shown shown) {
+    HostCooChunks chunks = split_into_chunks(sorted, in_lengths);
+    return {std::move(name),           std::move(sorted),      std::move(in_lengths),
+            std::move(offset_lengths), std::move(out_lengths), shown,
+            std::move(chunks)};
+}
+
+// The example and the card's, or the chapter's input sorted by row and cut as
+// chunked_program_layout says, whose result: line ends the run.
+inline std::vector<ChunkedInput> chunked_inputs(const ProgramOptions& options, SelfCheck& check) {
+    if (options.book_example())
+        return {chunked_input("the example", chunked_example_coo(), kExampleInputLengths,
+                              kExampleOffsetLengths, kExampleOutputLengths, ChunkedInput::example),
+                chunked_input("the card's example", card_example(), kCardInputLengths,
+                              kCardOffsetLengths, kCardOutputLengths, ChunkedInput::card)};
+    HostCoo sorted = sorted_coo_inputs(options, check).front().coo;
+    const ChunkLayout layout =
+        chunked_program_layout(static_cast<int>(sorted.nnz()), sorted.num_rows);
+    return {chunked_input(options.chosen_input_name(), std::move(sorted), layout.input,
+                          layout.row_offsets, layout.output, ChunkedInput::layout)};
+}
+
+inline std::string range_text(int start, int end) {
+    return "[" + std::to_string(start) + "," + std::to_string(end) + ")";
+}
+
+inline void show_input_chunks(const HostCooChunks& in) {
+    const std::vector<int> bounds = chunk_bounds(input_chunk_lengths(in));
+    print_wrapped("input: " + counted(in.num_rows, "row") + " x " + counted(in.num_cols, "column") +
+                  ", " + counted(bounds.back(), "entry", "entries") + " in " +
+                  counted(in.num_chunks(), "chunk") + ", each its own allocation:");
+    for (int i = 0; i < in.num_chunks(); ++i) {
+        std::printf("  chunk %d, entries %-7s", i, range_text(bounds[i], bounds[i + 1]).c_str());
+        if (in.rows[i].empty())
+            std::printf(" (empty)\n");
+        else
+            std::printf(" rows %s  cols %s  weights %s\n", bracketed(in.rows[i]).c_str(),
+                        bracketed(in.cols[i]).c_str(), bracketed(in.weights[i]).c_str());
+    }
+}
+
+// How the input and the output are cut: in full for the example, by their lengths otherwise.
+inline void show_chunked_input(const ChunkedInput& input) {
+    const std::string output = "col_idx and weights in " +
+                               counted(input.out_lengths.size(), "chunk") + " of lengths " +
+                               bracketed(input.out_lengths) + ", row_offsets (" +
+                               counted(input.chunks.num_rows + 1, "boundary", "boundaries") +
+                               ") in " + counted(input.offset_lengths.size(), "chunk") +
+                               " of lengths " + bracketed(input.offset_lengths);
+    if (input.shown == ChunkedInput::card) {
+        std::printf("\n");
+        return print_wrapped("the reference card's example, rows cut as [ 0 | 0 1 2 | 2 ], " +
+                             output + ":");
+    }
+    if (input.shown == ChunkedInput::example) show_input_chunks(input.chunks);
+    if (input.shown == ChunkedInput::layout)
+        print_wrapped("row-sorted, cut into " + counted(input.in_lengths.size(), "input chunk") +
+                      " of lengths " + bracketed(input.in_lengths) + "; copies: " +
+                      std::to_string(chunk_copies(input.in_lengths, input.out_lengths).size()));
+    print_wrapped("output, allocated by the caller: " + output);
+    std::printf("\n");
+    if (input.sorted.nnz() >= kAnnouncedSize) announce("validating and converting the chunks");
+}
+
+// The chunks of one output array, each with the range of the logical array that it holds.
+template <class T>
+void show_chunks(const char* kind, const char* range, const char* name,
+                 const std::vector<std::vector<T>>& chunks) {
+    const std::vector<int> bounds = chunk_bounds(chunk_lengths(chunks));
+    for (size_t j = 0; j < chunks.size(); ++j)
+        std::printf("  %s chunk %zu, %s %-7s %s\n", kind, j, range,
+                    range_text(bounds[j], bounds[j + 1]).c_str(),
+                    chunks[j].empty() ? "(empty)"
+                                      : (std::string(name) + " " + bracketed(chunks[j])).c_str());
+}
+
+// The card's offsets chunks; for the example, each boundary as the sum that its thread computes
+// and the slot that it goes to, the copies, and every output chunk.
+inline void show_chunked_conversion(const Here& here, const ChunkedInput& input,
+                                    const HostCsrChunks& out) {
+    const std::vector<int> offsets = joined(out.row_offsets);
+    if (input.shown == ChunkedInput::layout) return;
+    print_array("row_offsets", offsets);
+    if (input.shown == ChunkedInput::card)
+        return show_chunks("offsets", "boundaries", "row_offsets", out.row_offsets);
+    std::printf(
+        "row_offsets[r] = sum over the chunks of lower_bound(chunk rows, r), written to\n"
+        "the offsets chunk that holds r:\n");
+    for (int r = 0; r <= out.num_rows; ++r) {
+        std::string terms;
+        for (const std::vector<int>& rows : input.chunks.rows)
+            terms +=
+                (terms.empty() ? "" : " + ") +
+                std::to_string(lower_bound_index(rows.data(), static_cast<int>(rows.size()), r));
+        const ChunkPosition slot = locate_chunk_entry(input.offset_lengths, r);
+        std::printf("  row_offsets[%d] = %s = %-2d -> offsets chunk %d [%d]\n", r, terms.c_str(),
+                    offsets[r], slot.chunk, slot.position);
+    }
+    std::printf("copies of columns and weights (overlaps of input and output chunk ranges):\n");
+    const std::vector<ChunkCopy> copies = chunk_copies(input.in_lengths, input.out_lengths);
+    for (size_t n = 0; n < copies.size(); ++n) {
+        const ChunkCopy& c = copies[n];
+        std::printf("  copy %zu: entries %-7s input chunk %d %-7s -> output chunk %d %s\n", n,
+                    range_text(c.global_start, c.global_start + c.count).c_str(), c.in_chunk,
+                    range_text(c.in_position, c.in_position + c.count).c_str(), c.out_chunk,
+                    range_text(c.out_position, c.out_position + c.count).c_str());
+    }
+    std::printf("output chunks (%s):\n", here.name());
+    show_chunks("offsets", "boundaries", "row_offsets", out.row_offsets);
+    show_chunks("output", "entries", "col_idx", out.col_idx);
+    show_chunks("output", "entries", "weights", out.weights);
+    std::printf("\n");
+}
+
+// The claims about the example's geometry: where row 3 lies, where the cuts fall, the duplicate.
+inline void check_example_geometry(const ChunkedInput& input, const HostCsr& joined_out,
+                                   SelfCheck& check) {
+    const std::vector<int> share = row_share_by_chunk(input.chunks, kExampleSpanningRow);
+    std::vector<int> holders;
+    for (size_t i = 0; i < share.size(); ++i)
+        if (share[i] > 0) holders.push_back(static_cast<int>(i));
+    const auto rows = input.chunks.rows.begin();
+    check.claim("row 3's entries lie in 3 input chunks, with an empty chunk among them",
+                holders.size() == 3 &&
+                    std::any_of(rows + holders.front(), rows + holders.back(),
+                                [](const std::vector<int>& chunk) { return chunk.empty(); }));
+    const std::vector<int> in_cuts = interior_cuts(input.in_lengths);
+    const std::vector<int> out_cuts = interior_cuts(input.out_lengths);
+    check.claim("the output chunks are cut where no input chunk is cut",
+                std::find_first_of(out_cuts.begin(), out_cuts.end(), in_cuts.begin(),
+                                   in_cuts.end()) == out_cuts.end());
+    const ChunkPosition row_start = locate_chunk_entry(input.offset_lengths, kExampleSpanningRow);
+    const ChunkPosition row_end = locate_chunk_entry(input.offset_lengths, kExampleSpanningRow + 1);
+    check.claim(
+        "row 3's two offsets lie in different row_offsets chunks, the second alone in its "
+        "chunk; one row_offsets chunk is empty",
+        row_start.chunk != row_end.chunk && input.offset_lengths[row_end.chunk] == 1 &&
+            std::count(input.offset_lengths.begin(), input.offset_lengths.end(), 0) == 1);
+    check.claim("the duplicate (3, 2) is kept twice, not merged",
+                weights_at(joined_out, kExampleSpanningRow, 2).size() == 2);
+}
+
+// The claims of every chunked conversion of an input that keeps the contract: the kernels
+// against the CPU baselines, the chunked one and 120's one-piece one on the glued rows, the
+// columns and weights in their order, the copies; then the example's and the card's own.
+inline void check_chunked_conversion(const ChunkedInput& input, int first_bad_cpu,
+                                     const std::vector<int>& row_offsets_cpu,
+                                     const std::vector<int>& one_piece_cpu,
+                                     const ContractVerdict& verdict, const HostCsrChunks& out,
+                                     SelfCheck& check) {
+    const std::string& name = input.name;
+    const int nnz = static_cast<int>(input.sorted.nnz());
+    const HostCsr joined_out = joined_csr(out);
+    check.claim(name +
+                    ": accepted by the check: its smallest bad index is nnz, as the CPU "
+                    "baseline's",
+                verdict.holds() && verdict.first_bad == nnz && first_bad_cpu == nnz);
+    check.claim(name + ": row_offsets, gathered from its " +
+                    counted(input.offset_lengths.size(), "chunk") +
+                    " of the lengths asked for, equal the CPU baseline's exactly, and 120's "
+                    "one-piece baseline's on the glued rows",
+                chunk_lengths(out.row_offsets) == input.offset_lengths &&
+                    joined_out.row_offsets == row_offsets_cpu && row_offsets_cpu == one_piece_cpu);
+    check.claim(name + ": col_idx and weights, gathered from their " +
+                    counted(input.out_lengths.size(), "chunk") +
+                    " of the lengths asked for, are the input's columns and weights in their "
+                    "order, as 120's one-piece conversion copies them",
+                chunk_lengths(out.col_idx) == input.out_lengths &&
+                    joined_out.col_idx == input.sorted.cols &&
+                    joined_out.values == input.sorted.values);
+    const std::vector<ChunkCopy> copies = chunk_copies(input.in_lengths, input.out_lengths);
+    int copied = 0;
+    for (const ChunkCopy& c : copies) copied += c.count;
+    const size_t copy_bound = input.in_lengths.size() + input.out_lengths.size() - 1;
+    check.claim("the " + counted(copies.size(), "copy", "copies") + " cover the " +
+                    counted(joined_out.nnz(), "entry", "entries") +
+                    " once, and number at most K_in + K_out - 1 = " + std::to_string(copy_bound),
+                copied == nnz && copies.size() <= copy_bound);
+    if (input.shown == ChunkedInput::example) check_example_geometry(input, joined_out, check);
+    if (input.shown == ChunkedInput::card)
+        check.claim("the card's example gives row_offsets 0 2 3 5, as the card does",
+                    joined_out.row_offsets == kCardRowOffsets);
+}
+
+// cuSPARSE's coo2csr on the glued rows, checked; at --scale the chunked conversion timed beside
+// it, the same kernel on one piece, and the check. Bytes: columns and weights read and written,
+// offsets written; the searches' reads of the row ids are not counted. The library's offsets
+// are completed by the same copies, so that both sides do the same job.
+template <class ValidationState>
+void compare_with_library(const KernelProgram& p, const ChunkedInput& input,
+                          const std::vector<int>& row_offsets_cpu, SelfCheck& check,
+                          void (*validate)(const Here&, const DeviceCooChunks&, ValidationState&),
+                          void (*convert)(const Here&, const DeviceCooChunks&,
+                                          const std::vector<ChunkCopy>&, DeviceCsrChunks&),
+                          void (*copy)(const Here&, const DeviceCooChunks&,
+                                       const std::vector<ChunkCopy>&, DeviceCsrChunks&)) {
+    const std::string claim = "cuSPARSE's coo2csr on the glued rows gives the same row_offsets";
+    if (!p.on_gpu()) return check.skip(claim);
+    const HostCoo& sorted = input.sorted;
+    const int nnz = static_cast<int>(sorted.nnz());
+    if (nnz == 0) return check.skip(claim, "no entries");
+    check.claim(claim, offsets_by_cusparse(p.here, sorted) == row_offsets_cpu);
+    if (p.options.scale <= 0) return;
+    const Here& here = p.here;
+    const DeviceCooChunks d_in(here, input.chunks), whole(here, split_into_chunks(sorted, {nnz}));
+    DeviceCsrChunks d_out(here, sorted.num_rows, sorted.num_cols, input.offset_lengths,
+                          input.out_lengths);
+    DeviceCsrChunks whole_out(here, sorted.num_rows, sorted.num_cols, {sorted.num_rows + 1}, {nnz});
+    const std::vector<ChunkCopy> copies = chunk_copies(input.in_lengths, input.out_lengths);
+    const std::vector<ChunkCopy> whole_copies = chunk_copies({nnz}, {nnz});
+    ValidationState validation(here, nnz);
+    DeviceArray<int> library_offsets(here, static_cast<size_t>(sorted.num_rows) + 1);
+    CusparseHandle handle;
+    const double bytes = 16.0 * nnz + 4.0 * (sorted.num_rows + 1);
+    TimingTable table(p, "121", p.options.skew,
+                      "bytes: columns and weights read and written, offsets written; the "
+                      "validation reads rows and columns");
+    table.time("validate_chunks", "validation, one launch per chunk", 8.0 * nnz,
+               [&] { validate(here, d_in, validation); });
+    const double chunked_ms =
+        table.time("chunked_offsets_copies", "chunked: offsets kernel + copies", bytes,
+                   [&] { convert(here, d_in, copies, d_out); });
+    const double whole_ms =
+        table.time("one_piece_offsets_copies", "one piece: same kernel, 1 chunk + 2 copies", bytes,
+                   [&] { convert(here, whole, whole_copies, whole_out); });
+    const double library_ms =
+        table.time("cusparse_coo2csr_copies", "cuSPARSE coo2csr + 2 copies", bytes, [&] {
+            launch_cusparse_offsets(handle, whole.rows[0].data(), nnz, sorted.num_rows,
+                                    library_offsets);
+            copy(here, whole, whole_copies, whole_out);
+        });
+    table.ratio("chunked / one piece", chunked_ms / whole_ms, "the chunked conversion is faster");
+    table.ratio("cuSPARSE / chunked", library_ms / chunked_ms, "cuSPARSE is faster");
+}
+
+// Bad chunked inputs, with the layout of the outputs that they must leave poisoned.
+struct ChunkedRefusal {
+    std::string what;
+    HostCooChunks in;
+    std::vector<int> offset_lengths, out_lengths;
+};
+
+inline std::vector<ChunkedRefusal> chunked_refusals() {
+    HostCooChunks unsorted{5, 4, {{0, 3}, {}, {2, 4}}, {{0, 1}, {}, {2, 3}}, {{1, 2}, {}, {3, 4}}};
+    HostCooChunks out_of_range{3, 4, {{0, 1}, {1, 1, 2}}, {{0, 1}, {3, 9, 0}}, {{1, 2}, {3, 4, 5}}};
+    return {{"rows out of order across a chunk boundary, an empty chunk between",
+             unsorted,
+             {2, 4},
+             {3, 1}},
+            {"a column id out of range", out_of_range, {1, 0, 3}, {1, 4}}};
+}
+
+// Refused at the first offending global index, where the CPU baseline and 120's one-piece check
+// refuse the glued entries, and the output chunks keep their poison.
+inline void check_chunked_refusal(const ChunkedRefusal& bad, const ContractVerdict& verdict,
+                                  const HostCsrChunks& out, int one_piece, int first_bad_cpu,
+                                  SelfCheck& check) {
+    check.claim(bad.what + ": refused with: " + verdict.refusal,
+                !verdict.holds() && verdict.first_bad == one_piece && first_bad_cpu == one_piece);
+    check.claim(bad.what + ": the poisoned outputs are untouched", still_poisoned(joined_csr(out)));
+}
+#endif  // CHUNKED_COO_TO_CSR_KERNEL_121
+#endif  // __CUDACC__

@@ -1,7 +1,8 @@
 // What exercises 21.2 and 21.3 share: each finds the row_offsets of a row-sorted COO with one
-// kernel, on the same inputs, and is checked against 119's cross-check, which counts each row's
-// entries and scans the counts: it does not depend on the order of the entries, so it shares
-// neither kernel's idea. The columns and values need no kernel: they are already in CSR order.
+// kernel, on the same inputs, and is checked against 119's cross-check, 114's count of each
+// row's entries and scan of the counts: it does not depend on the order of the entries, so it
+// shares neither kernel's idea. The columns and values need no kernel: they are already in CSR
+// order.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -34,7 +35,7 @@ void check_row_offsets(const KernelProgram& p, const ExerciseInput& input, Launc
     row_offsets.fill_bytes(0xFF);
     launch(p.here, d, row_offsets.data());
     const std::vector<int> got = row_offsets.download();
-    const std::vector<int> row_offsets_cpu = row_offsets_by_counting(coo);
+    const std::vector<int> row_offsets_cpu = scan_degrees(count_degrees(coo));
     if (printable(coo)) {
         print_array("rows", coo.rows, 15);
         print_array("row_offsets", got, 15);
