@@ -97,7 +97,7 @@ inline void launch_neighbor_sum(const Here& here, DeviceCsr& g, long long* sums)
 // __INCLUDE_LEVEL__ is 0 only in the file that the compiler was given: a later lesson or a test
 // that includes this one takes the lesson above, without the program below.
 #if __INCLUDE_LEVEL__ == 0
-#include "proof/113_csr_neighbor_sum_kernel.cuh"
+#include "proof/reduction_proof.cuh"
 
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(argc, argv, neighbor_sum_program());
@@ -110,11 +110,13 @@ int main(int argc, char** argv) {
     neighbor_sum_cpu(g, sums_cpu);
     announce_emulation(p, g.nnz(), "summing " + counted(g.nnz(), "neighbour"));
     const std::vector<long long> sums = neighbor_sums(p.here, g);
-    show_threads(g, sums);
+    show_vertex_threads(g, sums, vertex_blocks(g.num_rows), kVertexThreads);
 
     SelfCheck check;
     check_sums(p, sums, sums_cpu, check);
-    compare_with_cusparse(p, g, sums_cpu, check);
+    compare_with_library(
+        p, g, sums_cpu, [&](DeviceCsr& d, long long* out) { launch_neighbor_sum(p.here, d, out); },
+        check);
     if (!p.options.book_example()) check.end_with(result_line(edges));
     return check.finish();
 }

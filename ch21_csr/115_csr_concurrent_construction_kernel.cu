@@ -17,7 +17,9 @@
 #include "../common/cub_scratch.cuh"
 #include "../common/device_formats.cuh"
 #include "../common/kernel_program.cuh"
-#include "chapter_inputs.h"
+// 114's lesson: scan_degrees, step 2 on the CPU (on the GPU it is CUB's exclusive sum: a scan is
+// not this chapter's lesson)
+#include "114_csr_construction_cpu_baseline.cpp"
 
 // What a grouping leaves: how many edges each key has, and the edges grouped by key, as a CSR
 // whose row k lists key k's partners and weights in the order the scatter left them.
@@ -47,15 +49,6 @@ __host__ __device__ inline void count_key_thread(int e, const int* key, int* cou
 __global__ void count_key_kernel(int num_edges, const int* key, int* counts) {
     const int e = blockIdx.x * blockDim.x + threadIdx.x;
     if (e < num_edges) count_key_thread(e, key, counts);
-}
-
-// Step 2: key k's slice starts after the edges of every smaller key. The extra last entry is
-// the edge count, so that the last slice ends as every other one does. (On the GPU it is CUB's
-// exclusive sum: a scan is not this chapter's lesson.)
-inline std::vector<int> scan_counts_cpu(const std::vector<int>& counts) {
-    std::vector<int> offsets(counts.size() + 1, 0);
-    std::partial_sum(counts.begin(), counts.end(), offsets.begin() + 1);
-    return offsets;
 }
 
 // Step 3 on the CPU: every cursor starts at its key's offset, and the edges, one at a time,
@@ -96,7 +89,7 @@ inline GroupedEdges group_by_key_cpu(int num_keys, int num_partners, const std::
                                      const std::vector<int>& partner,
                                      const std::vector<float>& weight) {
     GroupedEdges g{count_key_cpu(num_keys, key), {num_keys, num_partners, {}, {}, {}}};
-    g.grouped.row_offsets = scan_counts_cpu(g.counts);
+    g.grouped.row_offsets = scan_degrees(g.counts);
     g.grouped.col_idx.resize(key.size());
     g.grouped.values.resize(key.size());
     scatter_by_key_cpu(key, partner, weight, g.grouped.row_offsets, g.grouped.col_idx,
@@ -225,12 +218,11 @@ int main(int argc, char** argv) {
     write_build_figure(p, edges);
 
     SelfCheck check;
-    check_baseline(edges, baseline.grouped, check);
-    check_build(p, built, baseline, check);
+    check_build(p, edges, built, baseline, check);
     if (p.options.book_example()) replay_book_orders(p, edges, baseline.grouped, check);
     if (p.options.has("--sorted-rows"))
         check_sorted_rows(p, built.grouped, baseline.grouped, check);
-    compare_with_libraries(p, edges, baseline, check);
+    compare_with_library(p, edges, baseline, check);
     if (!p.options.book_example()) check.end_with(result_line(edges));
     return check.finish();
 }

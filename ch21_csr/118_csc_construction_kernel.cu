@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
 
     SelfCheck check;
     check_csc(p, edges, csr, baseline, built, check);
-    compare_with_cusparse(p, edges, csr, built, check);
+    compare_with_library(p, edges, csr, built, check);
     if (!p.options.book_example()) check.end_with(result_line(edges));
     return check.finish();
 }
