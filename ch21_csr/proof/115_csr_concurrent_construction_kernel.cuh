@@ -126,14 +126,11 @@ inline std::string order_text(const ThreadOrder& order, size_t n) {
     return bracketed_order.substr(2, bracketed_order.size() - 4);
 }
 
-// The book's two arrival orders for the scatter, replayed by the emulator on either backend: the
-// replay is the point, and no GPU can be told an order.
-inline void replay_book_orders(const KernelProgram& p, const HostCoo& edges,
-                               const HostCsr& baseline, SelfCheck& check) {
-    const Here count_here = Here::emulated(p.shuffled_order());
+// The book's two arrival orders for the scatter, A and B (kBookOrderB), as the emulator replayed
+// them: their layouts, and the claims about them.
+inline void check_book_orders(const HostCoo& edges, const HostCsr& a, const HostCsr& b,
+                              const HostCsr& baseline, SelfCheck& check) {
     const ThreadOrder order_a = ThreadOrder::ascending(), order_b = ThreadOrder::given(kBookOrderB);
-    const HostCsr a = build_csr(count_here, Here::emulated(order_a), edges).grouped;
-    const HostCsr b = build_csr(count_here, Here::emulated(order_b), edges).grouped;
     std::printf("the book's two arrival orders for the scatter, replayed by the host emulator:\n");
     std::printf("order A, edges claim their slots in input order %s:\n",
                 order_text(order_a, edges.nnz()).c_str());
@@ -291,11 +288,11 @@ inline void compare_with_library(const KernelProgram& p, const HostCoo& edges,
     DeviceGrouping grouping(p.here, edges.num_rows, edges.num_cols, edges.nnz());
     TimingTable table(p, "115", p.options.skew, grouping_bytes_note());
     const GroupingTimes build =
-        time_grouping(table, p.here, grouping, d.rows, d.cols, d.values, "sources");
+        timed_grouping_steps(table, p.here, grouping, d.rows, d.cols, d.values, "sources");
     const GroupingBytes bytes = grouping_bytes(edges.num_rows, edges.nnz());
     const double histogram_ms = table.time("cub_histogram", "cub::DeviceHistogram (count only)",
                                            bytes.count, [&] { histogram.run(d.rows.data()); });
-    const double by_sort_ms = time_gather_sort_build(table, edges, d, bytes.total());
+    const double by_sort_ms = timed_gather_sort_build(table, edges, d, bytes.total());
     table.ratio("histogram / atomic count", histogram_ms / build.count_ms, "the library is faster");
     table.ratio("sort-based / atomic build", by_sort_ms / build.build_ms, "the sort is faster");
     if (!p.options.has("--sorted-rows")) return;

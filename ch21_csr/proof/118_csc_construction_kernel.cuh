@@ -196,7 +196,7 @@ inline void compare_with_library(const KernelProgram& p, const HostCoo& edges, c
     std::printf("\n");
     TimingTable table(p, "118", p.options.skew, grouping_bytes_note());
     const GroupingTimes build =
-        time_grouping(table, p.here, grouping, d.cols, d.rows, d.values, "destinations");
+        timed_grouping_steps(table, p.here, grouping, d.cols, d.rows, d.values, "destinations");
     const double library_bytes = 2 * (4.0 * (edges.num_cols + 1) + 8.0 * edges.nnz());
     const double library_ms = table.time("cusparse_csr2csc", "cuSPARSE csr2cscEx2, from the CSR",
                                          library_bytes, [&] { library.run(); });

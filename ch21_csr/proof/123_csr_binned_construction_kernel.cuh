@@ -54,21 +54,11 @@ inline void show_binned_build(const std::string& title, const BinnedCsr& build) 
 // next bin]), holds the same multiset of (row, column, weight) in `a` as in `b`.
 inline bool same_bin_multisets(const HostCoo& a, const HostCoo& b, const BinLayout& layout,
                                const std::vector<int>& row_offsets) {
-    if (a.nnz() != b.nnz()) return false;
-    auto bin_entries = [&](const HostCoo& staged, int begin, int end) {
-        std::vector<Entry> e;
-        for (int k = begin; k < end; ++k)
-            e.emplace_back(staged.rows[k], staged.cols[k], staged.values[k]);
-        std::sort(e.begin(), e.end());
-        return e;
+    const auto first_slot = [&](int bin) {
+        return row_offsets[std::min(int64_t{bin} << layout.bin_shift, int64_t{a.num_rows})];
     };
-    for (int bin = 0; bin < layout.num_bins; ++bin) {
-        const int begin = row_offsets[bin << layout.bin_shift];
-        const int end =
-            row_offsets[std::min(int64_t{bin + 1} << layout.bin_shift, int64_t{a.num_rows})];
-        if (bin_entries(a, begin, end) != bin_entries(b, begin, end)) return false;
-    }
-    return true;
+    return staged_by_bucket(a, layout.bin_shift, layout.num_bins, first_slot,
+                            csr_from_coo_by_stable_sort(b));
 }
 
 // The baseline against 115's (each step keeps arrival order, so they agree slot by slot), then
@@ -107,8 +97,8 @@ inline void compare_with_library(const KernelProgram& p, const HostCoo& edges) {
     table.time("binned_place", "3b place within bins", 20.0 * edges.nnz(), [&] { binned.place(); });
     const double binned_ms = table.time("binned_build", "binned build (1, 2, 3a, 3b)",
                                         bytes.total(), [&] { binned.run(d); });
-    const double atomic_ms = time_atomic_build(table, p.here, d, bytes.total());
-    const double sort_ms = time_gather_sort_build(table, edges, d, bytes.total());
+    const double atomic_ms = timed_atomic_build(table, p.here, d, bytes.total());
+    const double sort_ms = timed_gather_sort_build(table, edges, d, bytes.total());
     table.ratio("binned / sort-based build", binned_ms / sort_ms, "the binned build is faster");
     table.ratio("binned / 115's atomic build", binned_ms / atomic_ms, "the binned build is faster");
 }

@@ -81,28 +81,18 @@ inline void show_bucketed_build(const std::string& title, const BucketedCsr& bui
     print_csr("after pass 3:", build.csr);
 }
 
-// After every level of pass 2, each bucket of that level holds the baseline's edges: every
-// edge lies in the rows of the bucket whose slots it is in, and the level, grouped by row, holds
-// the baseline's CSR's multiset in every row (its rows in any order within). Linear in the
-// edges, on every core.
+// After every level of pass 2, each bucket of that level holds the baseline's edges.
 inline bool same_level_multisets(const BucketedCsr& built, const BucketedCsr& baseline,
                                  const HostCsr& baseline_csr, const BucketLayout& layout) {
     if (built.levels.size() != static_cast<size_t>(layout.levels) ||
         built.bucket_offset != baseline.bucket_offset)
         return false;
-    for (int level = 0; level < layout.levels; ++level) {
-        const HostCoo& staged = built.levels[level];
-        if (staged.nnz() != baseline_csr.nnz()) return false;
-        const int shift = layout.bucket_shift(level);
-        long long misplaced = 0;
-#pragma omp parallel for schedule(dynamic) reduction(+ : misplaced)
-        for (int g = 0; g < layout.buckets_at(level); ++g)
-            for (int k = layout.level_start(baseline.bucket_offset.data(), level, g);
-                 k < layout.level_start(baseline.bucket_offset.data(), level, g + 1); ++k)
-                misplaced += staged.rows[k] < 0 || staged.rows[k] >= staged.num_rows ||
-                             staged.rows[k] >> shift != g;
-        if (misplaced > 0 || !holds_rows_of(staged, baseline_csr)) return false;
-    }
+    for (int level = 0; level < layout.levels; ++level)
+        if (!staged_by_bucket(
+                built.levels[level], layout.bucket_shift(level), layout.buckets_at(level),
+                [&](int g) { return layout.level_start(baseline.bucket_offset.data(), level, g); },
+                baseline_csr))
+            return false;
     return true;
 }
 
@@ -208,8 +198,8 @@ inline void compare_with_library(const KernelProgram& p, const HostCoo& edges,
                                 "payload-sort build (pack, SortPairs, unpack, 122)", bytes.least,
                                 [&] { by_payload.run(d); });
     }
-    const double gather_ms = time_gather_sort_build(table, edges, d, bytes.least);
-    const double atomic_ms = time_atomic_build(table, p.here, d, bytes.least);
+    const double gather_ms = timed_gather_sort_build(table, edges, d, bytes.least);
+    const double atomic_ms = timed_atomic_build(table, p.here, d, bytes.least);
     table.ratio("bucketed / payload-sort build", bucketed_ms / payload_ms,
                 "the bucketed build is faster; the target is 0.7");
     table.ratio("bucketed / gather-sort build", bucketed_ms / gather_ms,

@@ -39,6 +39,23 @@ inline void check_rows_as_baseline(const std::string& whose, const HostCsr& buil
             rows_hold_same_entries(baseline.row_offsets, built, baseline));
 }
 
+// Edges staged by bucket (the bins of 123, each level of 124's pass 2) are right when every edge
+// lies in the slots of its row's bucket (row r's bucket is r >> shift; bucket g's slots are
+// [first_slot(g), first_slot(g + 1))) and the edges, grouped by row, hold the baseline CSR's
+// multiset in every row. Linear in the edges, on every core.
+template <class FirstSlot>
+bool staged_by_bucket(const HostCoo& staged, int shift, int num_buckets, FirstSlot first_slot,
+                      const HostCsr& baseline) {
+    if (staged.nnz() != baseline.nnz()) return false;
+    long long misplaced = 0;
+#pragma omp parallel for schedule(dynamic) reduction(+ : misplaced)
+    for (int g = 0; g < num_buckets; ++g)
+        for (int k = first_slot(g); k < first_slot(g + 1); ++k)
+            misplaced += staged.rows[k] < 0 || staged.rows[k] >= staged.num_rows ||
+                         staged.rows[k] >> shift != g;
+    return misplaced == 0 && holds_rows_of(staged, baseline);
+}
+
 // The library route's small steps: what the sort carries with each key, and each CSR slot's
 // destination and weight once the sort has said which edge (or which packed pair) it holds.
 __host__ __device__ inline void number_edge_thread(int e, int* edge_index) {
@@ -192,16 +209,16 @@ inline GroupingBytes grouping_bytes(size_t num_keys, size_t num_edges) {
 }
 
 // 115's atomic build, whole, beside another build: DeviceGrouping keyed on the source.
-inline double time_atomic_build(TimingTable& table, const Here& here, const DeviceCoo& d,
-                                double bytes) {
+inline double timed_atomic_build(TimingTable& table, const Here& here, const DeviceCoo& d,
+                                 double bytes) {
     DeviceGrouping grouping(here, d.num_rows, d.num_cols, d.nnz());
     return table.time("count_scan_scatter", "count + scan + scatter (115)", bytes,
                       [&] { grouping.build(here, here, d.rows, d.cols, d.values); });
 }
 
 // The gather-sort build, whole, beside another build.
-inline double time_gather_sort_build(TimingTable& table, const HostCoo& edges, const DeviceCoo& d,
-                                     double bytes) {
+inline double timed_gather_sort_build(TimingTable& table, const HostCoo& edges, const DeviceCoo& d,
+                                      double bytes) {
     GatherSortCsrBuild by_sort(edges.num_rows, edges.num_cols, edges.nnz());
     return table.time("cub_sort_build", "gather-sort build (CUB sort, gather, coo2csr)", bytes,
                       [&] { by_sort.run(d); });
@@ -213,9 +230,11 @@ struct GroupingTimes {
     double count_ms, build_ms;
 };
 
-inline GroupingTimes time_grouping(TimingTable& table, const Here& here, DeviceGrouping& grouping,
-                                   const DeviceArray<int>& key, const DeviceArray<int>& partner,
-                                   const DeviceArray<float>& weight, const std::string& keys) {
+inline GroupingTimes timed_grouping_steps(TimingTable& table, const Here& here,
+                                          DeviceGrouping& grouping, const DeviceArray<int>& key,
+                                          const DeviceArray<int>& partner,
+                                          const DeviceArray<float>& weight,
+                                          const std::string& keys) {
     const size_t n = key.size();
     auto build = [&] { grouping.build(here, here, key, partner, weight); };
     build();

@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <string>
 #include <vector>
-// 115's lesson: its serial count (count_key_cpu) and 114's serial scan (scan_degrees)
+// 115's lesson, and through it 114's serial count and scan (count_degrees, scan_degrees)
 #include "../../115_csr_concurrent_construction_kernel.cu"
 #include "exercise_program.h"
 
@@ -78,7 +78,7 @@ struct DegreeInput {
 };
 
 inline DegreeInput degrees_of(const std::string& name, const HostCoo& edges) {
-    return {name, count_key_cpu(edges.num_rows, edges.rows), static_cast<int64_t>(edges.nnz())};
+    return {name, count_degrees(edges), static_cast<int64_t>(edges.nnz())};
 }
 
 // 3,000 degrees of up to a million each, about 1.5 billion edges in all: the offsets need every
