@@ -64,7 +64,7 @@ inline CsrConstruction csr_construction_cpu(const HostCoo& edges) {
 }
 
 #if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
-#include "proof/build_proof.h"
+#include "proof/114_csr_construction_cpu_baseline.h"
 
 int main(int argc, char** argv) {
     const ProgramOptions options = start_cpu_program(argc, argv, csr_construction_program());

@@ -177,7 +177,7 @@ inline GroupedEdges build_csr(const Here& here, const HostCoo& edges) {
 #include "proof/115_csr_concurrent_construction_kernel.cuh"
 
 int main(int argc, char** argv) {
-    const KernelProgram p = start_kernel_program(argc, argv, csr_construction_program());
+    const KernelProgram p = start_kernel_program(argc, argv, concurrent_construction_program());
     const HostCoo edges = chapter_input(p.options);
     const GroupedEdges baseline = build_csr_cpu(edges);
     print_csr(

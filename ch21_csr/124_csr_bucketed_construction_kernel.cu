@@ -664,8 +664,8 @@ public:
           chunks(here, max_chunks),
           csr(here, num_rows, num_cols, num_edges) {
         if (!layout_fits(layout, bucket_caps(here))) {
-            const std::string rows = row_limit_problem(bucketed_row_limit(bucket_caps(here)),
-                                                       num_rows);
+            const std::string rows =
+                row_limit_problem(bucketed_row_limit(bucket_caps(here)), num_rows);
             throw std::invalid_argument(rows.empty() ? "pass 2 takes at most two levels" : rows);
         }
         for (DeviceArray<int>* zeroed : {&bucket_count, &row_fill, &chunks_counted, &no_offset})
@@ -680,38 +680,38 @@ public:
     // Pass 1: no more blocks than are resident at once, so that each block merges its shared
     // histogram into the global one only once.
     void count_buckets(const DeviceCoo& edges) {
-        const BlockGrid grid{0, 1024, count_buckets_shared_bytes(layout.num_buckets)};
-        const unsigned wanted = static_cast<unsigned>((num_edges + 1024 * kCountItems - 1) /
-                                                      (1024 * kCountItems));
-        const BlockGrid resident =
-            resident_grid(here, count_buckets_kernel, grid.threads, grid.shared_bytes);
-        here.launch_blocks({std::min(wanted, resident.blocks), grid.threads, grid.shared_bytes},
-                           count_buckets_kernel, count_buckets_block<EmulatedCuda>, num_edges,
-                           edges.rows.data(), layout.row_shift, layout.num_buckets,
-                           bucket_count.data());
+        const unsigned threads = 1024;
+        const size_t shared = count_buckets_shared_bytes(layout.num_buckets);
+        const unsigned wanted = static_cast<unsigned>((num_edges + threads * kCountItems - 1) /
+                                                      (threads * kCountItems));
+        const unsigned blocks =
+            std::min(wanted, resident_grid(here, count_buckets_kernel, threads, shared).blocks);
+        here.launch_blocks({blocks, threads, shared}, count_buckets_kernel,
+                           count_buckets_block<EmulatedCuda>, num_edges, edges.rows.data(),
+                           layout.row_shift, layout.num_buckets, bucket_count.data());
     }
 
     // The plan: one block scans the counts, since they are few; then one thread per work item
     // finds its item's bucket, so that no block of passes 2 and 3 searches before it works.
     void plan_work() {
         const int F = layout.num_buckets;
-        here.launch_blocks({1, 256, plan_build_shared_bytes()},
-                           plan_build_kernel, plan_build_block<EmulatedCuda>, layout,
-                           csr.num_rows, num_edges, bucket_count.data(), bucket_offset.data(),
-                           level_cursor.data(), tile_start.data(), chunk_start.data(),
-                           csr.row_offsets.data());
+        here.launch_blocks({1, 256, plan_build_shared_bytes()}, plan_build_kernel,
+                           plan_build_block<EmulatedCuda>, layout, csr.num_rows, num_edges,
+                           bucket_count.data(), bucket_offset.data(), level_cursor.data(),
+                           tile_start.data(), chunk_start.data(), csr.row_offsets.data());
+        const unsigned threads = kThreadsPerBlock, tile_blocks = blocks_for(max_tiles);
+        const unsigned chunk_blocks = blocks_for(max_chunks), bucket_blocks = blocks_for(F);
         for (int level = 0; level < layout.levels; ++level)
-            here.launch(blocks_for(max_tiles), kThreadsPerBlock, describe_items_kernel,
-                        describe_items_thread, max_tiles, layout, level - 1, kTileEdges,
+            here.launch(tile_blocks, threads, describe_items_kernel, describe_items_thread,
+                        max_tiles, layout, level - 1, kTileEdges,
                         tile_start.data() + level * (F + 1), bucket_offset.data(), no_offset.data(),
                         tiles.data() + level * max_tiles);
         // The hub buckets' chunks first, then one per other bucket, after them.
-        here.launch(blocks_for(max_chunks), kThreadsPerBlock, describe_items_kernel,
-                    describe_items_thread, max_chunks, layout, layout.levels - 1,
-                    layout.chunk_edges, chunk_start.data(), bucket_offset.data(), no_offset.data(),
-                    chunks.data());
-        here.launch(blocks_for(F), kThreadsPerBlock, describe_items_kernel, describe_items_thread,
-                    F, layout, layout.levels - 1, layout.chunk_edges, chunk_start.data() + F + 1,
+        here.launch(chunk_blocks, threads, describe_items_kernel, describe_items_thread, max_chunks,
+                    layout, layout.levels - 1, layout.chunk_edges, chunk_start.data(),
+                    bucket_offset.data(), no_offset.data(), chunks.data());
+        here.launch(bucket_blocks, threads, describe_items_kernel, describe_items_thread, F, layout,
+                    layout.levels - 1, layout.chunk_edges, chunk_start.data() + F + 1,
                     bucket_offset.data(), chunk_start.data() + F, chunks.data());
     }
 
@@ -724,9 +724,8 @@ public:
         for (int level = 0; level < layout.levels && num_edges > 0; ++level) {
             const bool first = level == 0;
             here.launch_blocks(
-                resident, partition_level_kernel,
-                partition_level_block<EmulatedCuda>, layout, level,
-                tile_start.data() + level * (layout.num_buckets + 1),
+                resident, partition_level_kernel, partition_level_block<EmulatedCuda>, layout,
+                level, tile_start.data() + level * (layout.num_buckets + 1),
                 tiles.data() + level * max_tiles, level_cursor.data() + level * layout.num_buckets,
                 first ? edges.rows.data() : staged_rows[level - 1].data(),
                 first ? edges.cols.data() : staged_cols[level - 1].data(),
@@ -745,14 +744,14 @@ public:
         const float* weights = last < 0 ? edges.values.data() : staged_weights[last].data();
         const int rows_per_bucket = layout.rows_per_bucket();
         const size_t hubs = count_hub_rows_shared_bytes(rows_per_bucket);
-        here.launch_blocks(resident_grid(here, count_hub_rows_kernel, kPlaceThreads, hubs),
-                           count_hub_rows_kernel, count_hub_rows_block<EmulatedCuda>, layout,
-                           csr.num_rows, chunk_start.data(), chunks.data(), rows,
+        const BlockGrid hub_grid = resident_grid(here, count_hub_rows_kernel, kPlaceThreads, hubs);
+        here.launch_blocks(hub_grid, count_hub_rows_kernel, count_hub_rows_block<EmulatedCuda>,
+                           layout, csr.num_rows, chunk_start.data(), chunks.data(), rows,
                            bucket_offset.data(), row_fill.data(), chunks_counted.data(),
                            csr.row_offsets.data());
         const size_t chunk = place_chunk_shared_bytes(rows_per_bucket, layout.chunk_edges);
-        here.launch_blocks(resident_grid(here, place_chunk_kernel, kPlaceThreads, chunk),
-                           place_chunk_kernel, place_chunk_block<EmulatedCuda>, layout,
+        const BlockGrid chunk_grid = resident_grid(here, place_chunk_kernel, kPlaceThreads, chunk);
+        here.launch_blocks(chunk_grid, place_chunk_kernel, place_chunk_block<EmulatedCuda>, layout,
                            csr.num_rows, chunk_start.data(), chunks.data(), rows, cols, weights,
                            row_fill.data(), csr.row_offsets.data(), csr.col_idx.data(),
                            csr.values.data());

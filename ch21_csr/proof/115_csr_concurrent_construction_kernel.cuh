@@ -12,7 +12,7 @@
 #include "../../common/figure_data.h"
 #include "build_proof.cuh"
 
-inline ProgramDescription csr_construction_program() {
+inline ProgramDescription concurrent_construction_program() {
     return ProgramDescription(
                "115 (21.2) kernel: CSR from a raw edge list by count, scan, scatter",
                {"make 115_csr_concurrent_construction_kernel",
@@ -47,13 +47,8 @@ inline void show_build(const KernelProgram& p, const HostCoo& edges, const Group
         "%s, one per edge, count then scan then scatter (%s):\n",
         counted(edges.nnz(), "thread").c_str(),
         p.on_gpu() ? "on the GPU" : ("emulated, threads " + p.emulation_order_words()).c_str());
-    if (printable(edges)) {
-        const std::vector<int>& degree = built.counts;
-        print_array("degree", degree, 11);
-        print_array("row_offsets", built.grouped.row_offsets, 11);
-        print_array("col_idx", built.grouped.col_idx, 11);
-        print_array("weights", built.grouped.values, 11);
-    }
+    if (printable(edges)) print_array("degree", built.counts, 11);
+    print_csr("", built.grouped, CsrValues::weights, 11);
     const size_t moved = slots_that_differ(built.grouped, baseline);
     print_wrapped("layout: " + with_separators(moved) + " of " + counted(edges.nnz(), "slot") +
                   " differ from the sequential scatter's" +

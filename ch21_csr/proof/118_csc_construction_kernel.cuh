@@ -44,11 +44,9 @@ inline std::vector<Entry> edges_seen_from_csc(const HostCsr& csc) {
     return e;
 }
 
+// Vertex v's neighbours in g, "1 2 3" or "(none)".
 inline std::string neighbour_list(const HostCsr& g, int v) {
-    std::string s;
-    for (int k = g.row_offsets[v]; k < g.row_offsets[v + 1]; ++k)
-        s += (s.empty() ? "" : " ") + std::to_string(g.col_idx[k]);
-    return s.empty() ? "-" : s;
+    return listed(slice_of(v, g.row_offsets, g.col_idx));
 }
 
 // For a small input: the CSR, the CSC under its own names (the grouping's counts, row_offsets

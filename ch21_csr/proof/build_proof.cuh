@@ -1,7 +1,8 @@
 // What the programs that build CSR (or CSC) from a raw edge list on the GPU print, check and time
 // around their lessons (115, 118, 123, 124), written once: the claims against the baseline and
 // a stable sort, the library routes (CUB's sort-based builds, cuSPARSE's conversion) and the
-// timings beside them. What is one program's own is in its proof/NNN file, which includes this.
+// timings beside them, and, through build_proof.h, the printing of 112's and 114's. What is one
+// program's own is in its proof/NNN file, which includes this.
 // Every program of the family takes 115's lesson (GroupedEdges, DeviceGrouping), which the
 // timings of its atomic build use.
 #pragma once
@@ -16,6 +17,7 @@
 #include "../../common/self_check.h"
 #include "../../common/timing_table.cuh"
 #include "../chapter_inputs.h"
+#include "build_proof.h"  // the CPU lessons' printing: listed, slice_of, edge_text
 
 // A baseline that keeps arrival order in every row is the edges, keyed on the endpoint that it
 // groups by, sorted stably by that key: an independent route that must agree slot by slot.

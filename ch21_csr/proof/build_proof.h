@@ -39,15 +39,6 @@ inline void show_arrivals(const HostCoo& edges, EdgeText text) {
     std::printf("\n");
 }
 
-inline ProgramDescription csr_conversion_program() {
-    return ProgramDescription("112 (21.1) CPU baseline: adjacency list -> CSR",
-                              {"make 112_csr_conversion_cpu_baseline && "
-                               "build/112_csr_conversion_cpu_baseline"})
-        .with_book_input("the book's example: 6 vertices, 9 directed edges")
-        .with_figure_data("the adjacency list, the CSR arrays and each vertex's slice")
-        .without_inputs();
-}
-
 // "1 2 3", or "(none)" for an empty list.
 inline std::string listed(const std::vector<int>& a) {
     if (a.empty()) return "(none)";
@@ -102,15 +93,6 @@ inline void write_csr_figure(const ProgramOptions& options,
     figure.field("adjacency", adj).field("row_offsets", row_offsets).field("col_idx", col_idx);
     add_slices(figure, "slices", row_offsets);
     write_figure_data(options, figure);
-}
-
-inline ProgramDescription csr_construction_program() {
-    return ProgramDescription(
-               "114 (21.2) CPU baseline: CSR from a raw edge list by count, scan, scatter",
-               {"make 114_csr_construction_cpu_baseline",
-                "build/114_csr_construction_cpu_baseline"})
-        .with_book_input("the book's example: 6 vertices, 9 weighted edges")
-        .without_inputs();
 }
 
 template <class Construction>  // 114's CsrConstruction

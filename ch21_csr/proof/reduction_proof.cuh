@@ -18,16 +18,6 @@
 #include "../../common/timing_table.cuh"
 #include "reduction_proof.h"
 
-inline ProgramDescription neighbor_sum_program() {
-    return ProgramDescription(
-               "113 (21.1) kernel: one thread per vertex sums its CSR slice",
-               {"make 113_csr_neighbor_sum_kernel && build/113_csr_neighbor_sum_kernel",
-                "build/113_csr_neighbor_sum_kernel --scale 20 --skew 0.7",
-                "build/113_csr_neighbor_sum_kernel --matrix data/karate.mtx"})
-        .with_book_input("the book's example: 6 vertices, 9 directed edges")
-        .with_memory({56, 72, 900e6});
-}
-
 // cuSPARSE's SpMV (cusparseSpMV, its default algorithm, in double) computes the same sums as
 // y = A * x, with A the graph's 0/1 adjacency matrix and x[j] = j. It is the fair bar: the same
 // CSR arrays, one output per row, and NVIDIA's tuned balancing of uneven rows. In double the
@@ -136,16 +126,6 @@ void compare_with_library(const KernelProgram& p, const HostCsr& g,
         "cusparse_spmv_f64", "cuSPARSE SpMV in double, x = vertex ids",
         csr_bytes + 8.0 * g.nnz() + 8.0 * g.num_cols + 8.0 * g.num_rows, [&] { library.run(); });
     table.ratio("cuSPARSE / thread per vertex", library_ms / kernel_ms, "cuSPARSE is faster");
-}
-
-inline ProgramDescription edge_parallel_reduce_program() {
-    return ProgramDescription(
-               "117 (21.3) kernel: edge-parallel reduction over COO, one thread per edge",
-               {"make 117_coo_edge_parallel_reduce_kernel",
-                "build/117_coo_edge_parallel_reduce_kernel --scale 22",
-                "build/117_coo_edge_parallel_reduce_kernel --matrix data/karate.mtx"})
-        .with_book_input("the book's example: 6 vertices, 9 weighted edges")
-        .with_memory({24, 0, 900e6});
 }
 
 // (3) cub::DeviceReduce::Reduce over the same weights into the same double total: the library's

@@ -10,14 +10,6 @@
 #include "../../common/self_check.h"
 #include "../chapter_inputs.h"
 
-inline ProgramDescription coo_vs_csr_sum_program() {
-    return ProgramDescription("116 (21.3) CPU baseline: total edge weight, over COO and over CSR",
-                              {"make 116_coo_vs_csr_sum_cpu_baseline && "
-                               "build/116_coo_vs_csr_sum_cpu_baseline"})
-        .with_book_input("the book's example: 6 vertices, 9 weighted edges")
-        .without_inputs();
-}
-
 inline void show_coo(const HostCoo& edges) {
     std::printf(
         "COO: three parallel arrays, entry e is edge e, rows[e] -> cols[e], in arrival "
