@@ -110,11 +110,13 @@ int main(int argc, char** argv) {
     neighbor_sum_cpu(g, sums_cpu);
     announce_emulation(p, g.nnz(), "summing " + counted(g.nnz(), "neighbour"));
     const std::vector<long long> sums = neighbor_sums(p.here, g);
-    show_threads(g, sums);
+    show_vertex_threads(g, sums, vertex_blocks(g.num_rows), kVertexThreads);
 
     SelfCheck check;
     check_sums(p, sums, sums_cpu, check);
-    compare_with_cusparse(p, g, sums_cpu, check);
+    compare_with_library(
+        p, g, sums_cpu, [&](DeviceCsr& d, long long* out) { launch_neighbor_sum(p.here, d, out); },
+        check);
     if (!p.options.book_example()) check.end_with(result_line(edges));
     return check.finish();
 }

@@ -17,7 +17,8 @@
 #include "../common/cub_scratch.cuh"
 #include "../common/device_formats.cuh"
 #include "../common/kernel_program.cuh"
-#include "chapter_inputs.h"
+// 114's lesson: the CPU baseline, count_degrees, scan_degrees and the scatter one edge at a time
+#include "114_csr_construction_cpu_baseline.cpp"
 
 // What a grouping leaves: how many edges each key has, and the edges grouped by key, as a CSR
 // whose row k lists key k's partners and weights in the order the scatter left them.
@@ -26,14 +27,9 @@ struct GroupedEdges {
     HostCsr grouped;
 };
 
-// The three steps are written over a "key" endpoint and a "partner" endpoint: keyed on the
-// source they build CSR (here), keyed on the destination they build CSC (118). Each step's CPU
-// baseline is its kernel's loop over the edges, run one edge after another.
-inline std::vector<int> count_key_cpu(int num_keys, const std::vector<int>& key) {
-    std::vector<int> counts(num_keys, 0);
-    for (size_t e = 0; e < key.size(); ++e) ++counts[key[e]];
-    return counts;
-}
+// The three kernels are written over a "key" endpoint and a "partner" endpoint: keyed on the
+// source they build CSR (here), keyed on the destination they build CSC (118). Their CPU baseline
+// is 114's three steps, each its kernel's loop over the edges run one edge after another.
 
 // Step 1, one thread per edge: a histogram of the keys. The edges of one key add to the same
 // counter at the same time, so the add must be atomic. atomic_add_shim (common/emulator.cuh) is
@@ -47,27 +43,6 @@ __host__ __device__ inline void count_key_thread(int e, const int* key, int* cou
 __global__ void count_key_kernel(int num_edges, const int* key, int* counts) {
     const int e = blockIdx.x * blockDim.x + threadIdx.x;
     if (e < num_edges) count_key_thread(e, key, counts);
-}
-
-// Step 2: key k's slice starts after the edges of every smaller key. The extra last entry is
-// the edge count, so that the last slice ends as every other one does. (On the GPU it is CUB's
-// exclusive sum: a scan is not this chapter's lesson.)
-inline std::vector<int> scan_counts_cpu(const std::vector<int>& counts) {
-    std::vector<int> offsets(counts.size() + 1, 0);
-    std::partial_sum(counts.begin(), counts.end(), offsets.begin() + 1);
-    return offsets;
-}
-
-// Step 3 on the CPU: every cursor starts at its key's offset, and the edges, one at a time,
-// each take their key's next slot, so that every slice keeps the edges' arrival order.
-inline void scatter_by_key_cpu(const std::vector<int>& key, const std::vector<int>& partner,
-                               const std::vector<float>& weight, std::vector<int> cursor,
-                               std::vector<int>& out_partner, std::vector<float>& out_weight) {
-    for (size_t e = 0; e < key.size(); ++e) {
-        const int slot = cursor[key[e]]++;
-        out_partner[slot] = partner[e];
-        out_weight[slot] = weight[e];
-    }
 }
 
 // Step 3, one thread per edge: the atomic on the key's cursor is a bump allocator, handing each
@@ -90,23 +65,12 @@ __global__ void scatter_by_key_kernel(int num_edges, const int* key, const int* 
         scatter_by_key_thread(e, key, partner, weight, cursor, out_partner, out_weight);
 }
 
-// The whole CPU baseline: count, scan and scatter one after another. Its rows keep arrival
-// order, the layout of the book's order A and of 114's sequential scatter.
-inline GroupedEdges group_by_key_cpu(int num_keys, int num_partners, const std::vector<int>& key,
-                                     const std::vector<int>& partner,
-                                     const std::vector<float>& weight) {
-    GroupedEdges g{count_key_cpu(num_keys, key), {num_keys, num_partners, {}, {}, {}}};
-    g.grouped.row_offsets = scan_counts_cpu(g.counts);
-    g.grouped.col_idx.resize(key.size());
-    g.grouped.values.resize(key.size());
-    scatter_by_key_cpu(key, partner, weight, g.grouped.row_offsets, g.grouped.col_idx,
-                       g.grouped.values);
-    return g;
-}
-
-// CSR: the edges keyed on their source, each slot holding a destination and a weight.
+// The whole CPU baseline, 114's: count, scan and scatter one after another. Its rows keep
+// arrival order, the layout of the book's order A. Keyed on the source it gives the CSR; 118 hands
+// it the reversed edges for the CSC.
 inline GroupedEdges build_csr_cpu(const HostCoo& edges) {
-    return group_by_key_cpu(edges.num_rows, edges.num_cols, edges.rows, edges.cols, edges.values);
+    CsrConstruction built = csr_construction_cpu(edges);
+    return {std::move(built.degree), std::move(built.csr)};
 }
 
 // Steps 1 and 3 each have one thread per edge, in blocks of 256 threads, as many blocks as
@@ -213,7 +177,7 @@ inline GroupedEdges build_csr(const Here& here, const HostCoo& edges) {
 #include "proof/115_csr_concurrent_construction_kernel.cuh"
 
 int main(int argc, char** argv) {
-    const KernelProgram p = start_kernel_program(argc, argv, csr_construction_program());
+    const KernelProgram p = start_kernel_program(argc, argv, concurrent_construction_program());
     const HostCoo edges = chapter_input(p.options);
     const GroupedEdges baseline = build_csr_cpu(edges);
     print_csr(
@@ -225,12 +189,17 @@ int main(int argc, char** argv) {
     write_build_figure(p, edges);
 
     SelfCheck check;
-    check_baseline(edges, baseline.grouped, check);
-    check_build(p, built, baseline, check);
-    if (p.options.book_example()) replay_book_orders(p, edges, baseline.grouped, check);
+    check_build(p, edges, built, baseline, check);
+    if (p.options.book_example()) {  // the replay is the point, and no GPU can be told an order
+        const Here count_here = Here::emulated(p.shuffled_order());
+        const GroupedEdges a = build_csr(count_here, Here::emulated(ThreadOrder::ascending()), edges);
+        const GroupedEdges b =
+            build_csr(count_here, Here::emulated(ThreadOrder::given(kBookOrderB)), edges);
+        check_book_orders(edges, a.grouped, b.grouped, baseline.grouped, check);
+    }
     if (p.options.has("--sorted-rows"))
         check_sorted_rows(p, built.grouped, baseline.grouped, check);
-    compare_with_libraries(p, edges, baseline, check);
+    compare_with_library(p, edges, baseline, check);
     if (!p.options.book_example()) check.end_with(result_line(edges));
     return check.finish();
 }

@@ -16,20 +16,15 @@
 #include "../common/device_formats.cuh"
 #include "../common/kernel_program.cuh"
 #include "../common/warp.h"
-#include "chapter_inputs.h"
+// 116's lesson: total_weight_coo_cpu, the flat loop over COO that this kernel's threads share
+#include "116_coo_vs_csr_sum_cpu_baseline.cpp"
 
-// The CPU baseline, in the kernel's shape: the same add per edge, one edge after another.
-// Totals are doubles. The generated weights are whole numbers of at most kMaxWeight, so every
-// partial sum is a whole number far below 2^53, which a double holds exactly: however the adds
-// are ordered or grouped (atomics in any order, shuffles, CUB's tree), the total is the same
-// number, and == against the CPU baseline is the right test. A float total would stop being
-// exact past 2^24, which an R-MAT graph's total passes at scale 17.
-inline double total_weight_cpu(const HostCoo& edges) {
-    const std::vector<float>& weights = edges.values;
-    double total = 0;
-    for (size_t e = 0; e < edges.nnz(); ++e) total += weights[e];
-    return total;
-}
+// The CPU baseline is 116's flat loop over COO, total_weight_coo_cpu: the same add per edge, one
+// edge after another. Totals are doubles. The generated weights are whole numbers of at most
+// kMaxWeight, so every partial sum is a whole number far below 2^53, which a double holds
+// exactly: however the adds are ordered or grouped (atomics in any order, shuffles, CUB's tree),
+// the total is the same number, and == against the CPU baseline is the right test. A float total
+// would stop being exact past 2^24, which an R-MAT graph's total passes at scale 17.
 
 // (1) One thread's work: its own edge's weight, added to the one total that every thread shares.
 __host__ __device__ inline void total_weight_thread(int e, const float* weights, double* total) {
@@ -142,6 +137,17 @@ inline unsigned int block_reduce_blocks(const Here& here, size_t num_edges) {
     return std::max(1u, std::min(edge_blocks(num_edges), resident));
 }
 
+// The atomics that each way issues on the one total for E edges: the lesson's cost model in one
+// line each. (3), CUB, issues none.
+struct AtomicCounts {
+    size_t per_edge, per_warp, per_block;
+};
+
+inline AtomicCounts atomics_issued(const Here& here, size_t num_edges) {
+    return {num_edges, (num_edges + kWarpSize - 1) / kWarpSize,
+            num_edges == 0 ? 0 : block_reduce_blocks(here, num_edges)};
+}
+
 // The edge weights and the one total where the kernels run, and the launches of (1), (2) and
 // (4). Each run resets the total itself, so that repeated (timed) runs each compute a fresh sum.
 class DeviceEdgeTotal {
@@ -177,9 +183,9 @@ public:
         total.fill_bytes(0);
         if (num_edges() == 0) return;
         const unsigned threads = kReduceThreads, blocks = block_reduce_blocks(here_, num_edges());
-        here_.launch_blocks(
-            {blocks, threads, block_reduce_shared_bytes()}, block_reduced_total_kernel, block_reduced_total_thread<EmulatedCuda>, num_edges(),
-            weights.data(), total.data());
+        here_.launch_blocks({blocks, threads, block_reduce_shared_bytes()},
+                            block_reduced_total_kernel, block_reduced_total_thread<EmulatedCuda>,
+                            num_edges(), weights.data(), total.data());
     }
 
     double read_total() const { return total.download()[0]; }
@@ -213,16 +219,26 @@ inline double total_by_block_reduce(const Here& here, const HostCoo& edges) {
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(argc, argv, edge_parallel_reduce_program());
     const HostCoo edges = chapter_input(p.options);
-    show_threads(p.here, edges);
-    const double total_cpu = total_weight_cpu(edges);
+    const AtomicCounts atomics = atomics_issued(p.here, edges.nnz());
+    show_edge_threads(p.here, edges, edge_blocks(edges.nnz()), kReduceThreads, atomics);
+    const double total_cpu = total_weight_coo_cpu(edges);
     show_total_cpu(total_cpu);
-    const RightTotal right = right_total(p.options.book_example(), edges, total_cpu);
+
+    announce_emulation(p, edges.nnz(), "adding " + counted(edges.nnz(), "weight"));
+    EdgeTotals totals;
+    totals.per_edge = total_by_atomics(p.here, edges);
+    if (p.options.book_example()) {  // the per-edge body replayed in two fixed orders
+        totals.order_a = total_by_atomics(Here::emulated(ThreadOrder::ascending()), edges);
+        totals.reverse = total_by_atomics(Here::emulated(ThreadOrder::descending()), edges);
+    }
+    totals.per_warp = total_warp_aggregated(p.here, edges);
+    totals.per_block = total_by_block_reduce(p.here, edges);
+    show_totals(p, totals);
 
     SelfCheck check;
-    check_atomic_total(p, edges, right, check);
-    check_cooperative_reductions(p, edges, right, check);
-    compare_with_cub(p, edges, right, check);
-    time_reductions(p, edges, right, check);
+    const RightTotal right = right_total(p.options.book_example(), edges, total_cpu);
+    check_totals(p, totals, right, check);
+    compare_with_library<DeviceEdgeTotal>(p, edges, right, atomics, check);
     if (!p.options.book_example()) check.end_with(result_line(edges));
     return check.finish();
 }

@@ -11,14 +11,14 @@
 // 115's lesson: the count, scan and scatter keyed on either endpoint, and their CPU baseline
 #include "115_csr_concurrent_construction_kernel.cu"
 
-// The CPU baseline, in the kernels' shape: 115's count, scan and scatter one edge at a time,
-// with the destination as the key and the source as the partner. In the kernels the atomics then
+// The CPU baseline, in the kernels' shape: 115's (114's count, scan and scatter one edge at a
+// time) over the reversed edges, the destination as the key and the source as the partner. In the kernels the atomics then
 // race for a destination's cursor, which decides a source's place within its column and nothing
 // else. The CSC comes back as 115's grouping: a HostCsr whose rows are the graph's columns, its
 // row_offsets the col_offsets, its col_idx the row_idx (the in-neighbours' ids), its values the
 // edge weights; the counts are the in-degrees.
 inline GroupedEdges build_csc_cpu(const HostCoo& edges) {
-    return group_by_key_cpu(edges.num_cols, edges.num_rows, edges.cols, edges.rows, edges.values);
+    return build_csr_cpu(transposed(edges));
 }
 
 // 115's kernels, handed the destinations as the key and the sources as the partners.
@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
 
     SelfCheck check;
     check_csc(p, edges, csr, baseline, built, check);
-    compare_with_cusparse(p, edges, csr, built, check);
+    compare_with_library(p, edges, csr, built, check);
     if (!p.options.book_example()) check.end_with(result_line(edges));
     return check.finish();
 }

@@ -11,9 +11,10 @@
 #include <algorithm>
 #include <string>
 #include <vector>
-#include "../common/warp.h"
 // 115's lesson: the count and the scan that give row_offsets (DeviceGrouping), and their baselines
 #include "115_csr_concurrent_construction_kernel.cu"
+// warp_aggregated_claim: where a warp's lanes hit one counter, one atomic claims for all of them
+#include "warp_cooperation.cuh"
 
 // How the rows are cut. Bins of 2^bin_shift rows: about 2,048 bins for a large graph (2,048 rows
 // per bin at scale 22), whose counts (3a) and cursors (3b) each fit in 32 KB of shared memory; a
@@ -47,22 +48,6 @@ inline BinLayout bin_layout(int num_rows) {
 inline std::string bin_limit_text() {
     return "the binned build takes at most " + with_separators(kMaxBinnedRows) + " rows (" +
            with_separators(kMaxBins) + " bins of " + with_separators(1 << kMaxBinShift) + ")";
-}
-
-// Where a warp's lanes hit the same counter, one lane claims for all, so that a hub costs one
-// atomic per warp instead of 32. The lanes in `active` that pass the same key share one atomicAdd
-// on `counter`: the lowest of them adds the group's size, and each lane's slot is the old value
-// plus its rank in the group. The threads of a block cooperate, so the bodies take the cuda
-// context of common/cooperative.cuh, which runs them in the emulator too.
-template <class Cuda>
-__host__ __device__ int warp_aggregated_claim(Cuda& cuda, int* counter, int key, unsigned active) {
-    const int lane = cuda.threadIdx.x % kWarpSize;
-    const unsigned group = cuda.match_any_sync(active, key);
-    const int leader = ffs_shim(group) - 1;
-    int first = 0;
-    if (lane == leader) first = cuda.atomic_add(counter, popc_shim(group));
-    first = cuda.shfl_sync(active, first, leader);
-    return first + popc_shim(group & ((1u << lane) - 1));
 }
 
 // Before 3a, one thread per bin: its cursor starts where its first row starts.
@@ -251,7 +236,7 @@ struct BinnedCsr {
 // keeps arrival order, so its CSR is 115's baseline, slot by slot.
 inline BinnedCsr build_csr_binned_cpu(const HostCoo& edges, const BinLayout& layout) {
     HostCsr csr{edges.num_rows, edges.num_cols,
-                scan_counts_cpu(count_key_cpu(edges.num_rows, edges.rows)),
+                scan_degrees(count_degrees(edges)),
                 std::vector<int>(edges.nnz()), std::vector<float>(edges.nnz())};
     HostCoo binned =
         partition_into_bins_cpu(edges, layout.bin_shift, layout.num_bins, csr.row_offsets);
@@ -353,7 +338,7 @@ int main(int argc, char** argv) {
 
     SelfCheck check;
     check_binned_build(p, edges, layout, baseline, built, check);
-    if (p.on_gpu() && p.options.scale > 0) time_binned_build(p, edges);
+    compare_with_library(p, edges);
     if (!p.options.book_example()) check.end_with(result_line(edges));
     return check.finish();
 }

@@ -20,9 +20,14 @@
 #include <string>
 #include <vector>
 #include "../common/binary_search.h"
-#include "../common/warp.h"
-// 115's lesson: scan_counts_cpu, the build it is timed against, and its CPU baseline
+// 114's lesson: scan_degrees, the CPU's scan of counts into offsets
+#include "114_csr_construction_cpu_baseline.cpp"
+// 115's lesson: the atomic build that this one is timed against
 #include "115_csr_concurrent_construction_kernel.cu"
+// 122's lesson: the one pass over sorted rows that the payload-sort library build ends with
+#include "122_sorted_coo_to_csr_one_pass_kernel.cu"
+// claim_for_peers (pass 2's warp-aggregated claim) and block_exclusive_prefix (the block scans)
+#include "warp_cooperation.cuh"
 
 // The largest of each, which a GPU of 227 KB of shared memory a block (an H200) takes; a smaller
 // GPU takes less of pass 1's and pass 3's (bucket_caps, below).
@@ -186,36 +191,17 @@ __global__ void count_buckets_kernel(int num_edges, const int* rows, int row_shi
 }
 
 // An exclusive prefix sum of values[0, n) in place by one block; returns the total. Each thread
-// sums a run of consecutive values, the warps scan the runs' sums with shuffles, warp 0 scans the
-// warps' totals, and each thread writes its run's prefixes. The caller has synchronised before
-// it; it synchronises before it returns, so that the values and warp_sums may be used at once.
+// sums a run of consecutive values, the block scans the runs' sums (block_exclusive_prefix), and
+// each thread writes its run's prefixes. The caller has synchronised before it; it synchronises
+// before it returns, so that the values and warp_sums may be used at once.
 template <class Cuda>
 __host__ __device__ int block_exclusive_scan(Cuda& cuda, int* values, int n, int* warp_sums) {
     const int thread = cuda.threadIdx.x, threads = cuda.blockDim.x;
-    const int lane = thread % kWarpSize, warp = thread / kWarpSize, warps = threads / kWarpSize;
     const int per_thread = (n + threads - 1) / threads;
     const int begin = min(n, thread * per_thread), end = min(n, begin + per_thread);
     int run_sum = 0;
     for (int i = begin; i < end; ++i) run_sum += values[i];
-    int inclusive = run_sum;
-    for (int d = 1; d < kWarpSize; d *= 2) {
-        const int below = cuda.shfl_sync(kFullWarp, inclusive, lane >= d ? lane - d : lane);
-        if (lane >= d) inclusive += below;
-    }
-    if (lane == kWarpSize - 1) warp_sums[warp] = inclusive;
-    cuda.syncthreads();
-    if (warp == 0) {
-        const int own = lane < warps ? warp_sums[lane] : 0;
-        int total = own;
-        for (int d = 1; d < kWarpSize; d *= 2) {
-            const int below = cuda.shfl_sync(kFullWarp, total, lane >= d ? lane - d : lane);
-            if (lane >= d) total += below;
-        }
-        if (lane < warps) warp_sums[lane] = total - own;
-        if (lane == kWarpSize - 1) warp_sums[kWarpSize] = total;
-    }
-    cuda.syncthreads();
-    int prefix = warp_sums[warp] + inclusive - run_sum;
+    int prefix = block_exclusive_prefix(cuda, run_sum, warp_sums);
     for (int i = begin; i < end; ++i) {
         const int value = values[i];
         values[i] = prefix;
@@ -321,10 +307,9 @@ inline HostCoo partition_level_cpu(const HostCoo& in, const BucketLayout& layout
     return out;
 }
 
-// The lanes of `active` whose key equals this lane's, found with one ballot per bit of the key
-// (CUB's way: __match_any_sync is one instruction, but a slow one). The lowest of them adds the
-// group's size to counter[key] for all, and each lane's rank is the old value plus the number
-// of its peers below it: a bucket that many lanes of a warp hit costs one shared atomic, not 32.
+// The warp-aggregated claim on counter[key], its peers (the lanes of `active` whose key equals
+// this lane's) found with one ballot per bit of the key (CUB's way: __match_any_sync is one
+// instruction, but a slow one): a bucket that many lanes of a warp hit costs one shared atomic.
 template <class Cuda>
 __host__ __device__ int claim_in_warp(Cuda& cuda, int* counter, int key, int key_bits,
                                       unsigned active) {
@@ -333,10 +318,7 @@ __host__ __device__ int claim_in_warp(Cuda& cuda, int* counter, int key, int key
         const unsigned ones = cuda.ballot_sync(active, (key >> bit) & 1);
         peers &= (key >> bit) & 1 ? ones : ~ones;
     }
-    const int lane = cuda.threadIdx.x % kWarpSize, leader = ffs_shim(peers) - 1;
-    int first = 0;
-    if (lane == leader) first = cuda.atomic_add(&counter[key], popc_shim(peers));
-    return cuda.shfl_sync(active, first, leader) + popc_shim(peers & ((1u << lane) - 1));
+    return claim_for_peers(cuda, &counter[key], peers, active);
 }
 
 // Pass 2, one level; each block takes tiles of one segment (a bucket of the level above) in turn.
@@ -437,8 +419,9 @@ inline HostCsr place_buckets_cpu(const HostCoo& staged, const BucketLayout& layo
         std::vector<int> length(rows, 0);
         for (int k = bucket_offset[b]; k < bucket_offset[b + 1]; ++k)
             ++length[staged.rows[k] - first_row];
-        std::vector<int> cursor = scan_counts_cpu(length);
-        for (int r = 0; r < rows; ++r) csr.row_offsets[first_row + r] = cursor[r] += bucket_offset[b];
+        std::vector<int> cursor = scan_degrees(length);
+        for (int r = 0; r < rows; ++r)
+            csr.row_offsets[first_row + r] = cursor[r] += bucket_offset[b];
         for (int k = bucket_offset[b]; k < bucket_offset[b + 1]; ++k) {
             const int slot = cursor[staged.rows[k] - first_row]++;
             csr.col_idx[slot] = staged.cols[k];
@@ -629,7 +612,7 @@ struct BucketedCsr {
 
 // The whole CPU baseline. Every pass keeps arrival order, so its CSR is 115's, slot by slot.
 inline BucketedCsr build_csr_bucketed_cpu(const HostCoo& edges, const BucketLayout& layout) {
-    BucketedCsr b{scan_counts_cpu(count_buckets_cpu(edges, layout)), {}, {}, true};
+    BucketedCsr b{scan_degrees(count_buckets_cpu(edges, layout)), {}, {}, true};
     for (int level = 0; level < layout.levels; ++level)
         b.levels.push_back(
             partition_level_cpu(level == 0 ? edges : b.levels.back(), layout, level,
@@ -637,6 +620,181 @@ inline BucketedCsr build_csr_bucketed_cpu(const HostCoo& edges, const BucketLayo
     b.csr = place_buckets_cpu(layout.levels == 0 ? edges : b.levels.back(), layout,
                               b.bucket_offset);
     return b;
+}
+
+// The most rows that the buckets take, and why a graph of more rows is refused; without caps, the
+// largest GPU's, which the program's description gives before it knows where its kernels run.
+inline RowLimit bucketed_row_limit(const BucketCaps& caps = BucketCaps{}) {
+    const int64_t rows = int64_t{caps.max_buckets} << caps.max_row_shift;
+    return {static_cast<uint64_t>(rows),
+            "the bucketed build takes at most " + with_separators(rows) + " rows (" +
+                with_separators(caps.max_buckets) + " buckets of " +
+                with_separators(1 << caps.max_row_shift) + ")"};
+}
+
+// What the shared memory of a block where the kernels run allows the layout: the GPU's own, or
+// the H200's that the emulator stands for, either lowered by SUITE_GPU_LIMITS.
+inline BucketCaps bucket_caps(const Here& here) {
+    return bucket_caps(here.limits().shared_per_block);
+}
+
+// The build's arrays where the kernels run, and its launches in pass order, each pass a call of
+// its own so that main runs them one by one and the proof times them. The fill counters start
+// at zero and every build leaves them so.
+class BucketedBuild {
+public:
+    BucketedBuild(const Here& here, int num_rows, int num_cols, size_t num_edges,
+                  const BucketLayout& layout)
+        : here(here),
+          layout(layout),
+          num_edges(static_cast<int>(num_edges)),
+          max_tiles(static_cast<int>((num_edges + kTileEdges - 1) / kTileEdges) +
+                    layout.num_buckets + 1),
+          max_chunks(static_cast<int>((num_edges + layout.chunk_edges - 1) / layout.chunk_edges) +
+                     layout.num_buckets + 1),
+          bucket_count(here, layout.num_buckets + 1),
+          bucket_offset(here, layout.num_buckets + 1),
+          level_cursor(here, std::max(1, layout.levels * layout.num_buckets)),
+          tile_start(here, std::max(1, layout.levels) * (layout.num_buckets + 1)),
+          chunk_start(here, 2 * (layout.num_buckets + 1)),
+          row_fill(here, static_cast<size_t>(num_rows) + 1),
+          chunks_counted(here, layout.num_buckets + 1),
+          no_offset(here, 1),
+          tiles(here, static_cast<size_t>(std::max(1, layout.levels)) * max_tiles),
+          chunks(here, max_chunks),
+          csr(here, num_rows, num_cols, num_edges) {
+        if (!layout_fits(layout, bucket_caps(here))) {
+            const std::string rows =
+                row_limit_problem(bucketed_row_limit(bucket_caps(here)), num_rows);
+            throw std::invalid_argument(rows.empty() ? "pass 2 takes at most two levels" : rows);
+        }
+        for (DeviceArray<int>* zeroed : {&bucket_count, &row_fill, &chunks_counted, &no_offset})
+            zeroed->fill_bytes(0);
+        for (int level = 0; level < layout.levels; ++level) {
+            staged_rows[level] = DeviceArray<int>(here, num_edges);
+            staged_cols[level] = DeviceArray<int>(here, num_edges);
+            staged_weights[level] = DeviceArray<float>(here, num_edges);
+        }
+    }
+
+    // Pass 1: no more blocks than are resident at once, so that each block merges its shared
+    // histogram into the global one only once.
+    void count_buckets(const DeviceCoo& edges) {
+        const unsigned threads = 1024;
+        const size_t shared = count_buckets_shared_bytes(layout.num_buckets);
+        const unsigned wanted = static_cast<unsigned>((num_edges + threads * kCountItems - 1) /
+                                                      (threads * kCountItems));
+        const unsigned blocks =
+            std::min(wanted, resident_grid(here, count_buckets_kernel, threads, shared).blocks);
+        here.launch_blocks({blocks, threads, shared}, count_buckets_kernel,
+                           count_buckets_block<EmulatedCuda>, num_edges, edges.rows.data(),
+                           layout.row_shift, layout.num_buckets, bucket_count.data());
+    }
+
+    // The plan: one block scans the counts, since they are few; then one thread per work item
+    // finds its item's bucket, so that no block of passes 2 and 3 searches before it works.
+    void plan_work() {
+        const int F = layout.num_buckets;
+        here.launch_blocks({1, 256, plan_build_shared_bytes()}, plan_build_kernel,
+                           plan_build_block<EmulatedCuda>, layout, csr.num_rows, num_edges,
+                           bucket_count.data(), bucket_offset.data(), level_cursor.data(),
+                           tile_start.data(), chunk_start.data(), csr.row_offsets.data());
+        const unsigned threads = kThreadsPerBlock, tile_blocks = blocks_for(max_tiles);
+        const unsigned chunk_blocks = blocks_for(max_chunks), bucket_blocks = blocks_for(F);
+        for (int level = 0; level < layout.levels; ++level)
+            here.launch(tile_blocks, threads, describe_items_kernel, describe_items_thread,
+                        max_tiles, layout, level - 1, kTileEdges,
+                        tile_start.data() + level * (F + 1), bucket_offset.data(), no_offset.data(),
+                        tiles.data() + level * max_tiles);
+        // The hub buckets' chunks first, then one per other bucket, after them.
+        here.launch(chunk_blocks, threads, describe_items_kernel, describe_items_thread, max_chunks,
+                    layout, layout.levels - 1, layout.chunk_edges, chunk_start.data(),
+                    bucket_offset.data(), no_offset.data(), chunks.data());
+        here.launch(bucket_blocks, threads, describe_items_kernel, describe_items_thread, F, layout,
+                    layout.levels - 1, layout.chunk_edges, chunk_start.data() + F + 1,
+                    bucket_offset.data(), chunk_start.data() + F, chunks.data());
+    }
+
+    // Pass 2, a launch per level: each level's tiles read the edges as the level above left them.
+    void partition_into_buckets(const DeviceCoo& edges) {
+        const BlockGrid block{0, kPartitionThreads,
+                              partition_level_shared_bytes(layout.level_bits)};
+        const BlockGrid resident =
+            resident_grid(here, partition_level_kernel, block.threads, block.shared_bytes);
+        for (int level = 0; level < layout.levels && num_edges > 0; ++level) {
+            const bool first = level == 0;
+            here.launch_blocks(
+                resident, partition_level_kernel, partition_level_block<EmulatedCuda>, layout,
+                level, tile_start.data() + level * (layout.num_buckets + 1),
+                tiles.data() + level * max_tiles, level_cursor.data() + level * layout.num_buckets,
+                first ? edges.rows.data() : staged_rows[level - 1].data(),
+                first ? edges.cols.data() : staged_cols[level - 1].data(),
+                first ? edges.values.data() : staged_weights[level - 1].data(),
+                staged_rows[level].data(), staged_cols[level].data(), staged_weights[level].data());
+        }
+    }
+
+    // Pass 3: the hub buckets' rows are counted first (3a), so that every chunk of a hub knows
+    // where its rows start before the chunks place their edges (3c).
+    void place_in_rows(const DeviceCoo& edges) {
+        // The edges as pass 2's last level left them, or as given where there is one bucket.
+        const int last = layout.levels - 1;
+        const int* rows = last < 0 ? edges.rows.data() : staged_rows[last].data();
+        const int* cols = last < 0 ? edges.cols.data() : staged_cols[last].data();
+        const float* weights = last < 0 ? edges.values.data() : staged_weights[last].data();
+        const int rows_per_bucket = layout.rows_per_bucket();
+        const size_t hubs = count_hub_rows_shared_bytes(rows_per_bucket);
+        const BlockGrid hub_grid = resident_grid(here, count_hub_rows_kernel, kPlaceThreads, hubs);
+        here.launch_blocks(hub_grid, count_hub_rows_kernel, count_hub_rows_block<EmulatedCuda>,
+                           layout, csr.num_rows, chunk_start.data(), chunks.data(), rows,
+                           bucket_offset.data(), row_fill.data(), chunks_counted.data(),
+                           csr.row_offsets.data());
+        const size_t chunk = place_chunk_shared_bytes(rows_per_bucket, layout.chunk_edges);
+        const BlockGrid chunk_grid = resident_grid(here, place_chunk_kernel, kPlaceThreads, chunk);
+        here.launch_blocks(chunk_grid, place_chunk_kernel, place_chunk_block<EmulatedCuda>, layout,
+                           csr.num_rows, chunk_start.data(), chunks.data(), rows, cols, weights,
+                           row_fill.data(), csr.row_offsets.data(), csr.col_idx.data(),
+                           csr.values.data());
+    }
+
+    void run(const DeviceCoo& edges) {
+        count_buckets(edges);
+        plan_work();
+        partition_into_buckets(edges);
+        place_in_rows(edges);
+    }
+
+    // The offsets, each level's edges and the CSR brought back, and whether the counters that
+    // the kernels keep between builds are back at zero.
+    BucketedCsr download() const {
+        BucketedCsr b{bucket_offset.download(), {}, csr.download(), true};
+        for (const DeviceArray<int>* kept : {&bucket_count, &row_fill, &chunks_counted})
+            for (int count : kept->download()) b.counters_cleared &= count == 0;
+        for (int level = 0; level < layout.levels; ++level)
+            b.levels.push_back(coo_of(csr.num_rows, csr.num_cols, staged_rows[level].download(),
+                                      staged_cols[level].download(),
+                                      staged_weights[level].download()));
+        return b;
+    }
+
+    const Here here;
+    BucketLayout layout;
+    int num_edges, max_tiles, max_chunks;
+    DeviceArray<int> bucket_count, bucket_offset, level_cursor, tile_start, chunk_start, row_fill,
+        chunks_counted, no_offset;
+    DeviceArray<WorkItem> tiles, chunks;
+    DeviceArray<int> staged_rows[kMaxLevels], staged_cols[kMaxLevels];
+    DeviceArray<float> staged_weights[kMaxLevels];
+    DeviceCsr csr;
+};
+
+// The kernels' build, wherever they run, for a later lesson or a test.
+inline BucketedCsr build_csr_bucketed(const Here& here, const HostCoo& edges,
+                                      const BucketLayout& layout) {
+    const DeviceCoo d(here, edges);
+    BucketedBuild build(here, edges.num_rows, edges.num_cols, edges.nnz(), layout);
+    build.run(d);
+    return build.download();
 }
 
 #if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
@@ -653,7 +811,13 @@ int main(int argc, char** argv) {
         "the CPU baseline, build_csr_bucketed_cpu: each pass one edge at a time (every bucket "
         "and every row in arrival order):",
         baseline, layout);
-    const BucketedCsr built = build_csr_bucketed(p.here, edges, layout);
+    const DeviceCoo d(p.here, edges);
+    BucketedBuild build(p.here, edges.num_rows, edges.num_cols, edges.nnz(), layout);
+    build.count_buckets(d);
+    build.plan_work();
+    build.partition_into_buckets(d);
+    build.place_in_rows(d);
+    const BucketedCsr built = build.download();
     show_bucketed_build(std::string("the ") + p.here.name() +
                             " kernels: passes 1, 2 and 3 (each bucket's edges, and each row's, in "
                             "whatever order the atomics made):",
@@ -661,7 +825,7 @@ int main(int argc, char** argv) {
 
     SelfCheck check;
     check_bucketed_build(p, edges, baseline, built, layout, check);
-    compare_with_library_builds(p, edges, layout, baseline.csr, check);
+    compare_with_library(p, edges, layout, baseline.csr, check);
     if (!p.options.book_example()) check.end_with(result_line(edges));
     return check.finish();
 }

@@ -7,6 +7,7 @@
 #include "../common/matrix_reader.h"
 #include "../common/options.h"
 #include "../common/rmat_cache.h"
+#include "../common/self_check.h"
 #include "../common/sparse_host.h"
 #include "../common/stencil_input.h"
 #include "../common/text.h"
@@ -28,6 +29,15 @@ const std::vector<int> kBookColIdx = {1, 2, 2, 3, 3, 4, 4, 5, 5};
 const std::vector<float> kBookWeights = {4, 1, 2, 5, 8, 10, 2, 6, 3};
 const std::vector<long long> kBookNeighborSums = {3, 5, 7, 9, 5, 0};
 constexpr double kBookTotalWeight = 41;
+
+// The claims that a CSR built from the example is the book's: its weights too where it has them.
+inline void check_book_csr(const HostCsr& csr, SelfCheck& check) {
+    check.claim("row_offsets = [ 0 2 4 6 8 9 9 ], as in the book",
+                csr.row_offsets == kBookRowOffsets);
+    check.claim("col_idx = [ 1 2 2 3 3 4 4 5 5 ], as in the book", csr.col_idx == kBookColIdx);
+    if (!csr.values.empty())
+        check.claim("weights = [ 4 1 2 5 8 10 2 6 3 ], as in the book", csr.values == kBookWeights);
+}
 
 constexpr uint64_t kGraphSeed = 21;
 

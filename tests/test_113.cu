@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <vector>
 #include "../ch21_csr/113_csr_neighbor_sum_kernel.cu"
-#include "../ch21_csr/proof/113_csr_neighbor_sum_kernel.cuh"
+#include "../ch21_csr/proof/reduction_proof.cuh"
 #include "edge_case_graphs.h"
 
 namespace {

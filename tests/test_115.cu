@@ -23,7 +23,7 @@ void require_correct_build(const GroupedEdges& built, const HostCoo& g) {
 
 HostCsr build_csr_by_library_sort(const HostCoo& edges) {
     const DeviceCoo d(Here::gpu(), edges);
-    SortBasedCsrBuild build(edges.num_rows, edges.num_cols, edges.nnz());
+    GatherSortCsrBuild build(edges.num_rows, edges.num_cols, edges.nnz());
     build.run(d);
     return build.csr.download();
 }

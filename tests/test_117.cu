@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <numeric>
 #include "../ch21_csr/117_coo_edge_parallel_reduce_kernel.cu"
-#include "../ch21_csr/proof/117_coo_edge_parallel_reduce_kernel.cuh"
+#include "../ch21_csr/proof/reduction_proof.cuh"
 #include "run_program.h"
 
 namespace {
@@ -36,7 +36,7 @@ TEST_CASE("117: the emulated per-edge atomic gives 41 in orders A, B, reverse an
         CHECK(total_by_atomics(Here::emulated(ThreadOrder::shuffled(seed)), edges) ==
               kBookTotalWeight);
     }
-    CHECK(total_weight_cpu(edges) == kBookTotalWeight);
+    CHECK(total_weight_coo_cpu(edges) == kBookTotalWeight);
 }
 
 TEST_CASE("117: order B is only ever the book's order B; the other replayed order is reverse",
@@ -66,7 +66,7 @@ TEST_CASE("117: the emulated per-edge atomic equals an independent sum on random
         CAPTURE(trial, g.num_rows, g.nnz(), graph_seed);
         const double expected = accumulated_weights(g);
         REQUIRE(total_by_atomics(Here::emulated(ThreadOrder::shuffled(graph_seed)), g) == expected);
-        REQUIRE(total_weight_cpu(g) == expected);
+        REQUIRE(total_weight_coo_cpu(g) == expected);
         empty_graphs += g.nnz() == 0;
     }
     CHECK(empty_graphs > 0);
@@ -123,7 +123,7 @@ TEST_CASE("117: the atomic counts are E for one per edge, ceil(E/32) for one per
 
 TEST_CASE("117: a right total is exact for whole weights, within rounding otherwise", "[117]") {
     const HostCoo book = book_example_edges();
-    const RightTotal book_total = right_total(true, book, total_weight_cpu(book));
+    const RightTotal book_total = right_total(true, book, total_weight_coo_cpu(book));
     CHECK(book_total.holds(41));
     CHECK_FALSE(book_total.holds(41.000001));
 
@@ -148,7 +148,7 @@ TEST_CASE("117: all four GPU reductions give 41 on the book's example", "[117][g
     const HostCoo edges = book_example_edges();
     CHECK(total_by_atomics(Here::gpu(), edges) == kBookTotalWeight);
     CHECK(total_warp_aggregated(Here::gpu(), edges) == kBookTotalWeight);
-    CHECK(total_by_cub(edges) == kBookTotalWeight);
+    CHECK(total_by_cub<DeviceEdgeTotal>(edges) == kBookTotalWeight);
     CHECK(total_by_block_reduce(Here::gpu(), edges) == kBookTotalWeight);
 }
 
@@ -164,7 +164,7 @@ TEST_CASE("117: the GPU reductions equal an independent sum on random graphs",
         const double expected = accumulated_weights(g);
         REQUIRE(total_by_atomics(Here::gpu(), g) == expected);
         REQUIRE(total_warp_aggregated(Here::gpu(), g) == expected);
-        REQUIRE(total_by_cub(g) == expected);
+        REQUIRE(total_by_cub<DeviceEdgeTotal>(g) == expected);
         REQUIRE(total_by_block_reduce(Here::gpu(), g) == expected);
     }
 }
@@ -175,7 +175,7 @@ TEST_CASE("117: with 0 edges every GPU total is 0 and nothing is launched empty"
         const HostCoo g = make_uniform_random(num_vertices, 0, 1);
         CHECK(total_by_atomics(Here::gpu(), g) == 0.0);
         CHECK(total_warp_aggregated(Here::gpu(), g) == 0.0);
-        CHECK(total_by_cub(g) == 0.0);  // CUB overwrote the NaN it was given
+        CHECK(total_by_cub<DeviceEdgeTotal>(g) == 0.0);  // CUB overwrote the NaN it was given
         CHECK(total_by_block_reduce(Here::gpu(), g) == 0.0);
         CHECK(cudaGetLastError() == cudaSuccess);
     }
@@ -188,7 +188,7 @@ TEST_CASE("117: edge counts that are not multiples of 32 (a partial last warp)",
         const double expected = accumulated_weights(g);
         CHECK(total_by_atomics(Here::gpu(), g) == expected);
         CHECK(total_warp_aggregated(Here::gpu(), g) == expected);
-        CHECK(total_by_cub(g) == expected);
+        CHECK(total_by_cub<DeviceEdgeTotal>(g) == expected);
         CHECK(total_by_block_reduce(Here::gpu(), g) == expected);
     }
 }
@@ -198,7 +198,7 @@ TEST_CASE("117: the 10^5-edge star", "[117][gpu][hub]") {
     const double expected = accumulated_weights(star);
     CHECK(total_by_atomics(Here::gpu(), star) == expected);
     CHECK(total_warp_aggregated(Here::gpu(), star) == expected);
-    CHECK(total_by_cub(star) == expected);
+    CHECK(total_by_cub<DeviceEdgeTotal>(star) == expected);
     CHECK(total_by_block_reduce(Here::gpu(), star) == expected);
 }
 
@@ -209,7 +209,7 @@ TEST_CASE("117: totals past 2^24, where a float accumulator would round, stay ex
     REQUIRE(expected > 16777216.0);
     CHECK(total_by_atomics(Here::gpu(), g) == expected);
     CHECK(total_warp_aggregated(Here::gpu(), g) == expected);
-    CHECK(total_by_cub(g) == expected);
+    CHECK(total_by_cub<DeviceEdgeTotal>(g) == expected);
     CHECK(total_by_block_reduce(Here::gpu(), g) == expected);
 }
 
@@ -231,6 +231,6 @@ TEST_CASE(
         for (float w : g.values) expected += w;
         CHECK(atomics_issued(gpu, g.nnz()).per_block == blocks);
         CHECK(total_by_block_reduce(Here::gpu(), g) == expected);
-        CHECK(total_by_cub(g) == expected);
+        CHECK(total_by_cub<DeviceEdgeTotal>(g) == expected);
     }
 }

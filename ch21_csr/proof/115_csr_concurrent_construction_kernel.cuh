@@ -4,21 +4,15 @@
 #include <algorithm>
 #include <cstdio>
 #include <cub/device/device_histogram.cuh>
-#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 #include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
-#include "../../common/cub_scratch.cuh"
-#include "../../common/cusparse_support.cuh"
-#include "../../common/device_formats.cuh"
 #include "../../common/figure_data.h"
-#include "../../common/self_check.h"
-#include "../../common/timing_table.cuh"
-#include "../chapter_inputs.h"
+#include "build_proof.cuh"
 
-inline ProgramDescription csr_construction_program() {
+inline ProgramDescription concurrent_construction_program() {
     return ProgramDescription(
                "115 (21.2) kernel: CSR from a raw edge list by count, scan, scatter",
                {"make 115_csr_concurrent_construction_kernel",
@@ -53,13 +47,8 @@ inline void show_build(const KernelProgram& p, const HostCoo& edges, const Group
         "%s, one per edge, count then scan then scatter (%s):\n",
         counted(edges.nnz(), "thread").c_str(),
         p.on_gpu() ? "on the GPU" : ("emulated, threads " + p.emulation_order_words()).c_str());
-    if (printable(edges)) {
-        const std::vector<int>& degree = built.counts;
-        print_array("degree", degree, 11);
-        print_array("row_offsets", built.grouped.row_offsets, 11);
-        print_array("col_idx", built.grouped.col_idx, 11);
-        print_array("weights", built.grouped.values, 11);
-    }
+    if (printable(edges)) print_array("degree", built.counts, 11);
+    print_csr("", built.grouped, CsrValues::weights, 11);
     const size_t moved = slots_that_differ(built.grouped, baseline);
     print_wrapped("layout: " + with_separators(moved) + " of " + counted(edges.nnz(), "slot") +
                   " differ from the sequential scatter's" +
@@ -112,26 +101,14 @@ inline void write_build_figure(const KernelProgram& p, const HostCoo& edges) {
     write_figure_data(p.options, figure);
 }
 
-// The baseline against an independent route: a stable sort of the edges by source keeps each
-// row in arrival order, as the sequential scatter does, so the two agree slot by slot.
-inline void check_baseline(const HostCoo& edges, const HostCsr& baseline, SelfCheck& check) {
-    announce_large(edges.nnz(), "a stable sort of " + counted(edges.nnz(), "edge") + " by source");
-    const HostCsr sorted = csr_from_coo_by_stable_sort(edges);
-    check.claim("the CPU baseline equals a stable sort of the edges by source, slot by slot",
-                baseline.row_offsets == sorted.row_offsets && baseline.col_idx == sorted.col_idx &&
-                    baseline.values == sorted.values);
-}
-
-inline void check_build(const KernelProgram& p, const GroupedEdges& built,
+inline void check_build(const KernelProgram& p, const HostCoo& edges, const GroupedEdges& built,
                         const GroupedEdges& baseline, SelfCheck& check) {
+    check_baseline_is_stable_sort(
+        "the CPU baseline equals a stable sort of the edges by source, slot by slot",
+        baseline.grouped, edges, check);
     const std::string whose = p.on_gpu() ? "the GPU's" : "the emulated";
     check.claim(whose + " degrees equal the baseline's", built.counts == baseline.counts);
-    check.claim(whose + " row_offsets equal the baseline's",
-                built.grouped.row_offsets == baseline.grouped.row_offsets);
-    announce_large(built.grouped.nnz(), "comparing every row with the baseline's, as multisets");
-    check.claim(
-        "every row of " + whose + " CSR holds the baseline's multiset of (neighbour, weight)",
-        same_row_multisets(built.grouped, baseline.grouped));
+    check_rows_as_baseline(whose, built.grouped, baseline.grouped, check);
     if (p.options.book_example())
         check.claim("degree = [ 2 2 2 2 1 0 ] and row_offsets = [ 0 2 4 6 8 9 9 ], as in the book",
                     built.counts == kBookDegree && built.grouped.row_offsets == kBookRowOffsets);
@@ -144,14 +121,11 @@ inline std::string order_text(const ThreadOrder& order, size_t n) {
     return bracketed_order.substr(2, bracketed_order.size() - 4);
 }
 
-// The book's two arrival orders for the scatter, replayed by the emulator on either backend: the
-// replay is the point, and no GPU can be told an order.
-inline void replay_book_orders(const KernelProgram& p, const HostCoo& edges,
-                               const HostCsr& baseline, SelfCheck& check) {
-    const Here count_here = Here::emulated(p.shuffled_order());
+// The book's two arrival orders for the scatter, A and B (kBookOrderB), as the emulator replayed
+// them: their layouts, and the claims about them.
+inline void check_book_orders(const HostCoo& edges, const HostCsr& a, const HostCsr& b,
+                              const HostCsr& baseline, SelfCheck& check) {
     const ThreadOrder order_a = ThreadOrder::ascending(), order_b = ThreadOrder::given(kBookOrderB);
-    const HostCsr a = build_csr(count_here, Here::emulated(order_a), edges).grouped;
-    const HostCsr b = build_csr(count_here, Here::emulated(order_b), edges).grouped;
     std::printf("the book's two arrival orders for the scatter, replayed by the host emulator:\n");
     std::printf("order A, edges claim their slots in input order %s:\n",
                 order_text(order_a, edges.nnz()).c_str());
@@ -261,81 +235,6 @@ inline void check_sorted_rows(const KernelProgram& p, const HostCsr& built, cons
     std::printf("\n");
 }
 
-// The sort-based build's own small steps: number the edges, and have each CSR slot fetch its
-// edge's destination and weight once the sort has said which edge the slot holds.
-__host__ __device__ inline void number_edge_thread(int e, int* edge_index) {
-    edge_index[e] = e;
-}
-
-__global__ void number_edge_kernel(int num_edges, int* edge_index) {
-    const int e = blockIdx.x * blockDim.x + threadIdx.x;
-    if (e < num_edges) number_edge_thread(e, edge_index);
-}
-
-__host__ __device__ inline void gather_slot_thread(int slot, const int* edge_of_slot,
-                                                   const int* dst, const float* weight,
-                                                   int* col_idx, float* values) {
-    const int e = edge_of_slot[slot];
-    col_idx[slot] = dst[e];
-    values[slot] = weight[e];
-}
-
-__global__ void gather_slot_kernel(int num_edges, const int* edge_of_slot, const int* dst,
-                                   const float* weight, int* col_idx, float* values) {
-    const int slot = blockIdx.x * blockDim.x + threadIdx.x;
-    if (slot < num_edges) gather_slot_thread(slot, edge_of_slot, dst, weight, col_idx, values);
-}
-
-// The library route to the same CSR, on a GPU only: cub::DeviceRadixSort::SortPairs sorts the
-// edge indices keyed on the source, stably, so each row keeps arrival order and the result must
-// equal the baseline exactly; a gather then fetches each slot's edge, and cusparseXcoo2csr turns
-// the sorted sources into row_offsets. It is the fair comparison because it is how a library
-// user would group edges without atomics: it trades them for several sort passes over the edges.
-// Fewer bytes favour the atomic build, many edges fighting over one hub's cursor favour the
-// sort; the timings at --scale say which wins.
-struct SortBasedCsrBuild {
-    // Only the bits that a vertex id can use are sorted on.
-    auto sort_call(const int* src) {
-        return [=](void* scratch, size_t& bytes) {
-            return cub::DeviceRadixSort::SortPairs(
-                scratch, bytes, src, sorted_src.data(), edge_index.data(), edge_of_slot.data(),
-                static_cast<int>(edge_index.size()), 0, key_bits);
-        };
-    }
-
-    SortBasedCsrBuild(int num_rows, int num_cols, size_t num_edges)
-        : edge_index(gpu, num_edges),
-          edge_of_slot(gpu, num_edges),
-          sorted_src(gpu, num_edges),
-          csr(gpu, num_rows, num_cols, num_edges) {
-        key_bits = bits_for(num_rows);
-        sort_scratch = CubScratch(sort_call(nullptr));
-    }
-
-    void run(const DeviceCoo& edges) {
-        const int num_edges = edges.nnz();
-        if (num_edges == 0) {
-            csr.row_offsets.fill_bytes(0);
-            return;
-        }
-        gpu.launch(blocks_for(num_edges), kThreadsPerBlock, number_edge_kernel, number_edge_thread,
-                   num_edges, edge_index.data());
-        sort_scratch.run(sort_call(edges.rows.data()));
-        gpu.launch(blocks_for(num_edges), kThreadsPerBlock, gather_slot_kernel, gather_slot_thread,
-                   num_edges, edge_of_slot.data(), edges.cols.data(), edges.values.data(),
-                   csr.col_idx.data(), csr.values.data());
-        CUSPARSE_CHECK(cusparseXcoo2csr(handle, sorted_src.data(), num_edges, csr.num_rows,
-                                        csr.row_offsets.data(), CUSPARSE_INDEX_BASE_ZERO));
-    }
-
-    const Here gpu = Here::gpu();
-    int key_bits = 1;
-    CusparseHandle handle;
-    DeviceArray<int> edge_index, edge_of_slot, sorted_src;
-    DeviceCsr csr;
-    CubScratch sort_scratch;
-};
-
 // The library route to the count step, on a GPU only: cub::DeviceHistogram::HistogramEven with
 // one bin per vertex. A histogram is exactly what the count is, so CUB's tuned one is the bar
 // for the atomic count. A graph with no vertices has no bins, which CUB refuses to be asked for.
@@ -360,59 +259,35 @@ struct LibraryDegreeCount {
     CubScratch scratch;
 };
 
-// The bytes that each step must move at the least, every array touched once: the count reads
-// the keys and writes the counts; the scan reads the counts and writes the offsets; the scatter
-// copies the offsets to the cursors, reads the three edge arrays and writes two. In all: 24
-// bytes per edge and 20 per key.
-struct GroupingBytes {
-    double count, scan, scatter;
-    double total() const { return count + scan + scatter; }
-};
-
-inline GroupingBytes grouping_bytes(size_t num_keys, size_t num_edges) {
-    const double k = 4.0 * (num_keys + 1), e = 4.0 * num_edges;
-    return {e + k, 2 * k, 2 * k + 5 * e};
-}
-
-// Each step of a grouping timed alone, then the three together. One untimed build first leaves
-// the offsets that the scatter, timed alone, starts from. `keys` names the key endpoint.
-struct GroupingTimes {
-    double count_ms, build_ms;
-};
-
-inline GroupingTimes time_grouping(TimingTable& table, const Here& here, DeviceGrouping& grouping,
-                                   const DeviceArray<int>& key, const DeviceArray<int>& partner,
-                                   const DeviceArray<float>& weight, const std::string& keys) {
-    const size_t n = key.size();
-    auto count = [&] { grouping.count(here, key.data(), n); };
-    auto scatter = [&] { grouping.scatter(here, key.data(), partner.data(), weight.data(), n); };
-    auto build = [&] { grouping.build(here, here, key, partner, weight); };
-    build();
-    const GroupingBytes bytes = grouping_bytes(grouping.grouped.num_rows, n);
-    const double count_ms =
-        table.time("atomic_count", "1 count, a histogram of the " + keys, bytes.count, count);
-    table.time("cub_scan", "2 scan, cub::DeviceScan::ExclusiveSum", bytes.scan,
-               [&] { grouping.scan(); });
-    table.time("atomic_scatter", "3 scatter, an atomicAdd on a cursor per edge", bytes.scatter,
-               scatter);
-    return {count_ms,
-            table.time("count_scan_scatter", "count + scan + scatter", bytes.total(), build)};
-}
-
-// At --scale on a GPU: the build's steps, and the library routes beside them.
-inline void time_builds(const KernelProgram& p, const HostCoo& edges, const DeviceCoo& d,
-                        LibraryDegreeCount& histogram, SortBasedCsrBuild& by_sort) {
+// The library routes, checked on any input on a GPU, and at --scale timed beside the build's
+// steps: CUB's histogram beside the count, the gather-sort build beside the whole build, and
+// CUB's segmented sort beside it where --sorted-rows asks for the rows sorted.
+inline void compare_with_library(const KernelProgram& p, const HostCoo& edges,
+                                 const GroupedEdges& baseline, SelfCheck& check) {
+    const std::string histogram_claim =
+        "cub::DeviceHistogram::HistogramEven gives the baseline's degrees";
+    if (!p.on_gpu()) check.skip(histogram_claim);
+    check_sort_build<GatherSortCsrBuild>(
+        p,
+        "the sort-based build (CUB radix sort + gather + cuSPARSE coo2csr) equals the baseline "
+        "exactly",
+        edges, baseline.grouped, check);
+    if (!p.on_gpu()) return;
+    const DeviceCoo d(p.here, edges);
+    LibraryDegreeCount histogram(edges.num_rows, d.nnz());
+    histogram.degree.fill_bytes(0xFF);
+    histogram.run(d.rows.data());
+    check.claim(histogram_claim, histogram.degree.download() == baseline.counts);
+    if (p.options.scale == 0) return;
+    std::printf("\n");
     DeviceGrouping grouping(p.here, edges.num_rows, edges.num_cols, edges.nnz());
-    TimingTable table(p, "115", p.options.skew,
-                      "bytes: what each step must move at least; a whole build, 24 per edge and "
-                      "20 per vertex");
+    TimingTable table(p, "115", p.options.skew, grouping_bytes_note());
     const GroupingTimes build =
-        time_grouping(table, p.here, grouping, d.rows, d.cols, d.values, "sources");
+        timed_grouping_steps(table, p.here, grouping, d.rows, d.cols, d.values, "sources");
     const GroupingBytes bytes = grouping_bytes(edges.num_rows, edges.nnz());
     const double histogram_ms = table.time("cub_histogram", "cub::DeviceHistogram (count only)",
                                            bytes.count, [&] { histogram.run(d.rows.data()); });
-    const double by_sort_ms = table.time("cub_sort_build", "sort-based build (CUB, coo2csr)",
-                                         bytes.total(), [&] { by_sort.run(d); });
+    const double by_sort_ms = timed_gather_sort_build(table, edges, d, bytes.total());
     table.ratio("histogram / atomic count", histogram_ms / build.count_ms, "the library is faster");
     table.ratio("sort-based / atomic build", by_sort_ms / build.build_ms, "the sort is faster");
     if (!p.options.has("--sorted-rows")) return;
@@ -424,32 +299,4 @@ inline void time_builds(const KernelProgram& p, const HostCoo& edges, const Devi
                                   grouping.grouped.col_idx.data(), grouping.grouped.values.data());
                    });
     table.ratio("--sorted-rows / construction", row_sort_ms / build.build_ms);
-}
-
-// The library routes, checked on any input and timed at --scale.
-inline void compare_with_libraries(const KernelProgram& p, const HostCoo& edges,
-                                   const GroupedEdges& baseline, SelfCheck& check) {
-    const std::string histogram_claim =
-        "cub::DeviceHistogram::HistogramEven gives the baseline's degrees";
-    const std::string sort_claim =
-        "the sort-based build (CUB radix sort + gather + cuSPARSE coo2csr) equals the baseline "
-        "exactly";
-    if (!p.on_gpu()) {
-        check.skip(histogram_claim);
-        return check.skip(sort_claim);
-    }
-    const DeviceCoo d(p.here, edges);
-    LibraryDegreeCount histogram(edges.num_rows, d.nnz());
-    histogram.degree.fill_bytes(0xFF);
-    histogram.run(d.rows.data());
-    check.claim(histogram_claim, histogram.degree.download() == baseline.counts);
-    SortBasedCsrBuild by_sort(edges.num_rows, edges.num_cols, edges.nnz());
-    by_sort.run(d);
-    const HostCsr sorted_build = by_sort.csr.download();
-    check.claim(sort_claim, sorted_build.row_offsets == baseline.grouped.row_offsets &&
-                                sorted_build.col_idx == baseline.grouped.col_idx &&
-                                sorted_build.values == baseline.grouped.values);
-    if (p.options.scale == 0) return;
-    std::printf("\n");
-    time_builds(p, edges, d, histogram, by_sort);
 }

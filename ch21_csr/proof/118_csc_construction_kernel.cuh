@@ -5,12 +5,8 @@
 #include <cstdio>
 #include <string>
 #include <vector>
-#include "../../common/cusparse_support.cuh"
 #include "../../common/figure_data.h"
-#include "../../common/self_check.h"
-#include "../../common/timing_table.cuh"
-#include "../chapter_inputs.h"
-#include "115_csr_concurrent_construction_kernel.cuh"  // time_grouping
+#include "build_proof.cuh"
 
 inline ProgramDescription csc_construction_program() {
     return ProgramDescription(
@@ -48,11 +44,9 @@ inline std::vector<Entry> edges_seen_from_csc(const HostCsr& csc) {
     return e;
 }
 
+// Vertex v's neighbours in g, "1 2 3" or "(none)".
 inline std::string neighbour_list(const HostCsr& g, int v) {
-    std::string s;
-    for (int k = g.row_offsets[v]; k < g.row_offsets[v + 1]; ++k)
-        s += (s.empty() ? "" : " ") + std::to_string(g.col_idx[k]);
-    return s.empty() ? "-" : s;
+    return listed(slice_of(v, g.row_offsets, g.col_idx));
 }
 
 // For a small input: the CSR, the CSC under its own names (the grouping's counts, row_offsets
@@ -130,14 +124,10 @@ inline void show_csr_and_csc(const KernelProgram& p, const HostCsr& csr,
 // (an independent route: a stable sort), and the CSC read back against the CSR.
 inline void check_csc(const KernelProgram& p, const HostCoo& edges, const HostCsr& csr,
                       const GroupedEdges& baseline, const GroupedEdges& built, SelfCheck& check) {
-    announce_large(edges.nnz(), "a stable sort of the reversed edges by source");
-    const HostCsr reversed = csr_from_coo_by_stable_sort(transposed(edges));
-    check.claim(
+    check_baseline_is_stable_sort(
         "the CPU baseline's CSC is the CSR of the reversed edges (a stable sort of them by "
         "source), slot by slot",
-        baseline.grouped.row_offsets == reversed.row_offsets &&
-            baseline.grouped.col_idx == reversed.col_idx &&
-            baseline.grouped.values == reversed.values);
+        baseline.grouped, transposed(edges), check);
     check.claim(
         std::string("the ") + p.here.name() + " count step's in-degrees equal the CPU baseline's",
         built.counts == baseline.counts);
@@ -187,32 +177,27 @@ struct CusparseCsrToCsc {
     DeviceBuffer<unsigned char> workspace;
 };
 
-// At --scale on a GPU: the three steps keyed on the destination, and cuSPARSE from the CSR.
-// cuSPARSE must read the CSR and write the CSC, each offsets, indices and values once.
-inline void time_csc_build(const KernelProgram& p, const HostCoo& edges,
-                           CusparseCsrToCsc& library) {
-    const DeviceCoo d(p.here, edges);
-    DeviceGrouping grouping(p.here, edges.num_cols, edges.num_rows, edges.nnz());
-    std::printf("\n");
-    TimingTable table(p, "118", p.options.skew,
-                      "bytes: what each step must move at least; a whole build, 24 per edge and "
-                      "20 per vertex");
-    const GroupingTimes build =
-        time_grouping(table, p.here, grouping, d.cols, d.rows, d.values, "destinations");
-    const double library_bytes = 2 * (4.0 * (edges.num_cols + 1) + 8.0 * edges.nnz());
-    const double library_ms = table.time("cusparse_csr2csc", "cuSPARSE csr2cscEx2, from the CSR",
-                                         library_bytes, [&] { library.run(); });
-    table.ratio("cuSPARSE / count + scan + scatter", library_ms / build.build_ms,
-                "cuSPARSE is faster");
-}
-
-inline void compare_with_cusparse(const KernelProgram& p, const HostCoo& edges, const HostCsr& csr,
-                                  const GroupedEdges& built, SelfCheck& check) {
+// cuSPARSE's conversion, checked on a GPU, and at --scale timed beside the three steps keyed on
+// the destination. cuSPARSE must read the CSR and write the CSC, each offsets, indices and
+// values once.
+inline void compare_with_library(const KernelProgram& p, const HostCoo& edges, const HostCsr& csr,
+                                 const GroupedEdges& built, SelfCheck& check) {
     const std::string claim =
         "cuSPARSE's CSR-to-CSC conversion gives the same columns as multisets";
     if (!p.on_gpu()) return check.skip(claim);
     CusparseCsrToCsc library(csr);
     library.run();
     check.claim(claim, same_row_multisets(library.csc.download(), built.grouped));
-    if (p.options.scale > 0) time_csc_build(p, edges, library);
+    if (p.options.scale == 0) return;
+    const DeviceCoo d(p.here, edges);
+    DeviceGrouping grouping(p.here, edges.num_cols, edges.num_rows, edges.nnz());
+    std::printf("\n");
+    TimingTable table(p, "118", p.options.skew, grouping_bytes_note());
+    const GroupingTimes build =
+        timed_grouping_steps(table, p.here, grouping, d.cols, d.rows, d.values, "destinations");
+    const double library_bytes = 2 * (4.0 * (edges.num_cols + 1) + 8.0 * edges.nnz());
+    const double library_ms = table.time("cusparse_csr2csc", "cuSPARSE csr2cscEx2, from the CSR",
+                                         library_bytes, [&] { library.run(); });
+    table.ratio("cuSPARSE / count + scan + scatter", library_ms / build.build_ms,
+                "cuSPARSE is faster");
 }

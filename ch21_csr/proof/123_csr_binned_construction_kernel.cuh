@@ -5,10 +5,7 @@
 #include <cstdio>
 #include <string>
 #include <vector>
-#include "../../common/self_check.h"
-#include "../../common/timing_table.cuh"
-#include "../chapter_inputs.h"
-#include "115_csr_concurrent_construction_kernel.cuh"  // SortBasedCsrBuild, grouping_bytes
+#include "build_proof.cuh"
 
 inline ProgramDescription binned_construction_program() {
     return ProgramDescription(
@@ -57,21 +54,11 @@ inline void show_binned_build(const std::string& title, const BinnedCsr& build) 
 // next bin]), holds the same multiset of (row, column, weight) in `a` as in `b`.
 inline bool same_bin_multisets(const HostCoo& a, const HostCoo& b, const BinLayout& layout,
                                const std::vector<int>& row_offsets) {
-    if (a.nnz() != b.nnz()) return false;
-    auto bin_entries = [&](const HostCoo& staged, int begin, int end) {
-        std::vector<Entry> e;
-        for (int k = begin; k < end; ++k)
-            e.emplace_back(staged.rows[k], staged.cols[k], staged.values[k]);
-        std::sort(e.begin(), e.end());
-        return e;
+    const auto first_slot = [&](int bin) {
+        return row_offsets[std::min(int64_t{bin} << layout.bin_shift, int64_t{a.num_rows})];
     };
-    for (int bin = 0; bin < layout.num_bins; ++bin) {
-        const int begin = row_offsets[bin << layout.bin_shift];
-        const int end =
-            row_offsets[std::min(int64_t{bin + 1} << layout.bin_shift, int64_t{a.num_rows})];
-        if (bin_entries(a, begin, end) != bin_entries(b, begin, end)) return false;
-    }
-    return true;
+    return staged_by_bucket(a, layout.bin_shift, layout.num_bins, first_slot,
+                            csr_from_coo_by_stable_sort(b));
 }
 
 // The baseline against 115's (each step keeps arrival order, so they agree slot by slot), then
@@ -91,19 +78,15 @@ inline void check_binned_build(const KernelProgram& p, const HostCoo& edges,
         "after 3a, every bin of the " + where +
             " binned build holds the baseline's multiset of edges",
         same_bin_multisets(built.binned, baseline.binned, layout, baseline.csr.row_offsets));
-    check.claim("the " + where + " binned build's row_offsets equal the baseline's",
-                built.csr.row_offsets == baseline.csr.row_offsets);
-    check.claim("every row of the " + where +
-                    " binned build holds the baseline's multiset of (neighbour, weight)",
-                same_row_multisets(built.csr, baseline.csr));
+    check_rows_as_baseline("the " + where + " binned build's", built.csr, baseline.csr, check);
 }
 
-// At --scale: the binned build and its steps, beside 115's build and the sort-based build.
-inline void time_binned_build(const KernelProgram& p, const HostCoo& edges) {
+// At --scale on a GPU: the binned build and its steps, beside 115's build and the gather-sort
+// build.
+inline void compare_with_library(const KernelProgram& p, const HostCoo& edges) {
+    if (!p.on_gpu() || p.options.scale == 0) return;
     const DeviceCoo d(p.here, edges);
     BinnedBuild binned(p.here, edges.num_rows, edges.num_cols, edges.nnz());
-    DeviceGrouping grouping(p.here, edges.num_rows, edges.num_cols, edges.nnz());
-    SortBasedCsrBuild by_sort(edges.num_rows, edges.num_cols, edges.nnz());
     const GroupingBytes bytes = grouping_bytes(edges.num_rows, edges.nnz());
     TimingTable table(p, "123", p.options.skew,
                       "bytes: what a build must move at least, 24 per edge and 20 per vertex "
@@ -114,11 +97,8 @@ inline void time_binned_build(const KernelProgram& p, const HostCoo& edges) {
     table.time("binned_place", "3b place within bins", 20.0 * edges.nnz(), [&] { binned.place(); });
     const double binned_ms = table.time("binned_build", "binned build (1, 2, 3a, 3b)",
                                         bytes.total(), [&] { binned.run(d); });
-    const double atomic_ms =
-        table.time("count_scan_scatter", "count + scan + scatter (115)", bytes.total(),
-                   [&] { grouping.build(p.here, p.here, d.rows, d.cols, d.values); });
-    const double sort_ms = table.time("cub_sort_build", "sort-based build (CUB, coo2csr)",
-                                      bytes.total(), [&] { by_sort.run(d); });
+    const double atomic_ms = timed_atomic_build(table, p.here, d, bytes.total());
+    const double sort_ms = timed_gather_sort_build(table, edges, d, bytes.total());
     table.ratio("binned / sort-based build", binned_ms / sort_ms, "the binned build is faster");
     table.ratio("binned / 115's atomic build", binned_ms / atomic_ms, "the binned build is faster");
 }

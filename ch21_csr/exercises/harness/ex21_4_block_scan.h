@@ -3,7 +3,7 @@
 // kScanThreads threads scans one tile of the degrees with the exercise's body, the tiles' totals
 // are scanned the same way (each level has kScanThreads times fewer items than the one below),
 // and every tile then adds the sum of the tiles before it. The degrees are counted on the host:
-// only the scan is the exercise's. Its row_offsets are compared with 115's serial scan, and its
+// only the scan is the exercise's. Its row_offsets are compared with 114's serial scan, and its
 // last entry with the edges counted apart.
 #pragma once
 #include <algorithm>
@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <string>
 #include <vector>
-// 115's lesson: the serial count and scan of its CPU baseline (count_key_cpu, scan_counts_cpu)
+// 115's lesson, and through it 114's serial count and scan (count_degrees, scan_degrees)
 #include "../../115_csr_concurrent_construction_kernel.cu"
 #include "exercise_program.h"
 
@@ -78,7 +78,7 @@ struct DegreeInput {
 };
 
 inline DegreeInput degrees_of(const std::string& name, const HostCoo& edges) {
-    return {name, count_key_cpu(edges.num_rows, edges.rows), static_cast<int64_t>(edges.nnz())};
+    return {name, count_degrees(edges), static_cast<int64_t>(edges.nnz())};
 }
 
 // 3,000 degrees of up to a million each, about 1.5 billion edges in all: the offsets need every
@@ -117,7 +117,7 @@ inline void check_block_scan(const KernelProgram& p, const DegreeInput& input, S
     row_offsets.fill_bytes(0xFF);
     exclusive_scan_by_blocks(p.here, degrees.data(), n, row_offsets.data());
     const std::vector<int> got = row_offsets.download();
-    const std::vector<int> row_offsets_cpu = scan_counts_cpu(input.degrees);
+    const std::vector<int> row_offsets_cpu = scan_degrees(input.degrees);
     if (static_cast<size_t>(n) < kPrintLimit) {
         print_array("degrees", input.degrees, 15);
         print_array("row_offsets", got, 15);

@@ -1,0 +1,257 @@
+// What the programs that build CSR (or CSC) from a raw edge list on the GPU print, check and time
+// around their lessons (115, 118, 123, 124), written once: the claims against the baseline and
+// a stable sort, the library routes (CUB's sort-based builds, cuSPARSE's conversion) and the
+// timings beside them, and, through build_proof.h, the printing of 112's and 114's. What is one
+// program's own is in its proof/NNN file, which includes this.
+// Every program of the family takes 115's lesson (GroupedEdges, DeviceGrouping), which the
+// timings of its atomic build use.
+#pragma once
+#include <cstdio>
+#include <cstring>
+#include <cub/device/device_radix_sort.cuh>
+#include <string>
+#include <vector>
+#include "../../common/cub_scratch.cuh"
+#include "../../common/cusparse_support.cuh"
+#include "../../common/device_formats.cuh"
+#include "../../common/self_check.h"
+#include "../../common/timing_table.cuh"
+#include "../chapter_inputs.h"
+#include "build_proof.h"  // the CPU lessons' printing: listed, slice_of, edge_text
+
+// A baseline that keeps arrival order in every row is the edges, keyed on the endpoint that it
+// groups by, sorted stably by that key: an independent route that must agree slot by slot.
+inline void check_baseline_is_stable_sort(const std::string& claim, const HostCsr& baseline,
+                                          const HostCoo& keyed_edges, SelfCheck& check) {
+    announce_large(keyed_edges.nnz(),
+                   "a stable sort of " + counted(keyed_edges.nnz(), "edge") + " by key");
+    check.claim(claim, same_slots(baseline, csr_from_coo_by_stable_sort(keyed_edges)));
+}
+
+// The kernels' rows against the baseline's: the offsets exactly, each row as a multiset (the
+// atomics decide the order within a row and nothing else). `whose` names the build: "the GPU's".
+inline void check_rows_as_baseline(const std::string& whose, const HostCsr& built,
+                                   const HostCsr& baseline, SelfCheck& check) {
+    check.claim(whose + " row_offsets equal the baseline's",
+                built.row_offsets == baseline.row_offsets);
+    announce_large(built.nnz(), "comparing every row with the baseline's, as multisets");
+    check.claim(
+        "every row of " + whose + " CSR holds the baseline's multiset of (neighbour, weight)",
+        built.row_offsets == baseline.row_offsets && is_well_formed(built) &&
+            rows_hold_same_entries(baseline.row_offsets, built, baseline));
+}
+
+// Edges staged by bucket (the bins of 123, each level of 124's pass 2) are right when every edge
+// lies in the slots of its row's bucket (row r's bucket is r >> shift; bucket g's slots are
+// [first_slot(g), first_slot(g + 1))) and the edges, grouped by row, hold the baseline CSR's
+// multiset in every row. Linear in the edges, on every core.
+template <class FirstSlot>
+bool staged_by_bucket(const HostCoo& staged, int shift, int num_buckets, FirstSlot first_slot,
+                      const HostCsr& baseline) {
+    if (staged.nnz() != baseline.nnz()) return false;
+    long long misplaced = 0;
+#pragma omp parallel for schedule(dynamic) reduction(+ : misplaced)
+    for (int g = 0; g < num_buckets; ++g)
+        for (int k = first_slot(g); k < first_slot(g + 1); ++k)
+            misplaced += staged.rows[k] < 0 || staged.rows[k] >= staged.num_rows ||
+                         staged.rows[k] >> shift != g;
+    return misplaced == 0 && holds_rows_of(staged, baseline);
+}
+
+// The library route's small steps: what the sort carries with each key, and each CSR slot's
+// destination and weight once the sort has said which edge (or which packed pair) it holds.
+__host__ __device__ inline void number_edge_thread(int e, int* edge_index) {
+    edge_index[e] = e;
+}
+
+__global__ void number_edge_kernel(int num_edges, int* edge_index) {
+    const int e = blockIdx.x * blockDim.x + threadIdx.x;
+    if (e < num_edges) number_edge_thread(e, edge_index);
+}
+
+__host__ __device__ inline void gather_slot_thread(int slot, const int* edge_of_slot,
+                                                   const int* dst, const float* weight,
+                                                   int* col_idx, float* values) {
+    const int e = edge_of_slot[slot];
+    col_idx[slot] = dst[e];
+    values[slot] = weight[e];
+}
+
+__global__ void gather_slot_kernel(int num_edges, const int* edge_of_slot, const int* dst,
+                                   const float* weight, int* col_idx, float* values) {
+    const int slot = blockIdx.x * blockDim.x + threadIdx.x;
+    if (slot < num_edges) gather_slot_thread(slot, edge_of_slot, dst, weight, col_idx, values);
+}
+
+__host__ __device__ inline void pack_payload_thread(int e, const int* cols, const float* weights,
+                                                    unsigned long long* payload) {
+    unsigned weight_bits;
+    memcpy(&weight_bits, &weights[e], sizeof weight_bits);
+    payload[e] =
+        static_cast<unsigned long long>(static_cast<unsigned>(cols[e])) << 32 | weight_bits;
+}
+
+__global__ void pack_payload_kernel(int num_edges, const int* cols, const float* weights,
+                                    unsigned long long* payload) {
+    const int e = blockIdx.x * blockDim.x + threadIdx.x;
+    if (e < num_edges) pack_payload_thread(e, cols, weights, payload);
+}
+
+__host__ __device__ inline void unpack_payload_thread(int slot, const unsigned long long* payload,
+                                                      int* col_idx, float* values) {
+    const unsigned weight_bits = static_cast<unsigned>(payload[slot]);
+    col_idx[slot] = static_cast<int>(payload[slot] >> 32);
+    memcpy(&values[slot], &weight_bits, sizeof weight_bits);
+}
+
+__global__ void unpack_payload_kernel(int num_edges, const unsigned long long* payload,
+                                      int* col_idx, float* values) {
+    const int slot = blockIdx.x * blockDim.x + threadIdx.x;
+    if (slot < num_edges) unpack_payload_thread(slot, payload, col_idx, values);
+}
+
+// row_offsets from the sorted sources by cusparseXcoo2csr.
+struct Coo2csrOffsets {
+    void operator()(const int* sorted_src, int num_edges, DeviceCsr& csr) {
+        if (num_edges == 0) return csr.row_offsets.fill_bytes(0);
+        CUSPARSE_CHECK(cusparseXcoo2csr(handle, sorted_src, num_edges, csr.num_rows,
+                                        csr.row_offsets.data(), CUSPARSE_INDEX_BASE_ZERO));
+    }
+    CusparseHandle handle;
+};
+
+// The library route to the same CSR, on a GPU only: cub::DeviceRadixSort::SortPairs keyed on the
+// source, on only the bits that a vertex id can use. The sort is stable, so each row keeps
+// arrival order and the CSR must equal the baseline exactly. It is how a library user groups
+// edges without atomics, trading them for several sort passes over the edges: fewer bytes favour
+// the atomic builds, many edges fighting over one hub's cursor favour the sort, and the timings
+// at --scale say which wins. What the sort carries with each key, `Payload`, makes two builds:
+// int, the edge's index, which a gather then follows (the gather-sort build, 115's, with
+// cusparseXcoo2csr for the offsets); unsigned long long, the destination and the weight packed
+// into one value that moves with the key, so that no gather follows (the payload-sort build,
+// 124's, the fastest way, every pass coalesced). `Offsets` turns the sorted sources into
+// row_offsets.
+template <class Payload, class Offsets>
+struct SortCsrBuild {
+    static constexpr bool kGather = sizeof(Payload) == sizeof(int);
+
+    auto sort_call(const int* src) {
+        return [=](void* scratch, size_t& bytes) {
+            return cub::DeviceRadixSort::SortPairs(scratch, bytes, src, sorted_src.data(),
+                                                   payload.data(), sorted_payload.data(),
+                                                   static_cast<int>(payload.size()), 0, key_bits);
+        };
+    }
+
+    SortCsrBuild(int num_rows, int num_cols, size_t num_edges)
+        : payload(gpu, num_edges),
+          sorted_payload(gpu, num_edges),
+          sorted_src(gpu, num_edges),
+          csr(gpu, num_rows, num_cols, num_edges) {
+        key_bits = bits_for(num_rows);
+        sort_scratch = CubScratch(sort_call(nullptr));
+    }
+
+    void sort(const DeviceCoo& edges) { sort_scratch.run(sort_call(edges.rows.data())); }
+
+    void run(const DeviceCoo& edges) {
+        const int n = edges.nnz();
+        if constexpr (kGather)
+            gpu.launch(blocks_for(n), kThreadsPerBlock, number_edge_kernel, number_edge_thread, n,
+                       payload.data());
+        else
+            gpu.launch(blocks_for(n), kThreadsPerBlock, pack_payload_kernel, pack_payload_thread, n,
+                       edges.cols.data(), edges.values.data(), payload.data());
+        if (n > 0) sort(edges);
+        if constexpr (kGather)
+            gpu.launch(blocks_for(n), kThreadsPerBlock, gather_slot_kernel, gather_slot_thread, n,
+                       sorted_payload.data(), edges.cols.data(), edges.values.data(),
+                       csr.col_idx.data(), csr.values.data());
+        else
+            gpu.launch(blocks_for(n), kThreadsPerBlock, unpack_payload_kernel,
+                       unpack_payload_thread, n, sorted_payload.data(), csr.col_idx.data(),
+                       csr.values.data());
+        offsets(sorted_src.data(), n, csr);
+    }
+
+    const Here gpu = Here::gpu();
+    int key_bits = 1;
+    DeviceArray<Payload> payload, sorted_payload;
+    DeviceArray<int> sorted_src;
+    DeviceCsr csr;
+    CubScratch sort_scratch;
+    Offsets offsets;
+};
+
+using GatherSortCsrBuild = SortCsrBuild<int, Coo2csrOffsets>;
+
+// A sort-based build checked against the baseline, slot by slot, on a GPU only.
+template <class Build>
+void check_sort_build(const KernelProgram& p, const std::string& claim, const HostCoo& edges,
+                      const HostCsr& baseline, SelfCheck& check) {
+    if (!p.on_gpu()) return check.skip(claim);
+    const DeviceCoo d(p.here, edges);
+    Build build(edges.num_rows, edges.num_cols, edges.nnz());
+    build.run(d);
+    check.claim(claim, same_slots(build.csr.download(), baseline));
+}
+
+// The bytes that each step of 115's grouping must move at the least, every array touched once:
+// the count reads the keys and writes the counts; the scan reads the counts and writes the
+// offsets; the scatter copies the offsets to the cursors, reads the three edge arrays and writes
+// two. In all: 24 bytes per edge and 20 per key.
+struct GroupingBytes {
+    double count, scan, scatter;
+    double total() const { return count + scan + scatter; }
+};
+
+inline GroupingBytes grouping_bytes(size_t num_keys, size_t num_edges) {
+    const double k = 4.0 * (num_keys + 1), e = 4.0 * num_edges;
+    return {e + k, 2 * k, 2 * k + 5 * e};
+}
+
+// 115's atomic build, whole, beside another build: DeviceGrouping keyed on the source.
+inline double timed_atomic_build(TimingTable& table, const Here& here, const DeviceCoo& d,
+                                 double bytes) {
+    DeviceGrouping grouping(here, d.num_rows, d.num_cols, d.nnz());
+    return table.time("count_scan_scatter", "count + scan + scatter (115)", bytes,
+                      [&] { grouping.build(here, here, d.rows, d.cols, d.values); });
+}
+
+// The gather-sort build, whole, beside another build.
+inline double timed_gather_sort_build(TimingTable& table, const HostCoo& edges, const DeviceCoo& d,
+                                      double bytes) {
+    GatherSortCsrBuild by_sort(edges.num_rows, edges.num_cols, edges.nnz());
+    return table.time("cub_sort_build", "gather-sort build (CUB sort, gather, coo2csr)", bytes,
+                      [&] { by_sort.run(d); });
+}
+
+// Each step of a grouping timed alone, then the three together. One untimed build first leaves
+// the offsets that the scatter, timed alone, starts from. `keys` names the key endpoint.
+struct GroupingTimes {
+    double count_ms, build_ms;
+};
+
+inline GroupingTimes timed_grouping_steps(TimingTable& table, const Here& here,
+                                          DeviceGrouping& grouping, const DeviceArray<int>& key,
+                                          const DeviceArray<int>& partner,
+                                          const DeviceArray<float>& weight,
+                                          const std::string& keys) {
+    const size_t n = key.size();
+    auto build = [&] { grouping.build(here, here, key, partner, weight); };
+    build();
+    const GroupingBytes bytes = grouping_bytes(grouping.grouped.num_rows, n);
+    const double count_ms = table.time("atomic_count", "1 count, a histogram of the " + keys,
+                                       bytes.count, [&] { grouping.count(here, key.data(), n); });
+    table.time("cub_scan", "2 scan, cub::DeviceScan::ExclusiveSum", bytes.scan,
+               [&] { grouping.scan(); });
+    table.time("atomic_scatter", "3 scatter, an atomicAdd on a cursor per edge", bytes.scatter,
+               [&] { grouping.scatter(here, key.data(), partner.data(), weight.data(), n); });
+    return {count_ms,
+            table.time("count_scan_scatter", "count + scan + scatter", bytes.total(), build)};
+}
+
+// The note of a timing table whose bytes are a grouping's.
+inline const char* grouping_bytes_note() {
+    return "bytes: what each step must move at least; a whole build, 24 per edge and 20 per vertex";
+}

@@ -1,0 +1,163 @@
+// What the CPU lessons that build CSR (112, 114) print and check around their lessons: the
+// edges as they arrive, each step's arrays, each vertex's slice, the claims about the CSR, and
+// 112's figure data.
+#pragma once
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+#include "../../common/figure_data.h"
+#include "../../common/options.h"
+#include "../../common/self_check.h"
+#include "../chapter_inputs.h"
+
+inline std::string edge_text(int src, int dst) {
+    return "(" + std::to_string(src) + "->" + std::to_string(dst) + ")";
+}
+
+inline std::string edge_text(int src, int dst, float weight) {
+    return "(" + std::to_string(src) + "->" + std::to_string(dst) + ", w=" + element_text(weight) +
+           ")";
+}
+
+// Whether a lesson's edges carry weights, and so print them.
+enum class EdgeText { plain, weighted };
+
+// The edges as they arrive.
+inline void show_arrivals(const HostCoo& edges, EdgeText text) {
+    const bool weighted = text == EdgeText::weighted;
+    std::string arrivals;
+    for (size_t e = 0; e < edges.nnz(); ++e)
+        arrivals += (e == 0 ? "" : " ") +
+                    (weighted ? edge_text(edges.rows[e], edges.cols[e], edges.values[e])
+                              : edge_text(edges.rows[e], edges.cols[e]));
+    std::printf("%s, %s, in arrival order (not grouped by source):\n",
+                counted(edges.num_rows, "vertex", "vertices").c_str(),
+                counted(edges.nnz(), weighted ? "weighted edge" : "directed edge").c_str());
+    print_wrapped("  " + arrivals, 2);
+    std::printf("\n");
+}
+
+// "1 2 3", or "(none)" for an empty list.
+inline std::string listed(const std::vector<int>& a) {
+    if (a.empty()) return "(none)";
+    std::string text;
+    for (int x : a) text += (text.empty() ? "" : " ") + std::to_string(x);
+    return text;
+}
+
+// The edges as they arrive, then the containers that they filled.
+inline void show_adjacency_list(const HostCoo& edges, const std::vector<std::vector<int>>& adj) {
+    show_arrivals(edges, EdgeText::plain);
+    std::printf("adjacency list, one container per vertex:\n");
+    for (size_t v = 0; v < adj.size(); ++v)
+        std::printf("  adj[%zu]: %s\n", v, listed(adj[v]).c_str());
+    std::printf("\n");
+}
+
+// Vertex v's neighbours, read back out of the flat arrays.
+inline std::vector<int> slice_of(size_t v, const std::vector<int>& row_offsets,
+                                 const std::vector<int>& col_idx) {
+    return std::vector<int>(col_idx.begin() + row_offsets[v], col_idx.begin() + row_offsets[v + 1]);
+}
+
+inline void show_slices(const std::vector<int>& row_offsets, const std::vector<int>& col_idx) {
+    std::printf("each vertex's slice of col_idx:\n");
+    for (size_t v = 0; v + 1 < row_offsets.size(); ++v)
+        std::printf("  vertex %zu: [%d,%d) -> %s\n", v, row_offsets[v], row_offsets[v + 1],
+                    listed(slice_of(v, row_offsets, col_idx)).c_str());
+    std::printf("\n");
+}
+
+inline void check_csr(const std::vector<std::vector<int>>& adj, const HostCoo& edges,
+                      const std::vector<int>& row_offsets, const std::vector<int>& col_idx,
+                      SelfCheck& check) {
+    bool slices_match = row_offsets.size() == adj.size() + 1;
+    for (size_t v = 0; slices_match && v < adj.size(); ++v)
+        slices_match = slice_of(v, row_offsets, col_idx) == adj[v];
+    check.claim("every CSR slice reproduces its vertex's adjacency list", slices_match);
+    check_book_csr({static_cast<int>(adj.size()), edges.num_cols, row_offsets, col_idx, {}}, check);
+    check.claim("row_offsets has V + 1 entries and ends at the edge count",
+                row_offsets.size() == adj.size() + 1 &&
+                    static_cast<size_t>(row_offsets.back()) == edges.nnz());
+}
+
+// --figure-data: the containers, the flat arrays and each vertex's slice of col_idx, which is
+// what thread v of a thread-per-vertex kernel (113) reads.
+inline void write_csr_figure(const ProgramOptions& options,
+                             const std::vector<std::vector<int>>& adj,
+                             const std::vector<int>& row_offsets, const std::vector<int>& col_idx) {
+    if (!wants_figure_data(options)) return;
+    JsonWriter figure = begin_figure_data(options, "112");
+    figure.field("adjacency", adj).field("row_offsets", row_offsets).field("col_idx", col_idx);
+    add_slices(figure, "slices", row_offsets);
+    write_figure_data(options, figure);
+}
+
+template <class Construction>  // 114's CsrConstruction
+void show_count(const Construction& built) {
+    std::printf("step 1, count: every edge adds one to its source's degree\n");
+    print_array("degree", built.degree);
+    std::printf("\n");
+}
+
+template <class Construction>  // 114's CsrConstruction
+void show_scan(const Construction& built) {
+    std::printf("step 2, scan: an exclusive prefix sum of the degrees gives each slice's start\n");
+    print_array("row_offsets", built.csr.row_offsets);
+    std::printf("\n");
+}
+
+// Each edge's move, in the order the scatter made them: the slot it took, and its source's
+// cursor, which that move bumped by one.
+template <class Construction>  // 114's CsrConstruction
+void show_scatter(const HostCoo& edges, const Construction& built) {
+    std::printf(
+        "step 3, scatter: each edge takes its source's next free slot "
+        "(cursor[v] starts at row_offsets[v])\n");
+    for (size_t e = 0; e < edges.nnz(); ++e) {
+        const int src = edges.rows[e], slot = built.slot_of_edge[e];
+        std::printf("  edge %s takes slot %d; cursor[%d] %d -> %d\n",
+                    edge_text(src, edges.cols[e], edges.values[e]).c_str(), slot, src, slot,
+                    slot + 1);
+    }
+    std::printf("\n");
+    print_array("col_idx", built.csr.col_idx, 7);
+    print_array("weights", built.csr.values, 7);
+    std::printf("\n");
+}
+
+// Each slice beside the input's edges of that vertex, both sorted, as the multiset claim reads.
+inline void show_slices(const HostCoo& edges, const HostCsr& csr) {
+    std::printf(
+        "each vertex's slice against its edges in the input, as multisets of "
+        "(neighbour, weight):\n");
+    for (int v = 0; v < csr.num_rows; ++v) {
+        std::vector<std::pair<int, float>> slice, input;
+        for (int k = csr.row_offsets[v]; k < csr.row_offsets[v + 1]; ++k)
+            slice.emplace_back(csr.col_idx[k], csr.values[k]);
+        for (size_t e = 0; e < edges.nnz(); ++e)
+            if (edges.rows[e] == v) input.emplace_back(edges.cols[e], edges.values[e]);
+        std::sort(slice.begin(), slice.end());
+        std::sort(input.begin(), input.end());
+        std::string members;
+        for (const auto& [neighbour, weight] : slice)
+            members += edge_text(v, neighbour, weight) + " ";
+        std::printf("  vertex %d: slice [%d,%d) = { %s}: %s\n", v, csr.row_offsets[v],
+                    csr.row_offsets[v + 1], members.c_str(),
+                    slice == input ? "matches" : "DIFFERS");
+    }
+    std::printf("\n");
+}
+
+template <class Construction>  // 114's CsrConstruction
+void check_construction(const HostCoo& edges, const Construction& built, SelfCheck& check) {
+    const HostCsr& csr = built.csr;
+    check.claim("degree = [ 2 2 2 2 1 0 ], as in the book", built.degree == kBookDegree);
+    check_book_csr(csr, check);
+    check.claim("every cursor stopped at the start of the next vertex's slice",
+                std::equal(built.cursor.begin(), built.cursor.end(), csr.row_offsets.begin() + 1));
+    check.claim("every row holds the same multiset of (neighbour, weight) as the input",
+                same_row_multisets(csr, edges));
+}

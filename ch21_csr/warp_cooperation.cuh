@@ -1,0 +1,57 @@
+// Two ways in which the threads of a block share one job, which 123 and 124 (and the solutions of
+// exercises 21.4 and 21.5) use: a warp's lanes claiming slots of one counter with one atomic,
+// and a block's threads scanning their values with shuffles. The bodies take the cuda context of
+// common/cooperative.cuh, so that the emulator runs them too.
+#pragma once
+#include "../common/cooperative.cuh"
+#include "../common/warp.h"
+
+// The lanes of `peers`, all of which hit `counter`, claim popc(peers) slots with one atomic: the
+// lowest of them adds the group's size for all, the shuffle hands its old value to every lane of
+// `active`, and a lane's slot is that value plus its rank among its peers. A hub then costs one
+// atomic per warp instead of 32, and the slots stay distinct, since the counter moved on by the
+// group's size.
+template <class Cuda>
+__host__ __device__ int claim_for_peers(Cuda& cuda, int* counter, unsigned peers, unsigned active) {
+    const int lane = cuda.threadIdx.x % kWarpSize, leader = ffs_shim(peers) - 1;
+    int first = 0;
+    if (lane == leader) first = cuda.atomic_add(counter, popc_shim(peers));
+    return cuda.shfl_sync(active, first, leader) + popc_shim(peers & ((1u << lane) - 1));
+}
+
+// The warp-aggregated claim: the lanes of `active` that pass the same key (so the same counter)
+// are found with one __match_any_sync.
+template <class Cuda>
+__host__ __device__ int warp_aggregated_claim(Cuda& cuda, int* counter, int key, unsigned active) {
+    return claim_for_peers(cuda, counter, cuda.match_any_sync(active, key), active);
+}
+
+// Every thread of the block passes its value and gets the sum of the values of the threads
+// below it; the block's total is left in warp_sums[kWarpSize] (kWarpSize + 1 ints of shared
+// memory). Each warp scans its lanes' values with shuffles, warp 0 scans the warps' totals, and
+// a thread's prefix is its warp's plus its own within the warp. The caller synchronises before
+// it reuses warp_sums.
+template <class Cuda>
+__host__ __device__ int block_exclusive_prefix(Cuda& cuda, int value, int* warp_sums) {
+    const int thread = cuda.threadIdx.x, lane = thread % kWarpSize, warp = thread / kWarpSize;
+    const int warps = static_cast<int>(cuda.blockDim.x) / kWarpSize;
+    int inclusive = value;
+    for (int d = 1; d < kWarpSize; d *= 2) {
+        const int below = cuda.shfl_sync(kFullWarp, inclusive, lane >= d ? lane - d : lane);
+        if (lane >= d) inclusive += below;
+    }
+    if (lane == kWarpSize - 1) warp_sums[warp] = inclusive;
+    cuda.syncthreads();
+    if (warp == 0) {
+        const int own = lane < warps ? warp_sums[lane] : 0;
+        int total = own;
+        for (int d = 1; d < kWarpSize; d *= 2) {
+            const int below = cuda.shfl_sync(kFullWarp, total, lane >= d ? lane - d : lane);
+            if (lane >= d) total += below;
+        }
+        if (lane < warps) warp_sums[lane] = total - own;
+        if (lane == kWarpSize - 1) warp_sums[kWarpSize] = total;
+    }
+    cuda.syncthreads();
+    return warp_sums[warp] + inclusive - value;
+}
