@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 #include "../../../common/timing_table.cuh"
-// 143's lesson: the kernel that is counted and timed (launch_spmv_csr, csr_spmv)
+// 143's lesson: the kernel that is counted and timed (launch_spmv_csr)
 #include "../../143_spmv_csr_kernel.cu"
 #include "../../regular_formats.h"
 #include "spmv_exercise.h"
@@ -22,7 +22,7 @@ double predicted_csr_thread_per_row_bytes(const HostCsr& a);
 inline std::vector<float> csr_thread_per_row_spmv(const Here& here, const HostCoo& coo,
                                                   const std::vector<float>& x,
                                                   const std::vector<float>& y0) {
-    return csr_spmv(here, csr_for_lesson(coo), x, y0);
+    return spmv_on_device(here, launch_spmv_csr, csr_for_lesson(coo), x, y0);
 }
 
 // A 1,000 x 3 matrix and a 3 x 1,000 one, three entries in each of the long side's lines: the
