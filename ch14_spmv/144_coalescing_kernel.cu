@@ -127,14 +127,6 @@ inline void launch_spmv_ell(const Here& here, DeviceEll& a, const float* x, floa
                 a.nnz_per_row.data(), a.col_idx.data(), a.values.data(), x, y);
 }
 
-inline std::vector<float> ell_spmv(const Here& here, const HostEll& a, const std::vector<float>& x,
-                                   const std::vector<float>& y0) {
-    DeviceEll d(here, a);
-    DeviceArray<float> dx(here, x), dy(here, y0);
-    launch_spmv_ell(here, d, dx.data(), dy.data());
-    return dy.download();
-}
-
 // y += A * x: one warp per row, in blocks of 256 threads (eight rows a block), as many blocks
 // as cover the rows.
 inline void launch_spmv_csr_warp_per_row(const Here& here, DeviceCsr& a, const float* x, float* y) {
@@ -143,15 +135,6 @@ inline void launch_spmv_csr_warp_per_row(const Here& here, DeviceCsr& a, const f
     here.launch_blocks({blocks, threads, 0}, spmv_csr_warp_per_row_kernel,
                        spmv_csr_warp_per_row_lane<EmulatedCuda>, a.num_rows, a.row_offsets.data(),
                        a.col_idx.data(), a.values.data(), x, y);
-}
-
-inline std::vector<float> csr_warp_per_row_spmv(const Here& here, const HostCsr& a,
-                                                const std::vector<float>& x,
-                                                const std::vector<float>& y0) {
-    DeviceCsr d(here, a);
-    DeviceArray<float> dx(here, x), dy(here, y0);
-    launch_spmv_csr_warp_per_row(here, d, dx.data(), dy.data());
-    return dy.download();
 }
 
 #if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
@@ -175,16 +158,23 @@ int main(int argc, char** argv) {
     const std::optional<HostEll> ell = ell_if_practical(in.csr);
     show_fixes(in.csr, ell);
     write_access_figure(p.options, in.csr, ell);
-    std::vector<float> y_warp_cpu = in.y0, y_ell_cpu = in.y0;
-    spmv_csr_warp_per_row_cpu(in.csr, in.x, y_warp_cpu);
-    if (ell) spmv_ell_cpu(*ell, in.x, y_ell_cpu);
-    check_fixes(p, in, coo, ell, y_warp_cpu, y_ell_cpu, check);
-
-    time_reads_and_kernels(p, coo, in.csr, ell, model);
+    if (in.csr.nnz() >= kAnnouncedSize) announce("multiplying by each mapping's kernel");
+    const std::vector<SpmvRun> runs = {
+        spmv_run(p.here, "CSR thread-per-row kernel", launch_spmv_csr, spmv_csr_cpu, in.csr, in.x,
+                 in.y0),
+        spmv_run(p.here, "COO thread-per-nonzero kernel", launch_spmv_coo, spmv_coo_cpu, coo, in.x,
+                 in.y0),
+        spmv_run(p.here, "CSR warp-per-row kernel", launch_spmv_csr_warp_per_row,
+                 spmv_csr_warp_per_row_cpu, in.csr, in.x, in.y0),
+        ell ? spmv_run(p.here, "ELL thread-per-row kernel", launch_spmv_ell, spmv_ell_cpu, *ell,
+                       in.x, in.y0)
+            : SpmvRun{"ELL thread-per-row kernel", {}, {}, ell_not_built(in.csr)}};
+    check_runs(p, in, runs, check);
+    compare_with_library(p, in, coo, ell, model, check);
     if (!p.options.book_example())
         check.end_with(spmv_result_line(
-            in.coo,
-            csr_warp_per_row_spmv(p.here, in.csr, ones(in.csr.num_cols), zeros(in.csr.num_rows))));
+            in.coo, spmv_on_device(p.here, launch_spmv_csr_warp_per_row, in.csr,
+                                   ones(in.csr.num_cols), zeros(in.csr.num_rows))));
     return check.finish();
 }
 #endif

@@ -16,6 +16,7 @@
 #include "../../common/timing_table.cuh"
 #include "../chapter_inputs.h"
 #include "../regular_formats.h"
+#include "../spmv_on_device.cuh"
 
 // "the emulated CSR kernel": a kernel's name in a claim says where it ran.
 inline std::string kernel_here(const KernelProgram& p, const std::string& kernel) {
@@ -44,6 +45,19 @@ inline void check_spmv(const KernelProgram& p, const SpmvLessonInput& in, const 
                        SelfCheck& check) {
     check_baseline(in, y_cpu, check);
     claim_kernel_matches_baseline(check, kernel_here(p, kernel), y, y_cpu, in.reference());
+}
+
+// Each run's kernel against its baseline, both held to the double reference's float32 bound;
+// a kernel not built on this input is skipped, with why.
+inline void check_runs(const KernelProgram& p, const SpmvLessonInput& in,
+                       const std::vector<SpmvRun>& runs, SelfCheck& check) {
+    for (const SpmvRun& run : runs)
+        if (run.not_built.empty())
+            claim_kernel_matches_baseline(check, kernel_here(p, run.kernel), run.y, run.y_cpu,
+                                          in.reference());
+        else
+            check.skip(kernel_here(p, run.kernel) + "'s y matches its CPU baseline's",
+                       run.not_built);
 }
 
 // SpMV adds into y, so two launches on one y leave y0 + 2 * A * x. 2x is exact in float, so
