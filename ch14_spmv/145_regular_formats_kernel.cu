@@ -76,14 +76,6 @@ inline void launch_spmv_jds(const Here& here, DeviceJds& a, const float* x, floa
                 a.num_diagonals, a.diag_ptrs.data(), a.col_idx.data(), a.values.data(), x, y);
 }
 
-inline std::vector<float> jds_spmv(const Here& here, const HostJds& a, const std::vector<float>& x,
-                                   const std::vector<float>& y0) {
-    DeviceJds d(here, a);
-    DeviceArray<float> dx(here, x), dy(here, y0);
-    launch_spmv_jds(here, d, dx.data(), dy.data());
-    return dy.download();
-}
-
 // DIA, one thread per row: in step d, thread `row` reads slot d * num_rows + row and
 // x[row + offsets[d]], so a warp's threads read consecutive addresses of both, coalesced by
 // construction; the offset is one number for the whole warp, and there is no column index to
@@ -144,14 +136,6 @@ inline void launch_spmv_dia(const Here& here, DeviceDia& a, const float* x, floa
                 a.num_rows, a.num_cols, a.num_diagonals, a.offsets.data(), a.data.data(), x, y);
 }
 
-inline std::vector<float> dia_spmv(const Here& here, const HostDia& a, const std::vector<float>& x,
-                                   const std::vector<float>& y0) {
-    DeviceDia d(here, a);
-    DeviceArray<float> dx(here, x), dy(here, y0);
-    launch_spmv_dia(here, d, dx.data(), dy.data());
-    return dy.download();
-}
-
 // Two launches, in order: the ELL part adds each row's first entries with a plain +=, then the
 // COO part adds the long rows' remaining entries with atomics (several may share a row). On the
 // GPU one stream orders the launches; the emulator finishes every ELL thread before the first
@@ -159,14 +143,6 @@ inline std::vector<float> dia_spmv(const Here& here, const HostDia& a, const std
 inline void launch_spmv_hyb(const Here& here, DeviceHyb& a, const float* x, float* y) {
     launch_spmv_ell(here, a.ell, x, y);
     launch_spmv_coo(here, a.coo, x, y);
-}
-
-inline std::vector<float> hyb_spmv(const Here& here, const HostHyb& a, const std::vector<float>& x,
-                                   const std::vector<float>& y0) {
-    DeviceHyb d(here, a);
-    DeviceArray<float> dx(here, x), dy(here, y0);
-    launch_spmv_hyb(here, d, dx.data(), dy.data());
-    return dy.download();
 }
 
 #if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
@@ -188,16 +164,21 @@ int main(int argc, char** argv) {
     const std::optional<HostDia> dia = dia_if_practical(in.csr);
     show_and_check_dia(p, in.csr, dia, check);
 
-    std::vector<float> y_ell_cpu = in.y0, y_hyb_cpu = in.y0, y_jds_cpu = in.y0, y_dia_cpu = in.y0;
-    if (ell) spmv_ell_cpu(*ell, in.x, y_ell_cpu);
-    spmv_hyb_cpu(hyb, in.x, y_hyb_cpu);
-    spmv_jds_cpu(jds, in.x, y_jds_cpu);
-    if (dia) spmv_dia_cpu(*dia, in.x, y_dia_cpu);
-    check_format_spmv(p, in, ell, hyb, jds, dia, y_ell_cpu, y_hyb_cpu, y_jds_cpu, y_dia_cpu, check);
-    if (p.on_gpu() && p.options.scale > 0) time_formats(p, in.csr, ell, hyb, jds, dia);
+    if (in.csr.nnz() >= kAnnouncedSize) announce("multiplying in each format");
+    const std::vector<SpmvRun> runs = {
+        ell ? spmv_run(p.here, "ELL kernel", launch_spmv_ell, spmv_ell_cpu, *ell, in.x, in.y0)
+            : SpmvRun{"ELL kernel", {}, {}, ell_not_built(in.csr)},
+        spmv_run(p.here, "HYB kernel pair", launch_spmv_hyb, spmv_hyb_cpu, hyb, in.x, in.y0),
+        spmv_run(p.here, "JDS kernel", launch_spmv_jds, spmv_jds_cpu, jds, in.x, in.y0),
+        dia ? spmv_run(p.here, "DIA kernel", launch_spmv_dia<>, spmv_dia_cpu, *dia, in.x, in.y0)
+            : SpmvRun{"DIA kernel", {}, {}, dia_not_built(dia_size(in.csr))}};
+    show_format_ys(in, runs);
+    check_runs(p, in, runs, check);
+    compare_with_library(p, in, ell, hyb, jds, dia, check);
     if (!p.options.book_example())
-        check.end_with(spmv_result_line(
-            in.coo, jds_spmv(p.here, jds, ones(in.csr.num_cols), zeros(in.csr.num_rows))));
+        check.end_with(spmv_result_line(in.coo, spmv_on_device(p.here, launch_spmv_jds, jds,
+                                                               ones(in.csr.num_cols),
+                                                               zeros(in.csr.num_rows))));
     return check.finish();
 }
 #endif
