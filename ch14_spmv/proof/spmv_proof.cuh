@@ -7,7 +7,9 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 #include "../../common/cusparse_support.cuh"
@@ -70,12 +72,16 @@ inline void check_accumulates(const SpmvLessonInput& in, const std::vector<float
                 spmv_matches(y_twice, spmv_reference(in.coo, twice_x, in.y0)));
 }
 
+// A launch on x and y, its format already where the kernels run.
+using SpmvLaunch = std::function<void(const float*, float*)>;
+
 // A lesson's kernel as the timing table names it: its timing: name, its label, and `upload`,
-// which copies its format where the kernels run and returns its launch on x and y. Without
-// `upload`, the kernel is not built on this input, and `not_built` says why.
+// which copies its format where the kernels run (a CSR kernel takes the table's copy of the
+// matrix) and returns its launch. Without `upload`, the kernel is not built on this input, and
+// `not_built` says why.
 struct TimedSpmv {
     std::string kernel, label;
-    std::function<std::function<void(const float*, float*)>()> upload;
+    std::function<SpmvLaunch(const HostCsr&, DeviceCsr&)> upload;
     double bytes = 0;  // 0: the bytes that any SpMV of the matrix must move (csr_spmv_bytes)
     std::string not_built;
 };
@@ -87,12 +93,16 @@ TimedSpmv timed_spmv(const Here& here, const std::string& kernel, const std::str
                      void (*launch)(const Here&, Device&, const float*, float*), const Host* a,
                      double bytes = 0, const std::string& not_built = "") {
     TimedSpmv timed{kernel, label, nullptr, bytes, not_built};
-    if (a)
-        timed.upload = [&here, launch, a] {
-            auto d = std::make_shared<Device>(here, *a);
-            return std::function<void(const float*, float*)>(
-                [&here, launch, d](const float* x, float* y) { launch(here, *d, x, y); });
-        };
+    if (!a) return timed;
+    timed.upload = [&here, launch, a](const HostCsr& matrix, DeviceCsr& on_device) -> SpmvLaunch {
+        if constexpr (std::is_same_v<Device, DeviceCsr>)
+            if (static_cast<const void*>(a) == &matrix)
+                return [&here, launch, &on_device](const float* x, float* y) {
+                    launch(here, on_device, x, y);
+                };
+        auto d = std::make_shared<Device>(here, *a);
+        return [&here, launch, d](const float* x, float* y) { launch(here, *d, x, y); };
+    };
     return timed;
 }
 
@@ -130,7 +140,7 @@ inline SpmvTimes time_beside_library(const KernelProgram& p, TimingTable& table,
             table.skipped(k.kernel, k.not_built, "fill");
             continue;
         }
-        const std::function<void(const float*, float*)> launch = k.upload();
+        const SpmvLaunch launch = k.upload(a, d);
         ms[k.kernel] = table.time(k.kernel, k.label, k.bytes > 0 ? k.bytes : bytes,
                                   [&] { launch(dx.data(), dy.data()); });
     }
