@@ -3,9 +3,9 @@
 // 27 of its lanes on a row of 5 entries. Between them, G lanes (1 to 32) share a row: in each step
 // they read G consecutive entries, add their partial sums by shuffles of width G, and a warp holds
 // 32 / G consecutive rows, whose gathers from x share sectors where their columns lie together.
-// The rule, in one sentence that the timings can check: one lane a row when the mean row has at
-// most 8 entries, a whole warp when the longest row is 5,000 mean rows long or more, and 16 lanes
-// otherwise. At --scale on a GPU every G is timed beside the choice and cuSPARSE.
+// The rule, in one sentence that the timings can check: a whole warp a row when the longest row
+// is 5,000 mean rows long or more, else one lane when the mean row has at most 8 entries, else 16
+// lanes. At --scale on a GPU every G is timed beside the choice and cuSPARSE.
 // Build and run:  make 150_spmv_vector_csr_kernel && build/150_spmv_vector_csr_kernel
 //                 build/150_spmv_vector_csr_kernel --scale 22 --max-memory 8G
 //                 build/150_spmv_vector_csr_kernel --matrix data/1138_bus.mtx
@@ -112,15 +112,15 @@ struct GroupChoice {
 };
 
 inline GroupChoice choose_group_size(const RowFacts& f) {
-    if (f.mean <= kShortMeanRow)
-        return {1, "the mean row has at most " + std::to_string(kShortMeanRow) +
-                       " entries: one lane a row"};
     if (f.longest_over_mean >= kHubMeanRows)
         return {kWarpSize, "the longest row is " + with_separators(kHubMeanRows) +
                                " mean rows long or more: a whole warp a row"};
-    return {kMiddleGroupSize, "rows longer than " + std::to_string(kShortMeanRow) +
-                                  " entries on the mean, and no row " +
-                                  with_separators(kHubMeanRows) + " mean rows long: " +
+    if (f.mean <= kShortMeanRow)
+        return {1, "the mean row has at most " + std::to_string(kShortMeanRow) +
+                       " entries: one lane a row"};
+    return {kMiddleGroupSize, "no row " + with_separators(kHubMeanRows) +
+                                  " mean rows long, and a mean row of more than " +
+                                  std::to_string(kShortMeanRow) + " entries: " +
                                   std::to_string(kMiddleGroupSize) + " lanes a row"};
 }
 

@@ -26,10 +26,11 @@ inline std::string percent_text(double share) {
 
 // The rule, the facts, and the choice with its reason.
 inline void show_choice(const RowFacts& f, const GroupChoice& choice) {
-    print_wrapped("the rule: one lane a row when the mean row has at most " +
-                  std::to_string(kShortMeanRow) + " entries, a whole warp when the longest row is " +
-                  with_separators(kHubMeanRows) + " mean rows long or more, and " +
-                  std::to_string(kMiddleGroupSize) + " lanes otherwise");
+    print_wrapped("the rule: a whole warp a row when the longest row is " +
+                  with_separators(kHubMeanRows) +
+                  " mean rows long or more, else one lane when the mean row has at most " +
+                  std::to_string(kShortMeanRow) + " entries, else " +
+                  std::to_string(kMiddleGroupSize) + " lanes");
     print_wrapped("group size " + std::to_string(choice.group_size) + ": mean row " +
                   fixed_text(f.mean, 1) + " entries, the longest " +
                   fixed_text(f.longest_over_mean, 0) + " times the mean -> " + choice.reason);
