@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 #include "../common/binary_search.h"
-#include "access_table.h"
+#include "request_model.h"
 // 145's lesson, with 144's, 143's and 142's: the SpMV loop of each format, COO to JDS
 #include "145_regular_formats_kernel.cu"
 

@@ -1,4 +1,4 @@
-// Tests of 144 and access_table.h: the notes' table on Fig. 14.1; the tables' properties on random
+// Tests of 144 and request_model.h: the notes' table on Fig. 14.1; the tables' properties on random
 // matrices (each entry read once, by the thread that owns it, in as many steps as the longest
 // row); the per-request model against a second count taken from the table and against patterns
 // whose sector counts are known; the strided index; the warp-per-row and ELL baselines; and the

@@ -1,4 +1,4 @@
-// Tests of 145 and regular_formats.h: Fig. 14.1 in ELL, HYB, JDS and DIA as worked out from the
+// Tests of 145 and format_checks.h: Fig. 14.1 in ELL, HYB, JDS and DIA as worked out from the
 // figure; every conversion undone to the same multiset of entries on the real matrices of
 // data/, on 1,200 random matrices and on the 10^5-entry hub; HYB's width rule and JDS's
 // order by counting; DIA's offsets and padding on small matrices worked out by hand, its limit

@@ -1,5 +1,5 @@
 // What 144 prints, checks and times around its lesson (144_coalescing_kernel.cu): which entry
-// each thread reads, the warp requests of access_table.h's model, the fixes' y against their
+// each thread reads, the warp requests of request_model.h's model, the fixes' y against their
 // baselines, and the stride benchmark and the kernels' timings beside cuSPARSE's.
 #pragma once
 #include <cstdio>
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 #include "../../common/figure_data.h"
-#include "../access_table.h"
+#include "../request_model.h"
 #include "spmv_proof.cuh"
 
 inline ProgramDescription coalescing_program() {
@@ -22,6 +22,50 @@ inline ProgramDescription coalescing_program() {
             "the element of values that each thread reads in each step, for CSR thread per "
             "row, CSR warp per row and ELL column-major, with the model's warp requests")
         .with_memory({52, 96, 1600e6});
+}
+
+// One line per step, "t3->values[7]" or "t3 done", in columns, wrapped at 100 columns under the
+// first cell. Past 8 threads (a warp per row has 32 per row) only the active threads are listed,
+// with a count of the idle ones.
+inline void print_access_table(const AccessTable& table, const std::string& array) {
+    constexpr size_t kMaxThreadsInFull = 8;
+    const bool in_full = table.num_threads <= kMaxThreadsInFull;
+    auto cell = [&](size_t t, long long e) {
+        return "t" + std::to_string(t) +
+               (e == kDone ? std::string(" done") : "->" + array + "[" + std::to_string(e) + "]");
+    };
+    size_t width = 0;
+    for (const auto& step : table.reads)
+        for (size_t t = 0; t < table.num_threads; ++t)
+            width = std::max(width, cell(t, step[t]).size());
+    const size_t label_width = std::to_string(table.num_steps() - 1).size() + 8;
+    for (int i = 0; i < table.num_steps(); ++i) {
+        std::string label = "  step " + std::to_string(i) + ":";
+        label.resize(label_width, ' ');
+        std::vector<std::string> cells;
+        size_t idle = 0;
+        for (size_t t = 0; t < table.num_threads; ++t) {
+            const long long e = table.reads[i][t];
+            if (e == kDone && !in_full)
+                ++idle;
+            else
+                cells.push_back(cell(t, e));
+        }
+        if (idle > 0) cells.push_back("(" + counted(idle, "thread") + " idle)");
+        std::string line = label;
+        for (const std::string& c : cells) {
+            const std::string text =
+                "  " + c + std::string(width > c.size() ? width - c.size() : 0, ' ');
+            if (line.size() > label.size() && line.size() + 2 + c.size() > kOutputColumns) {
+                while (line.back() == ' ') line.pop_back();
+                std::printf("%s\n", line.c_str());
+                line = std::string(label.size(), ' ');
+            }
+            line += text;
+        }
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        std::printf("%s\n", line.c_str());
+    }
 }
 
 // The notes' COO, the entries in row order, read off the CSR (the same order as a stable sort),
@@ -52,7 +96,7 @@ private:
     int stride_, log2_length_;
 };
 
-// The four mappings' warp requests, summed by the model of access_table.h. ELL's needs only
+// The four mappings' warp requests, summed by the model of request_model.h. ELL's needs only
 // the row lengths, so it is modelled whether ELL is built or not.
 struct RequestModel {
     int longest_row = 0;
@@ -123,7 +167,7 @@ inline void explain_small_model(const HostCsr& a, const RequestModel& m) {
 
 inline void show_request_model(const HostCsr& a, const RequestModel& m) {
     std::printf(
-        "per warp request, the model of access_table.h (4-byte values, 32-byte sectors):\n");
+        "per warp request, the model of request_model.h (4-byte values, 32-byte sectors):\n");
     std::printf("  %-23s %12s %13s %11s %12s %10s %10s\n", "mapping", "requests", "sectors",
                 "sectors/req", "fetched/used", "contiguous", "lanes busy");
     print_model_row("CSR, thread per row", m.csr_rows);

@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 #include <vector>
+#include "../format_checks.h"
 #include "spmv_proof.cuh"
 
 inline ProgramDescription regular_formats_program() {

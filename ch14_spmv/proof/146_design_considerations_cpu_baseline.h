@@ -10,9 +10,9 @@
 #include "../../common/options.h"
 #include "../../common/self_check.h"
 #include "../../common/text.h"
-#include "../access_table.h"
+#include "../request_model.h"
 #include "../chapter_inputs.h"
-#include "../regular_formats.h"
+#include "../format_checks.h"
 
 inline ProgramDescription design_considerations_program() {
     return ProgramDescription(

@@ -17,8 +17,17 @@
 #include "../../common/self_check.h"
 #include "../../common/timing_table.cuh"
 #include "../chapter_inputs.h"
-#include "../regular_formats.h"
 #include "../spmv_on_device.cuh"
+
+// The byte model of the chapter's timings, which they turn into GB/s: what any SpMV must move
+// at least once, the matrix's arrays, x read once, and y read and written once. A gather that
+// reads an x entry again is not counted again (a cache may serve it), so this is a floor.
+inline double spmv_vector_bytes(int num_rows, int num_cols) {
+    return 4.0 * num_cols + 8.0 * num_rows;
+}
+inline double csr_spmv_bytes(const HostCsr& a) {
+    return static_cast<double>(csr_bytes(a)) + spmv_vector_bytes(a.num_rows, a.num_cols);
+}
 
 // "the emulated CSR kernel": a kernel's name in a claim says where it ran.
 inline std::string kernel_here(const KernelProgram& p, const std::string& kernel) {
@@ -33,6 +42,20 @@ inline void show_ys(const SpmvLessonInput& in,
     for (const auto& named : ys) width = std::max(width, named.first.size());
     for (const auto& [name, y] : ys) print_array(name, *y, static_cast<int>(width));
     std::printf("\n");
+}
+
+// The claim that a kernel's y matches its CPU baseline's. The two may add a row's products in
+// other orders (atomics, a warp's shuffles, the GPU's fused multiply-adds), and a GPU's global
+// atomics flush subnormals where the CPU keeps them, so neither need equal the other bit for
+// bit: both are held to the double reference's float32 bound.
+inline void claim_kernel_matches_baseline(SelfCheck& check, const std::string& kernel,
+                                          const std::vector<float>& y,
+                                          const std::vector<float>& y_cpu,
+                                          const SpmvReference& reference) {
+    check.claim(kernel +
+                    "'s y matches its CPU baseline's: both within float32 rounding and underflow of "
+                    "the double reference",
+                spmv_matches(y, reference) && spmv_matches(y_cpu, reference));
 }
 
 inline void check_baseline(const SpmvLessonInput& in, const std::vector<float>& y_cpu,
