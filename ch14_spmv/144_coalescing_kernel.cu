@@ -29,9 +29,6 @@
 // matrix (the notes' table for CSR is the first one); request_model.h sums it up per warp request.
 constexpr long long kDone = -1;  // in a table: this thread has no more entries
 
-// Each mapping says how many threads there are, for how many steps thread t is active (it
-// stops after its last entry), and which element it reads in step i.
-
 // The chapter's CSR kernel: thread t walks its row's slice, one entry per step. Neighbouring
 // threads start a whole row apart: strided.
 class CsrThreadPerRow {
@@ -124,6 +121,7 @@ const std::vector<std::vector<long long>> kNotesCooAccessTable = {{0, 1, 2, 3, 4
 
 // ELL: every row padded to the longest row's length and stored column-major, so that in step i
 // the threads of consecutive rows read consecutive slots.
+
 // A padding slot's column. The kernels never read one (each row stops at its own length), and
 // a stray read would index x[-1], which compute-sanitizer reports, instead of adding a quiet 0.
 constexpr int kEllPadding = -1;

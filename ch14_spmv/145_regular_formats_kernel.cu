@@ -8,11 +8,11 @@
 // Build and run:  make 145_regular_formats_kernel && build/145_regular_formats_kernel
 //                 build/145_regular_formats_kernel --scale 20 --skew 0.3
 //                 build/145_regular_formats_kernel --matrix data/1138_bus.mtx
-#ifndef REGULAR_FORMATS_KERNEL_145  // 146 takes its baselines
+#ifndef REGULAR_FORMATS_KERNEL_145  // 146 takes its formats and baselines
 #define REGULAR_FORMATS_KERNEL_145
-// 144's lesson: ELL's kernel and baseline, and with them 142's COO and 143's CSR lessons
-#include "144_coalescing_kernel.cu"
 #include <functional>
+// 144's lesson: ELL, its kernel and baseline, and with them 142's COO and 143's CSR lessons
+#include "144_coalescing_kernel.cu"
 
 // A COO of `kept[r]` entries from each row r, in row order, and room for `after` more entries
 // behind them: write_row(r, k, coo) writes row r's entries from entry k on. The rows are shared
@@ -30,6 +30,7 @@ HostCoo coo_of_rows(int num_rows, int num_cols, const std::vector<int>& kept, Wr
 
 // HYB: ELL up to a width chosen from the row lengths; the entries past it, which only the longer
 // rows have, kept as COO.
+
 // The ELL width of HYB, the rule of Bell and Garland's hybrid format (as CUSP applies it): the
 // largest K such that at least a third of the rows have K or more entries. The rule takes ELL to
 // process a slot about three times as fast as COO an entry, so a column pays for its padding
@@ -83,6 +84,7 @@ inline void spmv_hyb_cpu(const HostHyb& a, const std::vector<float>& x, std::vec
 // JDS: rows sorted by length, longest first, and stored one "jagged diagonal" after another:
 // diagonal d holds the d-th entry of every row that has one, consecutive across threads, and
 // with no padding at all.
+
 // Position t of the sorted order holds row row_perm[t]; the rows are sorted longest first (ties
 // by row index). Jagged diagonal d occupies [diag_ptrs[d], diag_ptrs[d + 1]) of col_idx and
 // values and holds the d-th entry of the rows at positions 0, 1, 2, ...: as the rows are sorted,
@@ -171,6 +173,7 @@ inline void spmv_jds_cpu(const HostJds& a, const std::vector<float>& x, std::vec
 // DIA: one array per diagonal of the matrix (column - row constant) that holds an entry, one
 // slot per row, stored column-major: no column indices at all, and padding wherever a diagonal
 // is shorter than the matrix or has gaps.
+
 // Diagonal d holds the matrix's (row, row + offsets[d]) for every row; the offsets are sorted
 // and each is a diagonal that holds at least one entry. Slot (row, d) lives at d * num_rows + row,
 // column-major, so that in step d consecutive rows read consecutive slots. A slot whose column

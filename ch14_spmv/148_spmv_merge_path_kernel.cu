@@ -631,8 +631,9 @@ int main(int argc, char** argv) {
     });
     std::vector<std::vector<float>> y_tile_steps;
     for (const MergeTileStep& step : kMergeTileSteps)
-        y_tile_steps.push_back(spmv_on_device(
-            p.here, in.x, in.y0, [&](const float* x, float* y) { step.launch(p.here, d, tiles, x, y); }));
+        y_tile_steps.push_back(spmv_on_device(p.here, in.x, in.y0, [&](const float* x, float* y) {
+            step.launch(p.here, d, tiles, x, y);
+        }));
     const std::vector<float> y_rows = spmv_on_device(p.here, launch_spmv_csr, in.csr, in.x, in.y0);
     show_ys(in, {{"y", &y}, {"y_blocks", &y_tile_steps.back()}, {"y_cpu", &y_cpu}});
     SelfCheck check;

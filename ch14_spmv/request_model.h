@@ -122,8 +122,7 @@ void add_warp_requests(const Mapping& m, size_t warp_start, AccessStats& s,
             for (; k > 0 && sector_ids[k - 1] > id; --k) sector_ids[k] = sector_ids[k - 1];
             sector_ids[k] = id;
         }
-        for (int k = 0; k < count; ++k)
-            s.sectors += k == 0 || sector_ids[k] != sector_ids[k - 1];
+        for (int k = 0; k < count; ++k) s.sectors += k == 0 || sector_ids[k] != sector_ids[k - 1];
         s.contiguous_requests += contiguous;
         size_t kept = 0;
         for (int lane : active)

@@ -14,8 +14,8 @@
 #include <vector>
 // 144's lesson: the mappings whose access maps 144 writes
 #include "../ch14_spmv/144_coalescing_kernel.cu"
-#include "../ch14_spmv/request_model.h"
 #include "../ch14_spmv/chapter_inputs.h"
+#include "../ch14_spmv/request_model.h"
 #include "../ch21_csr/chapter_inputs.h"
 #include "json_reader.h"
 #include "run_program.h"

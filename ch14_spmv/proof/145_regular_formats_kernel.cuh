@@ -61,7 +61,8 @@ inline bool sorted_longest_first(const HostJds& j, const std::vector<int>& lengt
 // row (holds_rows_of).
 struct InputEntries {
     explicit InputEntries(const HostCoo& a) {
-        if (a.nnz() >= kAnnouncedSize) announce("grouping the input's entries by row, for the checks");
+        if (a.nnz() >= kAnnouncedSize)
+            announce("grouping the input's entries by row, for the checks");
         by_row = csr_from_coo_by_stable_sort(a);
     }
     bool held_by(const HostCoo& got) const { return holds_rows_of(got, by_row); }

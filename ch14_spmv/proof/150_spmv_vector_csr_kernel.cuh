@@ -1,7 +1,7 @@
 // What 150 prints, checks and times around its lesson (150_spmv_vector_csr_kernel.cu): the
-// matrix's facts and the group size that the rule chooses, which lanes take which entries on a small
-// input, the claims about every group size's y, and at --scale on a GPU every group size timed
-// beside the choice and cuSPARSE.
+// rule, the matrix's facts and the group size that the rule chooses, which lanes take which
+// entries on a small input, the claims about every group size's y, and at --scale on a GPU every
+// group size timed beside the choice and cuSPARSE.
 #pragma once
 #include <algorithm>
 #include <cstdio>

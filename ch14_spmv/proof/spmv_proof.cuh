@@ -52,10 +52,11 @@ inline void claim_kernel_matches_baseline(SelfCheck& check, const std::string& k
                                           const std::vector<float>& y,
                                           const std::vector<float>& y_cpu,
                                           const SpmvReference& reference) {
-    check.claim(kernel +
-                    "'s y matches its CPU baseline's: both within float32 rounding and underflow of "
-                    "the double reference",
-                spmv_matches(y, reference) && spmv_matches(y_cpu, reference));
+    check.claim(
+        kernel +
+            "'s y matches its CPU baseline's: both within float32 rounding and underflow of "
+            "the double reference",
+        spmv_matches(y, reference) && spmv_matches(y_cpu, reference));
 }
 
 inline void check_baseline(const SpmvLessonInput& in, const std::vector<float>& y_cpu,
@@ -169,16 +170,17 @@ inline SpmvTimes time_beside_library(const KernelProgram& p, TimingTable& table,
     }
     if (!cusparse_refusal(a.num_rows, a.num_cols, a.nnz()).empty()) return ms;
     for (const LibrarySpmv& library : libraries) {
-        CusparseSpmv route(a.num_rows, a.num_cols, a.nnz(), d.row_offsets.data(),
-                           d.col_idx.data(), d.values.data(), dx.data(), dy.data(),
-                           library.algorithm);
+        CusparseSpmv route(a.num_rows, a.num_cols, a.nnz(), d.row_offsets.data(), d.col_idx.data(),
+                           d.values.data(), dx.data(), dy.data(), library.algorithm);
         ms[library.kernel] = table.time(library.kernel, library.label, bytes, [&] { route.run(); });
     }
     return ms;
 }
 
 // Timings are taken on a GPU, for --scale inputs only.
-inline bool timed_here(const KernelProgram& p) { return p.on_gpu() && p.options.scale > 0; }
+inline bool timed_here(const KernelProgram& p) {
+    return p.on_gpu() && p.options.scale > 0;
+}
 
 // cuSPARSE's CSR SpMV (its default algorithm) on the lesson's x and y0, held to the same double
 // reference as the kernels. It skips in emulation, and where the library refuses the matrix.
