@@ -139,13 +139,15 @@ inline void launch_spmv_csr_vector(const Here& here, DeviceCsr& a, const float* 
     }
 }
 
-// The same for a group size known only when the program runs: the template of that size.
-inline void launch_spmv_csr_vector(const Here& here, DeviceCsr& a, int group_size, const float* x,
-                                   float* y) {
+// The launch of a group size known only when the program runs: the template of that size.
+using CsrLaunch = void (*)(const Here&, DeviceCsr&, const float*, float*);
+
+inline CsrLaunch csr_vector_launch(int group_size) {
+    CsrLaunch launch = nullptr;
     for_each_group_size([&](auto g) {
-        if (decltype(g)::value == group_size)
-            launch_spmv_csr_vector<decltype(g)::value>(here, a, x, y);
+        if (decltype(g)::value == group_size) launch = launch_spmv_csr_vector<decltype(g)::value>;
     });
+    return launch;
 }
 
 #if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
@@ -159,7 +161,6 @@ int main(int argc, char** argv) {
     show_choice(facts, choice);
     show_groups(in.csr, choice.group_size);
 
-    DeviceCsr d(p.here, in.csr);
     std::vector<SpmvRun> runs;
     for (int g : kGroupSizes) {
         announce_emulation(p, static_cast<size_t>(in.csr.num_rows) * g,
@@ -167,11 +168,8 @@ int main(int argc, char** argv) {
         std::vector<float> y_cpu = in.y0;
         spmv_csr_vector_cpu(in.csr, g, in.x, y_cpu);
         runs.push_back({"G = " + std::to_string(g) + " kernel",
-                        spmv_on_device(p.here, in.x, in.y0,
-                                       [&](const float* x, float* y) {
-                                           launch_spmv_csr_vector(p.here, d, g, x, y);
-                                       }),
-                        y_cpu, ""});
+                        spmv_on_device(p.here, csr_vector_launch(g), in.csr, in.x, in.y0), y_cpu,
+                        ""});
     }
     show_chosen_ys(in, runs, choice.group_size);
     SelfCheck check;
@@ -179,10 +177,8 @@ int main(int argc, char** argv) {
     compare_with_library(p, in, choice.group_size, check);
     if (!p.options.book_example())
         check.end_with(spmv_result_line(
-            in.coo, spmv_on_device(p.here, ones(in.csr.num_cols), zeros(in.csr.num_rows),
-                                   [&](const float* x, float* y) {
-                                       launch_spmv_csr_vector(p.here, d, choice.group_size, x, y);
-                                   })));
+            in.coo, spmv_on_device(p.here, csr_vector_launch(choice.group_size), in.csr,
+                                   ones(in.csr.num_cols), zeros(in.csr.num_rows))));
     return check.finish();
 }
 #endif

@@ -73,11 +73,7 @@ void check_group_sizes(const Here& here, const SpmvCase& c) {
         std::vector<float> y_cpu = c.y0;
         spmv_csr_vector_cpu(c.csr, g, c.x, y_cpu);
         REQUIRE(spmv_matches(y_cpu, c.reference));
-        DeviceCsr d(here, c.csr);
-        const std::vector<float> y =
-            spmv_on_device(here, c.x, c.y0, [&](const float* x, float* y_on_device) {
-                launch_spmv_csr_vector(here, d, g, x, y_on_device);
-            });
+        const std::vector<float> y = spmv_on_device(here, csr_vector_launch(g), c.csr, c.x, c.y0);
         REQUIRE(spmv_matches(y, c.reference));
         if (!here.on_gpu()) REQUIRE(y == y_cpu);
     }

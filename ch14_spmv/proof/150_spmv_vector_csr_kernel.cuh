@@ -96,28 +96,19 @@ inline void check_every_group_size(const KernelProgram& p, const SpmvLessonInput
 // that the sweep reads, never a self-check.
 constexpr double kChoiceTolerance = 0.10;
 
-// G lanes a row on the table's copy of the matrix, under its timing: name.
-inline TimedSpmv timed_group(const Here& here, const std::string& kernel,
-                             const std::string& label, int g) {
-    return {kernel, label, [&here, g](const HostCsr&, DeviceCsr& a) -> SpmvLaunch {
-                return [&here, &a, g](const float* x, float* y) {
-                    launch_spmv_csr_vector(here, a, g, x, y);
-                };
-            }, 0, ""};
-}
-
 // cuSPARSE checked; at --scale on a GPU, every group size, then the chosen one, then cuSPARSE's
 // CSR ALG1 (row-split like these kernels), all on the same arrays.
 inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& in, int chosen,
                                  SelfCheck& check) {
     std::vector<TimedSpmv> kernels;
     for (int g : kGroupSizes)
-        kernels.push_back(timed_group(p.here, "csr_vector_g" + std::to_string(g),
-                                      "CSR vector, " + counted(g, "lane") + " a row" +
-                                          (g == chosen ? " (the choice)" : ""),
-                                      g));
-    kernels.push_back(timed_group(p.here, "csr_vector_chosen",
-                                  "CSR vector, the chosen " + counted(chosen, "lane"), chosen));
+        kernels.push_back(timed_spmv(p.here, "csr_vector_g" + std::to_string(g),
+                                     "CSR vector, " + counted(g, "lane") + " a row" +
+                                         (g == chosen ? " (the choice)" : ""),
+                                     csr_vector_launch(g), &in.csr));
+    kernels.push_back(timed_spmv(p.here, "csr_vector_chosen",
+                                 "CSR vector, the chosen " + counted(chosen, "lane"),
+                                 csr_vector_launch(chosen), &in.csr));
     compare_with_library(
         p, in, "150", kCsrBytesNote, kernels, {kCusparseAlg1}, check,
         [chosen](TimingTable& table, SpmvTimes& ms) {
