@@ -236,7 +236,7 @@ def draw_access_maps(d, out_dir):
                 va="bottom")
         ax.text(12.6, steps / 2 - 0.3,
                 f"{m['requests']} warp requests, {m['contiguous_requests']} of them\n"
-                "contiguous (access_table.h's model)", fontsize=TEXT, ha="left", va="center")
+                "contiguous (request_model.h's model)", fontsize=TEXT, ha="left", va="center")
     fig.text(0.02, 0.02,
              "In one step the lanes of a warp load together. Thread per row: a row apart "
              "(strided), the threads of short rows idle.\nWarp per row (w = warp, l = lane): "

@@ -112,9 +112,11 @@ int main(int argc, char** argv) {
     std::vector<float> y_cpu = in.y0;
     spmv_coo_cpu(in.coo, in.x, y_cpu);
     const std::vector<float> y = coo_spmv(p.here, in.coo, in.x, in.y0);
+    show_ys(in, {{"y", &y}, {"y_cpu", &y_cpu}});
     SelfCheck check;
-    check_spmv_coo(p, in, groups, y_cpu, y, check);
-    compare_coo_with_cusparse(p, in, check);
+    check_spmv(p, in, "kernel", y_cpu, y, check);
+    check_groups(p, in.csr, groups, check);
+    compare_with_library(p, in, check);
     if (!p.options.book_example())
         check.end_with(spmv_result_line(
             in.coo, coo_spmv(p.here, in.coo, ones(in.coo.num_cols), zeros(in.coo.num_rows))));

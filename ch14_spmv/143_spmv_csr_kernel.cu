@@ -24,6 +24,7 @@ inline void spmv_csr_cpu(const HostCsr& a, const std::vector<float>& x, std::vec
 #ifdef __CUDACC__  // the kernel; 141 and 146, compiled as plain C++, take the baseline alone
 #include "../common/device_formats.cuh"
 #include "../common/kernel_program.cuh"
+#include "spmv_on_device.cuh"
 
 // One thread's work: its row's slice, summed privately, added into its own y entry.
 __host__ __device__ inline void spmv_csr_thread(int row, const int* row_offsets, const int* col_idx,
@@ -47,15 +48,6 @@ inline void launch_spmv_csr(const Here& here, DeviceCsr& a, const float* x, floa
                 a.row_offsets.data(), a.col_idx.data(), a.values.data(), x, y);
 }
 
-// y0 + A * x, `runs` times A * x when runs > 1: each launch on the same y adds it once more.
-inline std::vector<float> csr_spmv(const Here& here, const HostCsr& a, const std::vector<float>& x,
-                                   const std::vector<float>& y0, int runs = 1) {
-    DeviceCsr d(here, a);
-    DeviceArray<float> dx(here, x), dy(here, y0);
-    for (int i = 0; i < runs; ++i) launch_spmv_csr(here, d, dx.data(), dy.data());
-    return dy.download();
-}
-
 #if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
 #include "proof/143_spmv_csr_kernel.cuh"
 
@@ -67,13 +59,17 @@ int main(int argc, char** argv) {
 
     std::vector<float> y_cpu = in.y0;
     spmv_csr_cpu(in.csr, in.x, y_cpu);
-    const std::vector<float> y = csr_spmv(p.here, in.csr, in.x, in.y0);
+    const std::vector<float> y = spmv_on_device(p.here, launch_spmv_csr, in.csr, in.x, in.y0);
+    const std::vector<float> y_twice =
+        spmv_on_device(p.here, launch_spmv_csr, in.csr, in.x, in.y0, 2);
+    show_ys(in, {{"y", &y}, {"y_cpu", &y_cpu}, {"y_twice", &y_twice}});
     SelfCheck check;
-    check_spmv_csr(p, in, y_cpu, y, check);
-    compare_csr_with_cusparse(p, in, check);
+    check_spmv_csr(p, in, y_cpu, y, y_twice, check);
+    compare_with_library(p, in, check);
     if (!p.options.book_example())
-        check.end_with(spmv_result_line(
-            in.coo, csr_spmv(p.here, in.csr, ones(in.csr.num_cols), zeros(in.csr.num_rows))));
+        check.end_with(spmv_result_line(in.coo, spmv_on_device(p.here, launch_spmv_csr, in.csr,
+                                                               ones(in.csr.num_cols),
+                                                               zeros(in.csr.num_rows))));
     return check.finish();
 }
 #endif

@@ -2,7 +2,7 @@
 // CSR, ELL, HYB, JDS and DIA instead of asserted: space (bytes and padding of each format's
 // arrays), flexibility (the work of adding one entry to the middle row), accessibility (the reads
 // that reach row i and element (i, j)), memory access (how contiguous the SpMV kernel's warp
-// requests are, in access_table.h's model) and load balance (entries per thread of the SpMV
+// requests are, in request_model.h) and load balance (entries per thread of the SpMV
 // kernel). Each format's y comes from its lesson's CPU loop (142 to 145), checked against the
 // reference. Then which format: DIA where the entries lie on at most 1.5 x (2 nnz / (rows + 1) + 1)
 // diagonals, about three per entry of the mean row, and CSR by merge path (148) everywhere else.
@@ -16,7 +16,7 @@
 #include <vector>
 #include "../common/binary_search.h"
 #include "../common/matrix_facts.h"
-#include "access_table.h"
+#include "request_model.h"
 // 145's lesson, with 144's, 143's and 142's: the SpMV loop of each format, COO to JDS
 #include "145_regular_formats_kernel.cu"
 
@@ -298,7 +298,7 @@ inline Formats build_formats(const HostCoo& input) {
     return f;
 }
 
-// Bytes of the arrays as built, to set beside the formulas of regular_formats.h.
+// Bytes of the arrays as built, to set beside the formulas of 145's lesson.
 template <class... Arrays>
 size_t array_bytes(const Arrays&... arrays) {
     return (size_t{0} + ... + (arrays.size() * sizeof(arrays[0])));
@@ -387,7 +387,7 @@ const char* const kKernelNames[kNumKernels][2] = {
 
 // DIA, one thread per row: in step d thread t reads slot d * num_rows + t, if its column is
 // inside the matrix. A thread that sits out a step and takes the next fits none of
-// access_table.h's mappings (each thread busy in its first steps), so each step is a mapping of
+// 144's and 145's mappings (each thread busy in its first steps), so each step is a mapping of
 // its own, with one read for each thread whose column is inside.
 class DiaStep {
 public:
@@ -419,7 +419,7 @@ inline AccessStats dia_access_stats(const HostDia& a) {
     return s;
 }
 
-// Each SpMV kernel in access_table.h's model, summed up, and whether each reads every stored
+// Each SpMV kernel in request_model.h, summed up, and whether each reads every stored
 // entry once and no padding. ELL's pattern needs only the row lengths: it is modelled built or not.
 // DIA's needs its slots, so it is modelled where DIA is built.
 struct KernelModels {

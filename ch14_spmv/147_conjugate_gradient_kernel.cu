@@ -456,8 +456,9 @@ int main(int argc, char** argv) {
     SelfCheck check;
     check_solution(input, reference, out, accuracy, check);
     if (!p.options.book_example())
-        check.end_with(
-            spmv_result_line(input.coo, csr_spmv(p.here, a, ones(a.num_cols), zeros(a.num_rows))));
+        check.end_with(spmv_result_line(
+            input.coo,
+            spmv_on_device(p.here, launch_spmv_csr, a, ones(a.num_cols), zeros(a.num_rows))));
     return check.finish();
 }
 #endif

@@ -127,16 +127,6 @@ inline void launch_spmv_merge_path(const Here& here, DeviceCsr& a, MergePathCarr
                 carries.row.data(), carries.sum.data(), a.num_rows, y);
 }
 
-inline std::vector<float> merge_path_spmv(const Here& here, const HostCsr& a,
-                                          const std::vector<float>& x, const std::vector<float>& y0,
-                                          int steps = kStepsPerThread) {
-    DeviceCsr d(here, a);
-    MergePathCarries carries(here, a, steps);
-    DeviceArray<float> dx(here, x), dy(here, y0);
-    launch_spmv_merge_path(here, d, carries, dx.data(), dy.data());
-    return dy.download();
-}
-
 // The block-staged walk: blocks of kMergeThreads threads, each thread kMergeSteps steps of the
 // path, so a block owns a tile of kMergeTile consecutive steps. 256 threads of 8 steps were the
 // fastest of the shapes measured on an H200 (against 128 x 8, 128 x 12 and 128 x 16, in
@@ -147,18 +137,15 @@ constexpr int kMergeSteps = 8;
 constexpr int kMergeTile = kMergeThreads * kMergeSteps;
 constexpr int kMergeWarps = kMergeThreads / kWarpSize;
 
-// The block kernel in the steps that the lesson takes, each keeping the ones before it. Every
-// step matters most at high skew, where hub rows of thousands of entries span whole tiles: there
-// the first version's time was set by its shared memory, not by the gather from x.
-enum class MergeTile {
-    staged,           // products staged in shared memory, each carry a shared atomic
-    conflict_free,    // products staged so that a warp's reads of one step hit 32 banks
-    warp_carries,     // carries summed over each warp by shuffles: no atomic in shared memory
-    registers,        // a tile inside one row summed in registers: no staging, no walk
-    streaming_loads,  // what a tile reads once marked so, leaving the caches to x
-};
-constexpr MergeTile kFastestMergeTile = MergeTile::streaming_loads;
-
+// The block kernel, in the five steps that the lesson takes, each keeping the ones before it,
+// each a kernel of its own. Every step matters most at high skew, where hub rows of thousands of
+// entries span whole tiles: there the first step's time was set by its shared memory, not by the
+// gather from x.
+//   staged         products staged in shared memory, each carry a shared atomic
+//   conflict_free  products staged so that a warp's reads of one step hit 32 banks
+//   warp_carries   carries summed over each warp by shuffles: no atomic in shared memory
+//   registers      a tile inside one row summed in registers: no staging, no walk
+//   streaming      what a tile reads once marked so, leaving the caches to x
 // A tile's shared items: its rows + 1 row ends, then its products. rows + nonzeros is the tile's
 // steps, so one array holds both, with room for the products' padding (product_slot).
 union TileItem {
@@ -200,34 +187,41 @@ __global__ void merge_path_tile_start_kernel(int num_threads, const int* row_off
         merge_path_tile_start_thread(t, row_offsets, num_rows, nnz, tile_rows_before);
 }
 
-// Step conflict_free: where product k of a tile is staged. Thread t walks the products from
+// Where product k of a tile is staged: at k in step staged. Thread t walks the products from
 // k = 8t - (the rows closed before it), so inside a hub row, where no row ends, step s of a warp
 // reads k = 8 * lane + s: 32 addresses 8 words apart, in 4 of the 32 banks, an 8-way conflict
-// that makes each read 8 shared-memory wavefronts. Skipping one word after every 32 moves each
-// group of four lanes one bank on, so those reads hit 32 banks; the staging's writes, 32
-// consecutive k, still do. Where rows are short, the rows closed before each thread scatter k
-// anyway, which is why the conflicts grew with the skew.
-template <MergeTile version>
-__host__ __device__ inline int product_slot(int k) {
-    return version >= MergeTile::conflict_free ? k + k / kWarpSize : k;
-}
+// that makes each read 8 shared-memory wavefronts. From step conflict_free on, one word is
+// skipped after every 32, which moves each group of four lanes one bank on, so those reads hit
+// 32 banks; the staging's writes, 32 consecutive k, still do. Where rows are short, the rows
+// closed before each thread scatter k anyway, which is why the conflicts grew with the skew.
+struct StagedSlot {
+    __host__ __device__ int operator()(int k) const { return k; }
+};
+struct ConflictFreeSlot {
+    __host__ __device__ int operator()(int k) const { return k + k / kWarpSize; }
+};
 
-// Step streaming_loads: a load of what a tile reads once (col_idx, values, row_offsets), marked
-// so (__ldcs: evicted first). At high skew the hub columns of x are gathered again and again, and
-// L1 keeps them only if the stream of entries, each used once, does not push them out.
-template <MergeTile version, class T>
-__host__ __device__ inline T load_once(const T* address) {
-    return version >= MergeTile::streaming_loads ? load_streaming(address) : *address;
-}
+// How a tile loads what it reads once (col_idx, values, row_offsets): plainly, or from step
+// streaming on marked so (__ldcs: evicted first). At high skew the hub columns of x are gathered
+// again and again, and L1 keeps them only if the stream of entries, each used once, does not
+// push them out.
+struct PlainLoad {
+    template <class T>
+    __host__ __device__ T operator()(const T* address) const { return *address; }
+};
+struct StreamingLoad {
+    template <class T>
+    __host__ __device__ T operator()(const T* address) const { return load_streaming(address); }
+};
 
 // A thread's walk: merge_path_thread's walk out of shared memory, its start found by the same
 // search on the staged row ends. The end of the current row is kept in a register and each step's
 // product is loaded before the step knows that it needs it, so the loads of a run of nonzeros do
 // not wait for one another. A row that it closes gets this thread's part in row_sums; the row
 // still open at its end is its carry.
-template <MergeTile version>
+template <class Slot>
 __host__ __device__ inline TileCarry walk_tile(int thread, const TileItem* items, int rows,
-                                               int nonzeros, float* row_sums) {
+                                               int nonzeros, float* row_sums, Slot slot) {
     const TileItem* products = items + rows + 1;
     const int steps = rows + nonzeros;
     const int begin = thread * kMergeSteps < steps ? thread * kMergeSteps : steps;
@@ -239,7 +233,7 @@ __host__ __device__ inline TileCarry walk_tile(int thread, const TileItem* items
     int row_end = items[first_row].row_end;
     UNROLL_ON_DEVICE
     for (int s = 0; s < kMergeSteps; ++s) {
-        const float product = k < nonzeros ? products[product_slot<version>(k)].product : 0.0f;
+        const float product = k < nonzeros ? products[slot(k)].product : 0.0f;
         if (begin + s < end) {
             if (k < row_end) {
                 carry.sum += product;
@@ -337,87 +331,202 @@ __host__ __device__ void add_tile_rows(Cuda& cuda, const float* row_sums, int ro
 // 3. Carries. The partial sums of threads that end inside a row are added where that row is
 //    summed (add_carries_by_warps; a shared atomic each in the first two steps).
 // 4. Rows. After a barrier, y gets the tile's row sums (add_tile_rows).
-// The threads cooperate, so the body takes the cuda context of common/cooperative.cuh: the same
+// The threads cooperate, so the bodies take the cuda context of common/cooperative.cuh: the same
 // code runs in the emulator.
-template <MergeTile version, class Cuda>
-__host__ __device__ void merge_path_block(Cuda& cuda, const int* tile_rows_before,
-                                          const int* row_offsets, const int* col_idx,
-                                          const float* values, const float* x, float* y,
-                                          int num_rows, int nnz) {
-    TileItem* items = shared_array<TileItem>(cuda, kTileItems);
-    float* row_sums = shared_array<float>(cuda, kMergeTile + 1);
-    float* warp_tail_sums = shared_array<float>(cuda, kMergeWarps);
-    unsigned* warp_closers = shared_array<unsigned>(cuda, kMergeWarps);
-    const int tile = cuda.blockIdx.x, thread = cuda.threadIdx.x;
+
+// The tile of block `tile`: it closes the rows row0 .. row0 + rows - 1 and multiplies the
+// nonzeros nz0 .. nz0 + nonzeros - 1.
+struct Tile {
+    int row0, rows, nz0, nonzeros;
+};
+
+__host__ __device__ inline Tile tile_of(int tile, const int* tile_rows_before, int num_rows,
+                                        int nnz) {
     const int path = num_rows + nnz, d0 = tile * kMergeTile;
     const int d1 = path - d0 < kMergeTile ? path : d0 + kMergeTile;
     const int row0 = tile_rows_before[tile], rows = tile_rows_before[tile + 1] - row0;
-    const int nz0 = d0 - row0, nonzeros = (d1 - row0 - rows) - nz0;
-    const bool inside_one_row = version >= MergeTile::registers && rows == 0;
+    const int nz0 = d0 - row0;
+    return {row0, rows, nz0, (d1 - row0 - rows) - nz0};
+}
 
-    // 1. Load: every load issued before the first use. The end of the row left open is loaded
-    // too; where none is left open (the last tile), nnz stands in for it.
+// A block's shared memory: the tile's items, its row sums, and a few words a warp.
+struct TileShared {
+    TileItem* items;
+    float* row_sums;
+    float* warp_tail_sums;
+    unsigned* warp_closers;
+};
+
+template <class Cuda>
+__host__ __device__ TileShared tile_shared(Cuda& cuda) {
+    return {shared_array<TileItem>(cuda, kTileItems), shared_array<float>(cuda, kMergeTile + 1),
+            shared_array<float>(cuda, kMergeWarps), shared_array<unsigned>(cuda, kMergeWarps)};
+}
+
+// 1. Load: every load issued before the first use; the products left in registers, the row ends
+// staged. The end of the row left open is loaded too; where none is left open (the last tile),
+// nnz stands in for it. A tile inside one row has no row end to load.
+template <class Load, class Cuda>
+__host__ __device__ void load_tile(Cuda& cuda, const Tile t, bool inside_one_row,
+                                   const int* row_offsets, const int* col_idx,
+                                   const float* values, const float* x, int num_rows, int nnz,
+                                   TileItem* items, float (&product)[kMergeSteps], Load load) {
+    const int thread = cuda.threadIdx.x;
     int column[kMergeSteps];
-    float product[kMergeSteps];
     UNROLL_ON_DEVICE
     for (int s = 0; s < kMergeSteps; ++s) {
         const int k = s * kMergeThreads + thread;
-        column[s] = k < nonzeros ? load_once<version>(&col_idx[nz0 + k]) : 0;
-        product[s] = k < nonzeros ? load_once<version>(&values[nz0 + k]) : 0.0f;
+        column[s] = k < t.nonzeros ? load(&col_idx[t.nz0 + k]) : 0;
+        product[s] = k < t.nonzeros ? load(&values[t.nz0 + k]) : 0.0f;
     }
     int row_end[kMergeSteps + 1];
     UNROLL_ON_DEVICE
     for (int s = 0; s <= kMergeSteps; ++s) {
         const int r = s * kMergeThreads + thread;
-        row_end[s] = !inside_one_row && r <= rows && row0 + r < num_rows
-                         ? load_once<version>(&row_offsets[row0 + r + 1])
+        row_end[s] = !inside_one_row && r <= t.rows && t.row0 + r < num_rows
+                         ? load(&row_offsets[t.row0 + r + 1])
                          : nnz;
     }
     UNROLL_ON_DEVICE
     for (int s = 0; s < kMergeSteps; ++s)
-        if (s * kMergeThreads + thread < nonzeros) product[s] *= load_read_only(&x[column[s]]);
+        if (s * kMergeThreads + thread < t.nonzeros) product[s] *= load_read_only(&x[column[s]]);
     UNROLL_ON_DEVICE
     for (int s = 0; s <= kMergeSteps; ++s) {
         const int r = s * kMergeThreads + thread;
-        if (!inside_one_row && r <= rows) items[r].row_end = row_end[s] - nz0;
+        if (!inside_one_row && r <= t.rows) items[r].row_end = row_end[s] - t.nz0;
     }
 
-    // 2. Stage and walk, or, inside one row, sum in registers.
+}
+
+// 2. Stage the products and walk the tile out of shared memory.
+template <class Slot, class Cuda>
+__host__ __device__ TileCarry stage_and_walk(Cuda& cuda, const Tile& t,
+                                             const float (&product)[kMergeSteps],
+                                             const TileShared& shared, Slot slot) {
+    UNROLL_ON_DEVICE
+    for (int s = 0; s < kMergeSteps; ++s) {
+        const int k = s * kMergeThreads + cuda.threadIdx.x;
+        if (k < t.nonzeros) shared.items[t.rows + 1 + slot(k)].product = product[s];
+    }
+    cuda.syncthreads();
+    return walk_tile(cuda.threadIdx.x, shared.items, t.rows, t.nonzeros, shared.row_sums, slot);
+}
+
+// 3. Carries, in the first two steps: each added where its row is summed, by a shared atomic,
+// since several threads may end in one row; the open row's sum starts at 0.
+template <class Cuda>
+__host__ __device__ void add_carries_by_shared_atomics(Cuda& cuda, const TileCarry& carry,
+                                                       int rows, float* row_sums) {
+    if (cuda.threadIdx.x == 0) row_sums[rows] = 0.0f;
+    cuda.syncthreads();
+    cuda.atomic_add(&row_sums[carry.row], carry.sum);
+}
+
+// Steps staged and conflict_free, which differ in where the products are staged (Slot).
+template <class Slot, class Cuda>
+__host__ __device__ void merge_path_staged_block(Cuda& cuda, const int* tile_rows_before,
+                                                 const int* row_offsets, const int* col_idx,
+                                                 const float* values, const float* x, float* y,
+                                                 int num_rows, int nnz) {
+    const TileShared shared = tile_shared(cuda);
+    const Tile t = tile_of(cuda.blockIdx.x, tile_rows_before, num_rows, nnz);
+    float product[kMergeSteps];
+    load_tile(cuda, t, false, row_offsets, col_idx, values, x, num_rows, nnz, shared.items,
+              product, PlainLoad());
+    const TileCarry carry = stage_and_walk(cuda, t, product, shared, Slot());
+    add_carries_by_shared_atomics(cuda, carry, t.rows, shared.row_sums);
+    cuda.syncthreads();  // 4. Rows.
+    add_tile_rows(cuda, shared.row_sums, t.row0, t.rows, num_rows, y);
+}
+
+// Step warp_carries: the carries summed by shuffles, no shared atomic.
+template <class Cuda>
+__host__ __device__ void merge_path_warp_carries_block(Cuda& cuda, const int* tile_rows_before,
+                                                       const int* row_offsets, const int* col_idx,
+                                                       const float* values, const float* x,
+                                                       float* y, int num_rows, int nnz) {
+    const TileShared shared = tile_shared(cuda);
+    const Tile t = tile_of(cuda.blockIdx.x, tile_rows_before, num_rows, nnz);
+    float product[kMergeSteps];
+    load_tile(cuda, t, false, row_offsets, col_idx, values, x, num_rows, nnz, shared.items,
+              product, PlainLoad());
+    const TileCarry carry = stage_and_walk(cuda, t, product, shared, ConflictFreeSlot());
+    add_carries_by_warps(cuda, carry, t.rows, shared.row_sums, shared.warp_tail_sums,
+                         shared.warp_closers);
+    cuda.syncthreads();  // 4. Rows.
+    add_tile_rows(cuda, shared.row_sums, t.row0, t.rows, num_rows, y);
+}
+
+// Steps registers and streaming, which differ in how the tile loads what it reads once (Load):
+// a tile inside one row adds its products in registers, with no staging and no walk.
+template <class Load, class Cuda>
+__host__ __device__ void merge_path_registers_block(Cuda& cuda, const int* tile_rows_before,
+                                                    const int* row_offsets, const int* col_idx,
+                                                    const float* values, const float* x, float* y,
+                                                    int num_rows, int nnz) {
+    const TileShared shared = tile_shared(cuda);
+    const Tile t = tile_of(cuda.blockIdx.x, tile_rows_before, num_rows, nnz);
+    const bool inside_one_row = t.rows == 0;
+    float product[kMergeSteps];
+    load_tile(cuda, t, inside_one_row, row_offsets, col_idx, values, x, num_rows, nnz,
+              shared.items, product, Load());
     TileCarry carry{0, 0, 0.0f};
     if (inside_one_row) {
         UNROLL_ON_DEVICE
         for (int s = 0; s < kMergeSteps; ++s) carry.sum += product[s];
     } else {
-        UNROLL_ON_DEVICE
-        for (int s = 0; s < kMergeSteps; ++s) {
-            const int k = s * kMergeThreads + thread;
-            if (k < nonzeros) items[rows + 1 + product_slot<version>(k)].product = product[s];
-        }
-        cuda.syncthreads();
-        carry = walk_tile<version>(thread, items, rows, nonzeros, row_sums);
+        carry = stage_and_walk(cuda, t, product, shared, ConflictFreeSlot());
     }
-    // 3. Carries.
-    if (version >= MergeTile::warp_carries) {
-        add_carries_by_warps(cuda, carry, rows, row_sums, warp_tail_sums, warp_closers);
-    } else {
-        // The first version: each carry is added where its row is summed, by a shared atomic,
-        // since several threads may end in one row; the open row's sum starts at 0.
-        if (thread == 0) row_sums[rows] = 0.0f;
-        cuda.syncthreads();
-        cuda.atomic_add(&row_sums[carry.row], carry.sum);
-    }
-    // 4. Rows.
-    cuda.syncthreads();
-    add_tile_rows(cuda, row_sums, row0, rows, num_rows, y);
+    add_carries_by_warps(cuda, carry, t.rows, shared.row_sums, shared.warp_tail_sums,
+                         shared.warp_closers);
+    cuda.syncthreads();  // 4. Rows.
+    add_tile_rows(cuda, shared.row_sums, t.row0, t.rows, num_rows, y);
 }
 
-template <MergeTile version>
+// The five steps' kernels.
 __global__ void __launch_bounds__(kMergeThreads)
-    merge_path_block_kernel(const int* tile_rows_before, const int* row_offsets, const int* col_idx,
-                            const float* values, const float* x, float* y, int num_rows, int nnz) {
+    merge_path_staged_kernel(const int* tile_rows_before, const int* row_offsets,
+                             const int* col_idx, const float* values, const float* x, float* y,
+                             int num_rows, int nnz) {
     DeviceCuda cuda;
-    merge_path_block<version>(cuda, tile_rows_before, row_offsets, col_idx, values, x, y, num_rows,
-                              nnz);
+    merge_path_staged_block<StagedSlot>(cuda, tile_rows_before, row_offsets, col_idx, values, x,
+                                        y, num_rows, nnz);
+}
+
+__global__ void __launch_bounds__(kMergeThreads)
+    merge_path_conflict_free_kernel(const int* tile_rows_before, const int* row_offsets,
+                                    const int* col_idx, const float* values, const float* x,
+                                    float* y, int num_rows, int nnz) {
+    DeviceCuda cuda;
+    merge_path_staged_block<ConflictFreeSlot>(cuda, tile_rows_before, row_offsets, col_idx,
+                                              values, x, y, num_rows, nnz);
+}
+
+__global__ void __launch_bounds__(kMergeThreads)
+    merge_path_warp_carries_kernel(const int* tile_rows_before, const int* row_offsets,
+                                   const int* col_idx, const float* values, const float* x,
+                                   float* y, int num_rows, int nnz) {
+    DeviceCuda cuda;
+    merge_path_warp_carries_block(cuda, tile_rows_before, row_offsets, col_idx, values, x, y,
+                                  num_rows, nnz);
+}
+
+__global__ void __launch_bounds__(kMergeThreads)
+    merge_path_registers_kernel(const int* tile_rows_before, const int* row_offsets,
+                                const int* col_idx, const float* values, const float* x, float* y,
+                                int num_rows, int nnz) {
+    DeviceCuda cuda;
+    merge_path_registers_block<PlainLoad>(cuda, tile_rows_before, row_offsets, col_idx, values,
+                                          x, y, num_rows, nnz);
+}
+
+__global__ void __launch_bounds__(kMergeThreads)
+    merge_path_streaming_kernel(const int* tile_rows_before, const int* row_offsets,
+                                const int* col_idx, const float* values, const float* x, float* y,
+                                int num_rows, int nnz) {
+    DeviceCuda cuda;
+    merge_path_registers_block<StreamingLoad>(cuda, tile_rows_before, row_offsets, col_idx,
+                                              values, x, y, num_rows, nnz);
 }
 
 // Where each tile starts, where the kernels run; refreshed by every product, as the search is
@@ -430,11 +539,16 @@ struct MergePathTiles {
     DeviceArray<int> rows_before;
 };
 
+using MergeTileKernel = void (*)(const int*, const int*, const int*, const float*, const float*,
+                                float*, int, int);
+using MergeTileBlock = void (*)(EmulatedCuda&, const int*, const int*, const int*, const float*,
+                                const float*, float*, int, int);
+
 // y += A * x, a tile per block: the tile starts (a thread for each, in blocks of 256 threads),
-// then the tiles, in stream order.
-template <MergeTile version = kFastestMergeTile>
-inline void launch_spmv_merge_path_blocks(const Here& here, DeviceCsr& a, MergePathTiles& tiles,
-                                          const float* x, float* y) {
+// then the tiles, by one step's kernel (its block body in the emulator), in stream order.
+inline void launch_merge_path_tiles(const Here& here, DeviceCsr& a, MergePathTiles& tiles,
+                                    const float* x, float* y, MergeTileKernel kernel,
+                                    MergeTileBlock block) {
     const unsigned tile_threads = 256;
     const unsigned tile_blocks = (tiles.count + 1 + tile_threads - 1) / tile_threads;
     here.launch(tile_blocks, tile_threads, merge_path_tile_start_kernel,
@@ -447,22 +561,54 @@ inline void launch_spmv_merge_path_blocks(const Here& here, DeviceCsr& a, MergeP
                                     .add<unsigned>(kMergeWarps)
                                     .total();
     const unsigned blocks = static_cast<unsigned>(tiles.count), threads = kMergeThreads;
-    here.launch_blocks({blocks, threads, shared_bytes},
-                       merge_path_block_kernel<version>, merge_path_block<version, EmulatedCuda>,
-                       tiles.rows_before.data(), a.row_offsets.data(), a.col_idx.data(),
-                       a.values.data(), x, y, a.num_rows, a.nnz());
+    here.launch_blocks({blocks, threads, shared_bytes}, kernel, block, tiles.rows_before.data(),
+                       a.row_offsets.data(), a.col_idx.data(), a.values.data(), x, y, a.num_rows,
+                       a.nnz());
 }
 
-template <MergeTile version = kFastestMergeTile>
-inline std::vector<float> merge_path_blocks_spmv(const Here& here, const HostCsr& a,
-                                                 const std::vector<float>& x,
-                                                 const std::vector<float>& y0) {
-    DeviceCsr d(here, a);
-    MergePathTiles tiles(here, a);
-    DeviceArray<float> dx(here, x), dy(here, y0);
-    launch_spmv_merge_path_blocks<version>(here, d, tiles, dx.data(), dy.data());
-    return dy.download();
+inline void launch_spmv_merge_path_staged(const Here& here, DeviceCsr& a, MergePathTiles& tiles,
+                                          const float* x, float* y) {
+    launch_merge_path_tiles(here, a, tiles, x, y, merge_path_staged_kernel,
+                            merge_path_staged_block<StagedSlot, EmulatedCuda>);
 }
+
+inline void launch_spmv_merge_path_conflict_free(const Here& here, DeviceCsr& a,
+                                                 MergePathTiles& tiles, const float* x,
+                                                 float* y) {
+    launch_merge_path_tiles(here, a, tiles, x, y, merge_path_conflict_free_kernel,
+                            merge_path_staged_block<ConflictFreeSlot, EmulatedCuda>);
+}
+
+inline void launch_spmv_merge_path_warp_carries(const Here& here, DeviceCsr& a,
+                                                MergePathTiles& tiles, const float* x, float* y) {
+    launch_merge_path_tiles(here, a, tiles, x, y, merge_path_warp_carries_kernel,
+                            merge_path_warp_carries_block<EmulatedCuda>);
+}
+
+inline void launch_spmv_merge_path_registers(const Here& here, DeviceCsr& a,
+                                             MergePathTiles& tiles, const float* x, float* y) {
+    launch_merge_path_tiles(here, a, tiles, x, y, merge_path_registers_kernel,
+                            merge_path_registers_block<PlainLoad, EmulatedCuda>);
+}
+
+// The last step, streaming: the fastest, the block kernel that 149 takes.
+inline void launch_spmv_merge_path_blocks(const Here& here, DeviceCsr& a, MergePathTiles& tiles,
+                                          const float* x, float* y) {
+    launch_merge_path_tiles(here, a, tiles, x, y, merge_path_streaming_kernel,
+                            merge_path_registers_block<StreamingLoad, EmulatedCuda>);
+}
+
+// The five steps in the lesson's order, each under its name.
+struct MergeTileStep {
+    const char* name;
+    void (*launch)(const Here&, DeviceCsr&, MergePathTiles&, const float*, float*);
+};
+const MergeTileStep kMergeTileSteps[] = {
+    {"staged", launch_spmv_merge_path_staged},
+    {"conflict_free", launch_spmv_merge_path_conflict_free},
+    {"warp_carries", launch_spmv_merge_path_warp_carries},
+    {"registers", launch_spmv_merge_path_registers},
+    {"streaming_loads", launch_spmv_merge_path_blocks}};
 
 #if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
 #include "proof/148_spmv_merge_path_kernel.cuh"
@@ -477,16 +623,29 @@ int main(int argc, char** argv) {
 
     std::vector<float> y_cpu = in.y0;
     merge_path_cpu(in.csr, in.x, y_cpu);
-    const std::vector<float> y = merge_path_spmv(p.here, in.csr, in.x, in.y0, steps);
-    const std::vector<float> y_blocks = merge_path_blocks_spmv(p.here, in.csr, in.x, in.y0);
+    DeviceCsr d(p.here, in.csr);
+    MergePathCarries carries(p.here, in.csr, steps);
+    MergePathTiles tiles(p.here, in.csr);
+    const std::vector<float> y = spmv_on_device(p.here, in.x, in.y0, [&](const float* x, float* y) {
+        launch_spmv_merge_path(p.here, d, carries, x, y);
+    });
+    std::vector<std::vector<float>> y_tile_steps;
+    for (const MergeTileStep& step : kMergeTileSteps)
+        y_tile_steps.push_back(spmv_on_device(p.here, in.x, in.y0, [&](const float* x, float* y) {
+            step.launch(p.here, d, tiles, x, y);
+        }));
+    const std::vector<float> y_rows = spmv_on_device(p.here, launch_spmv_csr, in.csr, in.x, in.y0);
+    show_ys(in, {{"y", &y}, {"y_blocks", &y_tile_steps.back()}, {"y_cpu", &y_cpu}});
     SelfCheck check;
-    check_merge_path(p, in, steps, y_cpu, y, y_blocks, check);
-    check_tile_steps(p, in, y_cpu, y_blocks, check);
-    time_merge_path(p, in.csr);
+    check_merge_path(p, in, steps, y_cpu, y, y_rows, check);
+    check_tile_steps(p, in, y_cpu, y_tile_steps, check);
+    compare_with_library(p, in, check);
     if (!p.options.book_example())
         check.end_with(spmv_result_line(
-            in.coo,
-            merge_path_spmv(p.here, in.csr, ones(in.csr.num_cols), zeros(in.csr.num_rows))));
+            in.coo, spmv_on_device(p.here, ones(in.csr.num_cols), zeros(in.csr.num_rows),
+                                   [&](const float* x, float* y) {
+                                       launch_spmv_merge_path(p.here, d, carries, x, y);
+                                   })));
     return check.finish();
 }
 #endif

@@ -171,18 +171,9 @@ inline bool spmv_matches(const std::vector<float>& y, const SpmvReference& ref) 
     return true;
 }
 
-// The claim that a kernel's y matches its CPU baseline's. The two may add a row's products in
-// other orders (atomics, a warp's shuffles, the GPU's fused multiply-adds), and a GPU's global
-// atomics flush subnormals where the CPU keeps them, so neither need equal the other bit for
-// bit: both are held to the double reference's float32 bound.
-inline void claim_kernel_matches_baseline(SelfCheck& check, const std::string& kernel,
-                                          const std::vector<float>& y,
-                                          const std::vector<float>& y_cpu,
-                                          const SpmvReference& reference) {
-    check.claim(kernel +
-                    "'s y matches its CPU baseline's: both within float32 rounding and underflow of "
-                    "the double reference",
-                spmv_matches(y, reference) && spmv_matches(y_cpu, reference));
+// A CSR's bytes, 4 per int and float: what every format's bytes are set beside.
+inline size_t csr_bytes(const HostCsr& a) {
+    return 8 * a.nnz() + 4 * (a.num_rows + size_t{1});
 }
 
 // The result: line of an SpMV program: the matrix's facts and the sum of y = A * 1, which a

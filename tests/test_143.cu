@@ -29,9 +29,10 @@ TEST_CASE("143: emulated CSR SpMV of Fig. 14.1, once and twice", "[143][emulatio
     const std::vector<float> once = book_product(x, y0);
     for (uint64_t seed : {1u, 2u, 143u}) {
         CAPTURE(seed);
-        CHECK(csr_spmv(Here::emulated(ThreadOrder::shuffled(seed)), a, x, y0) == once);
-        CHECK(csr_spmv(Here::emulated(ThreadOrder::shuffled(seed)), a, x, y0, 2) ==
-              book_product(x, once));
+        CHECK(spmv_on_device(Here::emulated(ThreadOrder::shuffled(seed)), launch_spmv_csr, a, x,
+                             y0) == once);
+        CHECK(spmv_on_device(Here::emulated(ThreadOrder::shuffled(seed)), launch_spmv_csr, a, x, y0,
+                             2) == book_product(x, once));
     }
     CHECK(first_thread_writing_outside_its_row(a, x) == -1);
     const HostCsr empty_rows = csr_from_coo_by_stable_sort(make_uniform_random(6, 0, 1));
@@ -44,9 +45,11 @@ TEST_CASE("143: emulated CSR SpMV on the data files", "[143][emulation][data]") 
         const HostCoo coo = read_data_file(name);
         const HostCsr a = csr_from_coo_by_stable_sort(coo);
         const std::vector<float> x = lesson_x(a.num_cols), y0 = varied_y0(a.num_rows);
-        CHECK(spmv_matches(csr_spmv(Here::emulated(ThreadOrder::shuffled(kSeed143)), a, x, y0),
+        CHECK(spmv_matches(spmv_on_device(Here::emulated(ThreadOrder::shuffled(kSeed143)),
+                                          launch_spmv_csr, a, x, y0),
                            spmv_reference(coo, x, y0)));
-        CHECK(spmv_matches(csr_spmv(Here::emulated(ThreadOrder::shuffled(kSeed143)), a, x, y0, 2),
+        CHECK(spmv_matches(spmv_on_device(Here::emulated(ThreadOrder::shuffled(kSeed143)),
+                                          launch_spmv_csr, a, x, y0, 2),
                            spmv_reference(coo, doubled(x), y0)));
     }
 }
@@ -60,9 +63,9 @@ TEST_CASE("143: emulated CSR SpMV on 1,200 random matrices and the hub",
         const HostCsr a = csr_from_coo_by_stable_sort(coo);
         const std::vector<float> x = lesson_x(a.num_cols), y0 = varied_y0(a.num_rows);
         const ThreadOrder order = ThreadOrder::shuffled(mix_seed(kSeed143, i));
-        REQUIRE(
-            spmv_matches(csr_spmv(Here::emulated(order), a, x, y0), spmv_reference(coo, x, y0)));
-        REQUIRE(spmv_matches(csr_spmv(Here::emulated(order), a, x, y0, 2),
+        REQUIRE(spmv_matches(spmv_on_device(Here::emulated(order), launch_spmv_csr, a, x, y0),
+                             spmv_reference(coo, x, y0)));
+        REQUIRE(spmv_matches(spmv_on_device(Here::emulated(order), launch_spmv_csr, a, x, y0, 2),
                              spmv_reference(coo, doubled(x), y0)));
         REQUIRE(first_thread_writing_outside_its_row(a, x) == -1);
     }
@@ -71,7 +74,7 @@ TEST_CASE("143: emulated CSR SpMV on 1,200 random matrices and the hub",
     const HostCsr a = csr_from_coo_by_stable_sort(star);
     const std::vector<float> x = lesson_x(a.num_cols), y0 = varied_y0(a.num_rows);
     const std::vector<float> y =
-        csr_spmv(Here::emulated(ThreadOrder::shuffled(kSeed143)), a, x, y0);
+        spmv_on_device(Here::emulated(ThreadOrder::shuffled(kSeed143)), launch_spmv_csr, a, x, y0);
     CHECK(spmv_matches(y, spmv_reference(star, x, y0)));
     CHECK(std::vector<float>(y.begin() + 1, y.end()) ==
           std::vector<float>(y0.begin() + 1, y0.end()));
@@ -81,8 +84,8 @@ TEST_CASE("143: GPU CSR SpMV of Fig. 14.1, once and twice", "[143][gpu]") {
     const HostCsr a = csr_from_coo_by_stable_sort(fig14_1());
     const std::vector<float> x = lesson_x(4), y0 = varied_y0(4);
     const std::vector<float> once = book_product(x, y0);
-    CHECK(csr_spmv(Here::gpu(), a, x, y0) == once);
-    CHECK(csr_spmv(Here::gpu(), a, x, y0, 2) == book_product(x, once));
+    CHECK(spmv_on_device(Here::gpu(), launch_spmv_csr, a, x, y0) == once);
+    CHECK(spmv_on_device(Here::gpu(), launch_spmv_csr, a, x, y0, 2) == book_product(x, once));
 }
 
 TEST_CASE("143: GPU CSR SpMV on 200 random matrices, an empty one and the hub",
@@ -93,18 +96,22 @@ TEST_CASE("143: GPU CSR SpMV on 200 random matrices, an empty one and the hub",
         CAPTURE(i, coo.num_rows, coo.nnz());
         const HostCsr a = csr_from_coo_by_stable_sort(coo);
         const std::vector<float> x = lesson_x(a.num_cols), y0 = varied_y0(a.num_rows);
-        REQUIRE(spmv_matches(csr_spmv(Here::gpu(), a, x, y0), spmv_reference(coo, x, y0)));
-        REQUIRE(
-            spmv_matches(csr_spmv(Here::gpu(), a, x, y0, 2), spmv_reference(coo, doubled(x), y0)));
+        REQUIRE(spmv_matches(spmv_on_device(Here::gpu(), launch_spmv_csr, a, x, y0),
+                             spmv_reference(coo, x, y0)));
+        REQUIRE(spmv_matches(spmv_on_device(Here::gpu(), launch_spmv_csr, a, x, y0, 2),
+                             spmv_reference(coo, doubled(x), y0)));
     }
-    CHECK(csr_spmv(Here::gpu(), csr_from_coo_by_stable_sort(make_uniform_random(0, 0, 1)), {}, {})
+    CHECK(spmv_on_device(Here::gpu(), launch_spmv_csr,
+                         csr_from_coo_by_stable_sort(make_uniform_random(0, 0, 1)), {}, {})
               .empty());
     const HostCsr no_entries = csr_from_coo_by_stable_sort(make_uniform_random(5, 0, 1));
-    CHECK(csr_spmv(Here::gpu(), no_entries, lesson_x(5), varied_y0(5)) == varied_y0(5));
+    CHECK(spmv_on_device(Here::gpu(), launch_spmv_csr, no_entries, lesson_x(5), varied_y0(5)) ==
+          varied_y0(5));
     const HostCoo star = make_star(100001, 0, kSeed143);
     const std::vector<float> x = lesson_x(star.num_cols), y0 = varied_y0(star.num_rows);
-    CHECK(spmv_matches(csr_spmv(Here::gpu(), csr_from_coo_by_stable_sort(star), x, y0),
-                       spmv_reference(star, x, y0)));
+    CHECK(spmv_matches(
+        spmv_on_device(Here::gpu(), launch_spmv_csr, csr_from_coo_by_stable_sort(star), x, y0),
+        spmv_reference(star, x, y0)));
     CHECK(cudaGetLastError() == cudaSuccess);
 }
 
@@ -115,7 +122,7 @@ TEST_CASE("143: GPU CSR SpMV on the data files, and cuSPARSE agrees", "[143][gpu
         const HostCsr a = csr_from_coo_by_stable_sort(coo);
         const std::vector<float> x = lesson_x(a.num_cols), y0 = varied_y0(a.num_rows);
         const SpmvReference reference = spmv_reference(coo, x, y0);
-        CHECK(spmv_matches(csr_spmv(Here::gpu(), a, x, y0), reference));
+        CHECK(spmv_matches(spmv_on_device(Here::gpu(), launch_spmv_csr, a, x, y0), reference));
         CusparseCsrSpmv library(a, x, y0);
         library.run();
         CHECK(spmv_matches(library.y.download(), reference));

@@ -1,4 +1,4 @@
-// Tests of 144 and access_table.h: the notes' table on Fig. 14.1; the tables' properties on random
+// Tests of 144 and request_model.h: the notes' table on Fig. 14.1; the tables' properties on random
 // matrices (each entry read once, by the thread that owns it, in as many steps as the longest
 // row); the per-request model against a second count taken from the table and against patterns
 // whose sector counts are known; the strided index; the warp-per-row and ELL baselines; and the
@@ -259,10 +259,10 @@ TEST_CASE("144: the emulated warp-per-row and ELL kernels equal their baselines 
         const Here here = Here::emulated(ThreadOrder::shuffled(mix_seed(kSeed144, g)));
         std::vector<float> y_warp = y0, y_ell = y0;
         spmv_csr_warp_per_row_cpu(csr, x, y_warp);
-        REQUIRE(csr_warp_per_row_spmv(here, csr, x, y0) == y_warp);
+        REQUIRE(spmv_on_device(here, launch_spmv_csr_warp_per_row, csr, x, y0) == y_warp);
         const HostEll ell = ell_from_csr(csr);
         spmv_ell_cpu(ell, x, y_ell);
-        REQUIRE(ell_spmv(here, ell, x, y0) == y_ell);
+        REQUIRE(spmv_on_device(here, launch_spmv_ell, ell, x, y0) == y_ell);
     }
 }
 
@@ -274,9 +274,10 @@ TEST_CASE("144: the emulated CSR, COO and ELL bodies match the reference on rand
         CAPTURE(g, input.num_rows, input.nnz());
         const auto [csr, x, y0, reference] = spmv_case(input);
         const Here here = Here::emulated(ThreadOrder::shuffled(mix_seed(kSeed144, g)));
-        REQUIRE(spmv_matches(csr_spmv(here, csr, x, y0), reference));
+        REQUIRE(spmv_matches(spmv_on_device(here, launch_spmv_csr, csr, x, y0), reference));
         REQUIRE(spmv_matches(coo_spmv(here, row_sorted_coo(csr), x, y0), reference));
-        REQUIRE(spmv_matches(ell_spmv(here, ell_from_csr(csr), x, y0), reference));
+        REQUIRE(spmv_matches(spmv_on_device(here, launch_spmv_ell, ell_from_csr(csr), x, y0),
+                             reference));
     }
 }
 
@@ -299,8 +300,8 @@ TEST_CASE("144: ELL of Fig. 14.1 in shuffled orders gives the book's product", "
     const std::vector<float> x = lesson_x(4), y0 = varied_y0(4);
     // Every product and partial sum here is exact in float, so any order gives the same bits.
     for (uint64_t seed : {1u, 2u, 3u, 144u})
-        CHECK(ell_spmv(Here::emulated(ThreadOrder::shuffled(seed)), ell, x, y0) ==
-              book_product(x, y0));
+        CHECK(spmv_on_device(Here::emulated(ThreadOrder::shuffled(seed)), launch_spmv_ell, ell, x,
+                             y0) == book_product(x, y0));
 }
 
 TEST_CASE("144: emulated ELL on the data files, where its padding is affordable",
@@ -311,7 +312,8 @@ TEST_CASE("144: emulated ELL on the data files, where its padding is affordable"
         const std::optional<HostEll> ell = ell_if_practical(csr_from_coo_by_stable_sort(input));
         if (!ell) continue;
         const std::vector<float> x = lesson_x(input.num_cols), y0 = lesson_y0(input.num_rows);
-        CHECK(spmv_matches(ell_spmv(Here::emulated(ThreadOrder::shuffled(kSeed144)), *ell, x, y0),
+        CHECK(spmv_matches(spmv_on_device(Here::emulated(ThreadOrder::shuffled(kSeed144)),
+                                          launch_spmv_ell, *ell, x, y0),
                            spmv_reference(input, x, y0)));
     }
 }
@@ -357,11 +359,13 @@ TEST_CASE("144: GPU kernels on Fig. 14.1, 200 random matrices, 0 rows and the hu
         const HostCoo& input = inputs[g];
         CAPTURE(g, input.num_rows, input.nnz());
         const auto [csr, x, y0, reference] = spmv_case(input);
-        REQUIRE(spmv_matches(csr_warp_per_row_spmv(Here::gpu(), csr, x, y0), reference));
-        REQUIRE(spmv_matches(csr_spmv(Here::gpu(), csr, x, y0), reference));
+        REQUIRE(spmv_matches(spmv_on_device(Here::gpu(), launch_spmv_csr_warp_per_row, csr, x, y0),
+                             reference));
+        REQUIRE(spmv_matches(spmv_on_device(Here::gpu(), launch_spmv_csr, csr, x, y0), reference));
         REQUIRE(spmv_matches(coo_spmv(Here::gpu(), input, x, y0), reference));
         if (ell_is_practical(csr))
-            REQUIRE(spmv_matches(ell_spmv(Here::gpu(), ell_from_csr(csr), x, y0), reference));
+            REQUIRE(spmv_matches(
+                spmv_on_device(Here::gpu(), launch_spmv_ell, ell_from_csr(csr), x, y0), reference));
         REQUIRE(cudaGetLastError() == cudaSuccess);
     }
 }
@@ -393,6 +397,7 @@ TEST_CASE("144: warp per row in the emulator, whose warps meet at each shuffle",
         CAPTURE(g, input.num_rows, input.nnz());
         const auto [csr, x, y0, reference] = spmv_case(input);
         const Here here = Here::emulated(ThreadOrder::shuffled(mix_seed(kSeed144, g)));
-        REQUIRE(spmv_matches(csr_warp_per_row_spmv(here, csr, x, y0), reference));
+        REQUIRE(spmv_matches(spmv_on_device(here, launch_spmv_csr_warp_per_row, csr, x, y0),
+                             reference));
     }
 }

@@ -1,4 +1,4 @@
-// Tests of 145 and regular_formats.h: Fig. 14.1 in ELL, HYB, JDS and DIA as worked out from the
+// Tests of 145 and format_checks.h: Fig. 14.1 in ELL, HYB, JDS and DIA as worked out from the
 // figure; every conversion undone to the same multiset of entries on the real matrices of
 // data/, on 1,200 random matrices and on the 10^5-entry hub; HYB's width rule and JDS's
 // order by counting; DIA's offsets and padding on small matrices worked out by hand, its limit
@@ -46,18 +46,19 @@ void require_emulated_spmv(const HostCoo& input, uint64_t seed) {
     const auto [csr, x, y0, reference] = spmv_case(input);
     const Here here = Here::emulated(ThreadOrder::shuffled(seed));
     if (ell_is_practical(csr))
-        REQUIRE(spmv_matches(ell_spmv(here, ell_from_csr(csr), x, y0), reference));
+        REQUIRE(spmv_matches(spmv_on_device(here, launch_spmv_ell, ell_from_csr(csr), x, y0),
+                             reference));
     const HostHyb hyb = hyb_from_csr(csr);
     const HostJds jds = jds_from_csr(csr);
-    REQUIRE(spmv_matches(hyb_spmv(here, hyb, x, y0), reference));
-    REQUIRE(spmv_matches(jds_spmv(here, jds, x, y0), reference));
+    REQUIRE(spmv_matches(spmv_on_device(here, launch_spmv_hyb, hyb, x, y0), reference));
+    REQUIRE(spmv_matches(spmv_on_device(here, launch_spmv_jds, jds, x, y0), reference));
     std::vector<float> y_hyb_cpu = y0, y_jds_cpu = y0;
     spmv_hyb_cpu(hyb, x, y_hyb_cpu);
     spmv_jds_cpu(jds, x, y_jds_cpu);
     REQUIRE(spmv_matches(y_hyb_cpu, reference));
     REQUIRE(spmv_matches(y_jds_cpu, reference));
     // A JDS thread adds its row's entries in the order that the baseline does: the same bits.
-    REQUIRE(jds_spmv(here, jds, x, y0) == y_jds_cpu);
+    REQUIRE(spmv_on_device(here, launch_spmv_jds, jds, x, y0) == y_jds_cpu);
 }
 
 // DIA's offsets counted here, with a set: one per distinct column - row.
@@ -93,7 +94,8 @@ void require_dia_round_trip(const HostCoo& input) {
 void require_emulated_dia_spmv(const HostCoo& input, uint64_t seed) {
     const auto [csr, x, y0, reference] = spmv_case(input);
     const HostDia dia = dia_from_csr(csr);
-    const std::vector<float> y = dia_spmv(Here::emulated(ThreadOrder::shuffled(seed)), dia, x, y0);
+    const std::vector<float> y =
+        spmv_on_device(Here::emulated(ThreadOrder::shuffled(seed)), launch_spmv_dia<>, dia, x, y0);
     std::vector<float> y_cpu = y0;
     spmv_dia_cpu(dia, x, y_cpu);
     REQUIRE(spmv_matches(y, reference));
@@ -158,9 +160,9 @@ TEST_CASE("145: Fig. 14.1 in ELL, HYB and JDS", "[145][emulation]") {
     const std::vector<float> expected = {15, 50, 28, 24};
     for (uint64_t seed : {1u, 2u, 145u}) {
         const Here here = Here::emulated(ThreadOrder::shuffled(seed));
-        CHECK(ell_spmv(here, ell, x, zeros) == expected);
-        CHECK(hyb_spmv(here, hyb, x, zeros) == expected);
-        CHECK(jds_spmv(here, jds, x, zeros) == expected);
+        CHECK(spmv_on_device(here, launch_spmv_ell, ell, x, zeros) == expected);
+        CHECK(spmv_on_device(here, launch_spmv_hyb, hyb, x, zeros) == expected);
+        CHECK(spmv_on_device(here, launch_spmv_jds, jds, x, zeros) == expected);
     }
     std::vector<float> y_ell = zeros, y_hyb = zeros, y_jds = zeros;
     spmv_ell_cpu(ell, x, y_ell);
@@ -185,7 +187,8 @@ TEST_CASE("145: DIA of Fig. 14.1, worked out from the figure", "[145][emulation]
     const std::vector<float> x = {1, 2, 3, 4}, zeros(4, 0.0f);
     const std::vector<float> expected = {15, 50, 28, 24};
     for (uint64_t seed : {1u, 2u, 145u})
-        CHECK(dia_spmv(Here::emulated(ThreadOrder::shuffled(seed)), dia, x, zeros) == expected);
+        CHECK(spmv_on_device(Here::emulated(ThreadOrder::shuffled(seed)), launch_spmv_dia<>, dia, x,
+                             zeros) == expected);
     std::vector<float> y = zeros;
     spmv_dia_cpu(dia, x, y);
     CHECK(y == expected);
@@ -208,8 +211,8 @@ TEST_CASE("145: DIA's offsets and padding on small matrices", "[145][emulation]"
         CHECK(dia_bytes(5, 3) < csr_bytes(csr_from_coo_by_stable_sort(a)));  // 72 against 128
         const std::vector<float> x = {1, 1, 1, 1, 1};
         // Row r: a(r, r - 1) + 2 + a(r, r + 1), the off-diagonal entries of row r being -1 - r.
-        CHECK(dia_spmv(Here::emulated(ThreadOrder::shuffled(5)), dia, x, zeros(5)) ==
-              std::vector<float>{1, -2, -4, -6, -3});
+        CHECK(spmv_on_device(Here::emulated(ThreadOrder::shuffled(5)), launch_spmv_dia<>, dia, x,
+                             zeros(5)) == std::vector<float>{1, -2, -4, -6, -3});
     }
     SECTION("a 1 x 1 matrix, with its entry and without") {
         const HostDia one = dia_from_csr(csr_from_coo_by_stable_sort(coo_of(1, 1, {0}, {0}, {3})));
@@ -218,16 +221,16 @@ TEST_CASE("145: DIA's offsets and padding on small matrices", "[145][emulation]"
         const HostDia none = dia_from_csr(csr_from_coo_by_stable_sort(coo_of(1, 1, {}, {}, {})));
         CHECK(none.offsets.empty());
         CHECK(none.data.empty());
-        CHECK(dia_spmv(Here::emulated(ThreadOrder::shuffled(1)), none, {2}, {0.5f}) ==
-              std::vector<float>{0.5f});
+        CHECK(spmv_on_device(Here::emulated(ThreadOrder::shuffled(1)), launch_spmv_dia<>, none, {2},
+                             {0.5f}) == std::vector<float>{0.5f});
     }
     SECTION("one row: a diagonal per entry, one slot each") {
         const HostDia dia =
             dia_from_csr(csr_from_coo_by_stable_sort(coo_of(1, 6, {0, 0}, {4, 1}, {7, 5})));
         CHECK(dia.offsets == std::vector<int>{1, 4});
         CHECK(dia.data == std::vector<float>{5, 7});
-        CHECK(dia_spmv(Here::emulated(ThreadOrder::shuffled(1)), dia, {1, 2, 3, 4, 5, 6}, {0}) ==
-              std::vector<float>{5 * 2 + 7 * 5});
+        CHECK(spmv_on_device(Here::emulated(ThreadOrder::shuffled(1)), launch_spmv_dia<>, dia,
+                             {1, 2, 3, 4, 5, 6}, {0}) == std::vector<float>{5 * 2 + 7 * 5});
     }
     SECTION("an empty matrix, with and without columns") {
         for (int cols : {0, 3}) {
@@ -236,7 +239,9 @@ TEST_CASE("145: DIA's offsets and padding on small matrices", "[145][emulation]"
             CHECK(dia.offsets.empty());
             CHECK(dia.data.empty());
             CHECK(is_well_formed(dia));
-            CHECK(dia_spmv(Here::emulated(ThreadOrder::shuffled(1)), dia, zeros(cols), {}).empty());
+            CHECK(spmv_on_device(Here::emulated(ThreadOrder::shuffled(1)), launch_spmv_dia<>, dia,
+                                 zeros(cols), {})
+                      .empty());
         }
     }
     SECTION("duplicates add into one slot, and an explicit zero is padding") {
@@ -419,9 +424,12 @@ TEST_CASE("145: GPU kernels of ELL, HYB and JDS on 200 random matrices, 0 rows a
         CAPTURE(g, input.num_rows, input.nnz());
         const auto [csr, x, y0, reference] = spmv_case(input);
         if (ell_is_practical(csr))
-            REQUIRE(spmv_matches(ell_spmv(Here::gpu(), ell_from_csr(csr), x, y0), reference));
-        REQUIRE(spmv_matches(hyb_spmv(Here::gpu(), hyb_from_csr(csr), x, y0), reference));
-        REQUIRE(spmv_matches(jds_spmv(Here::gpu(), jds_from_csr(csr), x, y0), reference));
+            REQUIRE(spmv_matches(
+                spmv_on_device(Here::gpu(), launch_spmv_ell, ell_from_csr(csr), x, y0), reference));
+        REQUIRE(spmv_matches(spmv_on_device(Here::gpu(), launch_spmv_hyb, hyb_from_csr(csr), x, y0),
+                             reference));
+        REQUIRE(spmv_matches(spmv_on_device(Here::gpu(), launch_spmv_jds, jds_from_csr(csr), x, y0),
+                             reference));
         REQUIRE(cudaGetLastError() == cudaSuccess);
     }
 }
@@ -440,7 +448,8 @@ TEST_CASE("145: DIA's GPU kernel on 200 random matrices, 0 rows, Fig. 14.1 and t
         const HostCoo& input = inputs[g];
         CAPTURE(g, input.num_rows, input.nnz());
         const auto [csr, x, y0, reference] = spmv_case(input);
-        REQUIRE(spmv_matches(dia_spmv(Here::gpu(), dia_from_csr(csr), x, y0), reference));
+        REQUIRE(spmv_matches(
+            spmv_on_device(Here::gpu(), launch_spmv_dia<>, dia_from_csr(csr), x, y0), reference));
         REQUIRE(cudaGetLastError() == cudaSuccess);
     }
 }

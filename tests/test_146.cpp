@@ -10,6 +10,7 @@
 #include <cmath>
 #include <vector>
 #include "../ch14_spmv/146_design_considerations_cpu_baseline.cpp"
+#include "../ch14_spmv/format_checks.h"
 #include "../common/stencils.h"
 #include "edge_case_graphs.h"
 

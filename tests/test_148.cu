@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <utility>
@@ -25,15 +26,29 @@ constexpr uint64_t kSeed148 = 148148;
 // vertices, no edges, an isolated last vertex, self-loops, duplicates) more than once.
 constexpr int kEmulatedSweep = 120;
 
+// The per-thread walk, `steps` steps a thread.
+std::vector<float> per_thread_y(const Here& here, const HostCsr& a, const std::vector<float>& x,
+                                const std::vector<float>& y0, int steps = kStepsPerThread) {
+    DeviceCsr d(here, a);
+    MergePathCarries carries(here, a, steps);
+    return spmv_on_device(here, x, y0, [&](const float* dx, float* dy) {
+        launch_spmv_merge_path(here, d, carries, dx, dy);
+    });
+}
+
 // Every version that 148 times, under its timing name: the per-thread walk, then each step of the
 // block kernel, from staged to csr_merge_path.
 std::vector<std::pair<std::string, std::vector<float>>> every_version(
     const Here& here, const HostCsr& a, const std::vector<float>& x, const std::vector<float>& y0) {
     std::vector<std::pair<std::string, std::vector<float>>> ys = {
-        {"csr_merge_path_per_thread", merge_path_spmv(here, a, x, y0)}};
-    for_each_tile_step([&](auto step, const char*, const char* kernel, const char*) {
-        ys.emplace_back(kernel, merge_path_blocks_spmv<decltype(step)::value>(here, a, x, y0));
-    });
+        {"csr_merge_path_per_thread", per_thread_y(here, a, x, y0)}};
+    DeviceCsr d(here, a);
+    MergePathTiles tiles(here, a);
+    for (size_t i = 0; i < std::size(kMergeTileSteps); ++i)
+        ys.emplace_back(kTileStepTimings[i].first,
+                        spmv_on_device(here, x, y0, [&](const float* dx, float* dy) {
+                            kMergeTileSteps[i].launch(here, d, tiles, dx, dy);
+                        }));
     return ys;
 }
 
@@ -180,7 +195,7 @@ TEST_CASE("148: Fig. 14.1 split 4 steps to a thread", "[148][emulation]") {
     CHECK(shares[2].rows_closed == 2);
     const std::vector<float> x = lesson_x(4), y0 = varied_y0(4);
     for (uint64_t seed : {1u, 2u, 148u})
-        CHECK(merge_path_spmv(Here::emulated(ThreadOrder::shuffled(seed)), a, x, y0, 4) ==
+        CHECK(per_thread_y(Here::emulated(ThreadOrder::shuffled(seed)), a, x, y0, 4) ==
               book_product(x, y0));
     for (const auto& version :
          every_version(Here::emulated(ThreadOrder::shuffled(148)), a, x, y0)) {
@@ -200,14 +215,14 @@ TEST_CASE("148: 1,200 random matrices, several step counts, and the hub",
             CAPTURE(steps);
             REQUIRE(shares_cover_the_path(csr, steps));
             const Here here = Here::emulated(ThreadOrder::shuffled(mix_seed(kSeed148, g)));
-            REQUIRE(spmv_matches(merge_path_spmv(here, csr, x, y0, steps), reference));
+            REQUIRE(spmv_matches(per_thread_y(here, csr, x, y0, steps), reference));
         }
     }
     // One row of 10^5 entries, split over thousands of threads, each leaving a carry.
     const HostCoo star = make_star(100001, 7, kSeed148);
     const auto [csr, x, y0, reference] = spmv_case(star);
     CHECK(shares_cover_the_path(csr, 16));
-    CHECK(spmv_matches(merge_path_spmv(Here::emulated(ThreadOrder::shuffled(5)), csr, x, y0),
+    CHECK(spmv_matches(per_thread_y(Here::emulated(ThreadOrder::shuffled(5)), csr, x, y0),
                        reference));
 }
 
@@ -229,7 +244,7 @@ TEST_CASE("148: the data files", "[148][emulation][data]") {
     for (const std::string& name : readable_data_files()) {
         CAPTURE(name);
         const auto [csr, x, y0, reference] = spmv_case(read_data_file(name));
-        CHECK(spmv_matches(merge_path_spmv(Here::emulated(ThreadOrder::shuffled(6)), csr, x, y0),
+        CHECK(spmv_matches(per_thread_y(Here::emulated(ThreadOrder::shuffled(6)), csr, x, y0),
                            reference));
     }
 }
@@ -239,14 +254,14 @@ TEST_CASE("148: on the GPU, random matrices, the hub and the data files", "[148]
     for (int g = 0; g < 200; ++g) {
         const auto [csr, x, y0, reference] = spmv_case(edge_case_graph(g, kSeed148));
         for (int steps : {1, 16})
-            REQUIRE(spmv_matches(merge_path_spmv(Here::gpu(), csr, x, y0, steps), reference));
+            REQUIRE(spmv_matches(per_thread_y(Here::gpu(), csr, x, y0, steps), reference));
     }
     const auto [csr, x, y0, reference] = spmv_case(make_star(100001, 7, kSeed148));
-    CHECK(spmv_matches(merge_path_spmv(Here::gpu(), csr, x, y0), reference));
+    CHECK(spmv_matches(per_thread_y(Here::gpu(), csr, x, y0), reference));
     for (const std::string& name : readable_data_files()) {
         CAPTURE(name);
         const auto [c, dx, dy0, ref] = spmv_case(read_data_file(name));
-        CHECK(spmv_matches(merge_path_spmv(Here::gpu(), c, dx, dy0), ref));
+        CHECK(spmv_matches(per_thread_y(Here::gpu(), c, dx, dy0), ref));
     }
 }
 

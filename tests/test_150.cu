@@ -4,10 +4,9 @@
 // kernel's idea: on the edge-case sweep, on a hub row of 10^5 entries, on many empty rows, on the
 // Poisson stencils (down to a 1 x 1 grid) and on a matrix of one row; the baseline at G = 1 and
 // G = 32 against 143's row loop and 144's warp-per-row baseline, bit for bit. The facts that the
-// choice reads, on matrices whose facts are known, and recounted with sets on the sweep; and the
-// choice itself on a stencil, on long uniform rows and on a star.
+// rule reads, on matrices whose facts are known; and the rule's choice, clause by clause, on
+// stencils, long uniform rows, R-MAT and stars, and at each clause's edge.
 #include <catch2/catch.hpp>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -74,29 +73,10 @@ void check_group_sizes(const Here& here, const SpmvCase& c) {
         std::vector<float> y_cpu = c.y0;
         spmv_csr_vector_cpu(c.csr, g, c.x, y_cpu);
         REQUIRE(spmv_matches(y_cpu, c.reference));
-        const std::vector<float> y = csr_vector_spmv(here, c.csr, g, c.x, c.y0);
+        const std::vector<float> y = spmv_on_device(here, csr_vector_launch(g), c.csr, c.x, c.y0);
         REQUIRE(spmv_matches(y, c.reference));
         if (!here.on_gpu()) REQUIRE(y == y_cpu);
     }
-}
-
-// The shared sectors recounted with sets: for each row after the first, the sectors of the row
-// before, and how many of its own entries fall in one of them.
-double shared_sectors_by_sets(const HostCsr& a) {
-    size_t shared = 0, after_first = 0;
-    std::set<int> before;
-    for (int row = 0; row < a.num_rows; ++row) {
-        std::set<int> own;
-        for (int k = a.row_offsets[row]; k < a.row_offsets[row + 1]; ++k) {
-            own.insert(a.col_idx[k] / 8);
-            if (row > 0) {
-                shared += before.count(a.col_idx[k] / 8);
-                ++after_first;
-            }
-        }
-        before = own;
-    }
-    return after_first > 0 ? static_cast<double>(shared) / after_first : 0;
 }
 
 RowFacts facts_of(const HostCoo& a) {
@@ -154,73 +134,54 @@ TEST_CASE("150: the CPU baseline at G = 1 and G = 32 adds as 143's row loop and 
 }
 
 TEST_CASE("150: the facts on matrices whose facts are known", "[150]") {
-    // Every entry in a sector of its own: nothing is shared.
-    const RowFacts apart = facts_of(
+    const RowFacts two_six = facts_of(
         rows_of_lengths(two_and_six(), 64 * 64, [](int r, int k) { return (r * 8 + k) * 8; }));
-    CHECK(apart.mean == 4.0);
-    CHECK(apart.cv == Approx(0.5));
-    CHECK(apart.shared_sectors == 0.0);
-    CHECK(apart.longest_over_mean == 1.5);
-    CHECK(choose_group_size(apart).group_size == 4);  // 4 / 2 * (1 + 0.5 / 8) = 2.125 lanes
-    // Every row in columns 0 .. 5, one sector: every entry after the first row is shared.
-    const RowFacts together =
-        facts_of(rows_of_lengths(two_and_six(), 8, [](int, int k) { return k; }));
-    CHECK(together.shared_sectors == 1.0);
-    CHECK(choose_group_size(together).group_size == 1);
-    // Only each row's first entry in sector 0: 63 shared of the 254 entries after row 0.
-    const RowFacts first_shared = facts_of(rows_of_lengths(
-        two_and_six(), 64 * 64, [](int r, int k) { return k == 0 ? 0 : (r * 8 + k) * 8; }));
-    CHECK(first_shared.shared_sectors == Approx(63.0 / 254.0));
-    // Fig. 14.1: rows of 2, 3, 2 and 1 entries, all of x in one sector.
+    CHECK(two_six.mean == 4.0);
+    CHECK(two_six.longest_over_mean == 1.5);
+    CHECK(choose_group_size(two_six).group_size == 1);
+    // Fig. 14.1: rows of 2, 3, 2 and 1 entries.
     const RowFacts fig = facts_of(fig14_1());
     CHECK(fig.mean == 2.0);
-    CHECK(fig.cv == Approx(std::sqrt(0.5) / 2));
-    CHECK(fig.shared_sectors == 1.0);
     CHECK(fig.longest_over_mean == 1.5);
+    CHECK(choose_group_size(fig).group_size == 1);
     const RowFacts none = facts_of(coo_of(0, 0, {}, {}, {}));
     CHECK(none.mean == 0.0);
     CHECK(choose_group_size(none).group_size == 1);
 }
 
-TEST_CASE("150: the shared sectors recounted with sets on the sweep", "[150][random]") {
-    for (int g = 0; g < kSweepGraphs; ++g) {
-        const HostCsr csr = csr_from_coo_by_stable_sort(edge_case_graph(g, kSeed150));
-        CAPTURE(g);
-        REQUIRE(row_facts(csr).shared_sectors == Approx(shared_sectors_by_sets(csr)));
-    }
-}
-
-TEST_CASE("150: the choice on a stencil, on long uniform rows and on a star", "[150]") {
+// The rule, clause by clause, on the kinds of matrix that the sweep times: the Poisson stencils
+// (short rows: one lane), R-MAT rows of 16 on the mean with no hub (16 lanes) and with hubs of
+// thousands of mean rows (a warp), and at each clause's edge.
+TEST_CASE("150: the rule on stencils, long uniform rows, R-MAT and stars", "[150]") {
     for (StencilKind kind : {StencilKind::two_d, StencilKind::three_d}) {
         const StencilShape shape = stencil_shape(kind, 12);
         const RowFacts f = facts_of(make_stencil(shape));
         CAPTURE(shape.name());
         CHECK(f.mean == Approx(static_cast<double>(shape.nnz()) / shape.rows()));
-        CHECK(f.cv < 0.2);
-        CHECK(f.shared_sectors > 0.8);
         CHECK(choose_group_size(f).group_size == 1);
     }
-    // 400 entries a row, nearly even: a whole warp a row.
+    // 400 entries a row, nearly even: past 8 on the mean, no hub.
     const RowFacts uniform = facts_of(make_uniform_random(64, 64 * 400, kSeed150));
     CHECK(uniform.mean == 400.0);
-    CHECK(uniform.cv < 0.2);
-    CHECK(choose_group_size(uniform).group_size == kWarpSize);
-    // Two entries a row in 2^16 columns: rows apart, about Poisson(2), CV near 1 / sqrt(2).
-    const RowFacts sparse = facts_of(make_uniform_random(1 << 16, 2 << 16, kSeed150));
-    CHECK(sparse.shared_sectors < 0.01);
-    CHECK(sparse.cv == Approx(std::sqrt(0.5)).epsilon(0.05));
-    CHECK(choose_group_size(sparse).group_size == 2);  // 2 / 2 * (1 + 0.71 / 8) = 1.09 lanes
-    // A star: one row of 10,000 entries, the rest empty; the hub sets the time.
+    CHECK(choose_group_size(uniform).group_size == kMiddleGroupSize);
+    // R-MAT at scale 12, 16 entries a row on the mean, its longest row under 5,000 mean rows.
+    const RowFacts rmat = facts_of(make_rmat(12, kEdgeFactor, 0.57, kSeed150));
+    CHECK(rmat.mean == 16.0);
+    CHECK(rmat.longest_over_mean < kHubMeanRows);
+    CHECK(choose_group_size(rmat).group_size == kMiddleGroupSize);
+    // At the edges: a mean of exactly 8 is short, and a hub exactly 5,000 mean rows long a hub.
+    CHECK(choose_group_size({8.0, 1.0}).group_size == 1);
+    CHECK(choose_group_size({8.5, 1.0}).group_size == kMiddleGroupSize);
+    CHECK(choose_group_size({16.0, 5000.0}).group_size == kWarpSize);
+    CHECK(choose_group_size({16.0, 4999.0}).group_size == kMiddleGroupSize);
+    // A star: one row of 10,000 entries, the rest empty; the hub sets the time, whatever the mean.
     const RowFacts star = facts_of(make_star(10001, 0, kSeed150));
-    CHECK(star.cv > 50);
     CHECK(star.longest_over_mean == Approx(10001.0));
     CHECK(choose_group_size(star).group_size == kWarpSize);
-    // A star of 4,001 rows: its hub 4,001 mean rows long, under kHubMeanRows, so the spread sizes
-    // the group: CV about sqrt(4001) = 63, 0.5 * (1 + 63 / 8) = 4.4 lanes.
+    // A star of 4,001 rows: its hub under 5,000 mean rows, and the mean row under 1 entry.
     const RowFacts small_star = facts_of(make_star(4001, 0, kSeed150));
     CHECK(small_star.longest_over_mean == Approx(4001.0));
-    CHECK(small_star.cv == Approx(std::sqrt(4000.0)).epsilon(0.01));
-    CHECK(choose_group_size(small_star).group_size == 8);
+    CHECK(choose_group_size(small_star).group_size == 1);
 }
 
 TEST_CASE("150: every group size on the GPU, on the sweep, the edge cases and the data files",

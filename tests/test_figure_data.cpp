@@ -1,6 +1,6 @@
 // Tests of --figure-data, the JSON that make figures draws: each program that writes it is run
 // on the book's example as a user would, and its JSON is held to facts found without it: the
-// book's arrays, the edges counted here, the notes' access table and access_table.h's model of
+// book's arrays, the edges counted here, the notes' access table and request_model.h's model of
 // the mappings, the merge path's shape (every thread as long as the others but the last, a path
 // that takes every nonzero and every row end once), and a degree histogram counted here from the
 // generator. The option itself: offered only where --help lists it, the book's example only.
@@ -12,8 +12,10 @@
 #include <numeric>
 #include <string>
 #include <vector>
-#include "../ch14_spmv/access_table.h"
+// 144's lesson: the mappings whose access maps 144 writes
+#include "../ch14_spmv/144_coalescing_kernel.cu"
 #include "../ch14_spmv/chapter_inputs.h"
+#include "../ch14_spmv/request_model.h"
 #include "../ch21_csr/chapter_inputs.h"
 #include "json_reader.h"
 #include "run_program.h"
@@ -218,7 +220,7 @@ TEST_CASE("figure data: 118's CSC and each vertex's slice of both", "[figure-dat
     }
 }
 
-TEST_CASE("figure data: 144's access maps are access_table.h's", "[figure-data][144]") {
+TEST_CASE("figure data: 144's access maps are its mappings'", "[figure-data][144]") {
     const Json d = figure_of("144_coalescing_kernel", {});
     const HostCsr a = csr_from_coo_by_stable_sort(fig14_1());
     CHECK(d["row_offsets"].wholes<int>() == kFigRowOffsets);

@@ -1,15 +1,10 @@
 // What 142 prints, checks and times around its lesson (142_spmv_coo_kernel.cu): which threads
-// add into which y entry, the claims about y, and cuSPARSE's SpMV beside the kernel.
+// add into which y entry, the claim about them, and cuSPARSE's SpMV beside the kernel.
 #pragma once
 #include <cstdio>
 #include <string>
 #include <vector>
-#include "../../common/cusparse_support.cuh"
-#include "../../common/device_formats.cuh"
-#include "../../common/self_check.h"
-#include "../../common/timing_table.cuh"
-#include "../chapter_inputs.h"
-#include "../regular_formats.h"
+#include "spmv_proof.cuh"
 
 inline ProgramDescription spmv_coo_program() {
     return ProgramDescription(
@@ -86,52 +81,19 @@ inline void check_groups(const KernelProgram& p, const HostCsr& csr,
         book_groups);
 }
 
-// The claims about y, the baseline's and the kernel's against it (the atomics add a row's
-// products in any order, so both are held to the double reference's bound); then the groups.
-inline void check_spmv_coo(const KernelProgram& p, const SpmvLessonInput& in,
-                           const std::vector<std::vector<int>>& groups,
-                           const std::vector<float>& y_cpu, const std::vector<float>& y,
-                           SelfCheck& check) {
-    const SpmvReference& reference = in.reference();
-    if (printable(in.coo)) {
-        print_array("y", y, 5);
-        print_array("y_cpu", y_cpu, 5);
-        std::printf("\n");
-    }
-    check.claim("the CPU baseline's y is within float32 rounding of the double reference",
-                spmv_matches(y_cpu, reference));
-    claim_kernel_matches_baseline(check, std::string("the ") + p.here.name() + " kernel", y, y_cpu,
-                                  reference);
-    check_groups(p, in.csr, groups, check);
-}
-
-// cuSPARSE's CSR SpMV (cusparseSpMV, its default algorithm), checked, and at --scale timed
-// beside the COO kernel. It is the fair bar: the same product in float, by NVIDIA's tuned kernel
-// of the format that a library would choose. Bytes that each must move at least once: COO reads
-// rows, cols and values (12 per nonzero), CSR col_idx and values (8 per nonzero) and row_offsets
-// (4 per row + 4); both read x and read and write y once.
-inline void compare_coo_with_cusparse(const KernelProgram& p, const SpmvLessonInput& in,
-                                      SelfCheck& check) {
-    const std::string claim = "cuSPARSE's CSR SpMV matches the same double reference";
-    if (!p.on_gpu()) return check.skip(claim);
-    const HostCoo& a = in.coo;
-    DeviceCsr d_csr(p.here, in.csr);
-    DeviceCoo d_coo(p.here, a);
-    DeviceArray<float> dx(p.here, in.x), dy(p.here, in.y0);
-    const auto library = cusparse_spmv_checked(
-        check, claim, in.csr.num_rows, in.csr.num_cols, in.csr.nnz(), d_csr.row_offsets.data(),
-        d_csr.col_idx.data(), d_csr.values.data(), dx.data(), dy.data(),
-        [&] { return spmv_matches(dy.download(), in.reference()); });
-    if (p.options.scale == 0 || !library) return;
-    const double vectors = spmv_vector_bytes(a.num_rows, a.num_cols);
-    // Repeated runs keep adding into y, for both: the same work per run, and no reset timed.
-    TimingTable table(p, "142", p.options.skew,
-                      "bytes: each format's arrays, x once, y read and written once");
-    const double kernel_ms =
-        table.time("coo_thread_per_nonzero", "COO, thread per nonzero", 12.0 * a.nnz() + vectors,
-                   [&] { launch_spmv_coo(p.here, d_coo, dx.data(), dy.data()); });
-    const double library_ms =
-        table.time("cusparse_csr", "cuSPARSE CSR SpMV",
-                   8.0 * a.nnz() + 4.0 * (a.num_rows + 1) + vectors, [&] { library->run(); });
-    table.ratio("cuSPARSE / COO kernel", library_ms / kernel_ms, "cuSPARSE is faster");
+// cuSPARSE checked, and at --scale the COO kernel timed beside it. Bytes that each must move at
+// least once: COO reads rows, cols and values (12 per nonzero), CSR col_idx and values (8 per
+// nonzero) and row_offsets (4 per row + 4); both read x and read and write y once.
+inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& in,
+                                 SelfCheck& check) {
+    const double coo_bytes = 12.0 * in.coo.nnz() + spmv_vector_bytes(in.coo.num_rows,
+                                                                      in.coo.num_cols);
+    compare_with_library(
+        p, in, "142", "bytes: each format's arrays, x once, y read and written once",
+        {timed_spmv(p.here, "coo_thread_per_nonzero", "COO, thread per nonzero", launch_spmv_coo,
+                    &in.coo, coo_bytes)},
+        {kCusparseDefault}, check, [](TimingTable& table, SpmvTimes& ms) {
+            print_ratio(table, ms, "cuSPARSE / COO kernel", "cusparse_csr",
+                        "coo_thread_per_nonzero", "cuSPARSE is faster");
+        });
 }

@@ -4,12 +4,7 @@
 #include <cstdio>
 #include <string>
 #include <vector>
-#include "../../common/cusparse_support.cuh"
-#include "../../common/device_formats.cuh"
-#include "../../common/self_check.h"
-#include "../../common/timing_table.cuh"
-#include "../chapter_inputs.h"
-#include "../regular_formats.h"
+#include "spmv_proof.cuh"
 
 inline ProgramDescription spmv_csr_program() {
     return ProgramDescription("143 (14.3) kernel: CSR SpMV, one thread per row, no atomics",
@@ -65,28 +60,13 @@ inline int first_thread_writing_outside_its_row(const HostCsr& a, const std::vec
     return -1;
 }
 
-// The claims about y: the kernel's against the CPU baseline's, both held to the double
-// reference's float32 bound; twice (SpMV accumulates); each thread writing its own row only.
+// The claims about y: the kernel's and the baseline's, twice (SpMV accumulates), and each
+// thread writing its own row only.
 inline void check_spmv_csr(const KernelProgram& p, const SpmvLessonInput& in,
                            const std::vector<float>& y_cpu, const std::vector<float>& y,
-                           SelfCheck& check) {
-    const SpmvReference& reference = in.reference();
-    // 2x is exact in float, so the reference for two runs is y0 + A * (2x).
-    std::vector<float> twice_x(in.x.size());
-    for (size_t j = 0; j < in.x.size(); ++j) twice_x[j] = 2.0f * in.x[j];
-    const std::vector<float> y_twice = csr_spmv(p.here, in.csr, in.x, in.y0, 2);
-    if (printable(in.csr)) {
-        print_array("y", y, 7);
-        print_array("y_cpu", y_cpu, 7);
-        print_array("y_twice", y_twice, 7);
-        std::printf("\n");
-    }
-    check.claim("the CPU baseline's y is within float32 rounding of the double reference",
-                spmv_matches(y_cpu, reference));
-    claim_kernel_matches_baseline(check, std::string("the ") + p.here.name() + " kernel", y,
-                                  y_cpu, reference);
-    check.claim("two runs from y0 leave y0 + 2 * A * x (SpMV accumulates into y)",
-                spmv_matches(y_twice, spmv_reference(in.coo, twice_x, in.y0)));
+                           const std::vector<float>& y_twice, SelfCheck& check) {
+    check_spmv(p, in, "kernel", y_cpu, y, check);
+    check_accumulates(in, y_twice, check);
     if (p.options.book_example())
         check.claim("the threads' slices are row_offsets = [ 0 2 5 7 8 ], as in the notes",
                     in.csr.row_offsets == kFigRowOffsets);
@@ -95,30 +75,14 @@ inline void check_spmv_csr(const KernelProgram& p, const SpmvLessonInput& in,
                     first_thread_writing_outside_its_row(in.csr, in.x) == -1);
 }
 
-// cuSPARSE's CSR SpMV (cusparseSpMV, its default algorithm) on the same arrays: checked, and
-// at --scale timed beside the kernel. It is the fair bar: the same format, the same float
-// arithmetic, NVIDIA's tuned kernel. Bytes that both must move at least once: col_idx and
-// values (8 per nonzero), row_offsets (4 per row + 4), x read once, y read and written once.
-// Repeated gathers of x are not counted.
-inline void compare_csr_with_cusparse(const KernelProgram& p, const SpmvLessonInput& in,
-                                      SelfCheck& check) {
-    const std::string claim = "cuSPARSE's CSR SpMV matches the same double reference";
-    if (!p.on_gpu()) return check.skip(claim);
-    const HostCsr& a = in.csr;
-    DeviceCsr d(p.here, a);
-    DeviceArray<float> dx(p.here, in.x), dy(p.here, in.y0);
-    const auto library = cusparse_spmv_checked(
-        check, claim, a.num_rows, a.num_cols, a.nnz(), d.row_offsets.data(), d.col_idx.data(),
-        d.values.data(), dx.data(), dy.data(),
-        [&] { return spmv_matches(dy.download(), in.reference()); });
-    if (p.options.scale == 0 || !library) return;
-    const double bytes = csr_spmv_bytes(a);
-    // Repeated runs keep adding into y, for both: the same work per run, and no reset timed.
-    TimingTable table(p, "143", p.options.skew,
-                      "bytes: the CSR arrays, x once, y read and written once");
-    const double kernel_ms = table.time("csr_thread_per_row", "CSR, thread per row", bytes,
-                                        [&] { launch_spmv_csr(p.here, d, dx.data(), dy.data()); });
-    const double library_ms =
-        table.time("cusparse_csr", "cuSPARSE CSR SpMV", bytes, [&] { library->run(); });
-    table.ratio("cuSPARSE / thread per row", library_ms / kernel_ms, "cuSPARSE is faster");
+// cuSPARSE checked, and at --scale the kernel timed beside it.
+inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& in,
+                                 SelfCheck& check) {
+    compare_with_library(
+        p, in, "143", kCsrBytesNote,
+        {timed_spmv(p.here, "csr_thread_per_row", "CSR, thread per row", launch_spmv_csr, &in.csr)},
+        {kCusparseDefault}, check, [](TimingTable& table, SpmvTimes& ms) {
+            print_ratio(table, ms, "cuSPARSE / thread per row", "cusparse_csr",
+                        "csr_thread_per_row", "cuSPARSE is faster");
+        });
 }

@@ -1,20 +1,14 @@
 // What 144 prints, checks and times around its lesson (144_coalescing_kernel.cu): which entry
-// each thread reads, the warp requests of access_table.h's model, the fixes' y against their
+// each thread reads, the warp requests of request_model.h's model, the fixes' y against their
 // baselines, and the stride benchmark and the kernels' timings beside cuSPARSE's.
 #pragma once
 #include <cstdio>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-#include "../../common/cusparse_support.cuh"
-#include "../../common/device_formats.cuh"
 #include "../../common/figure_data.h"
-#include "../../common/self_check.h"
-#include "../../common/timing_table.cuh"
-#include "../access_table.h"
-#include "../chapter_inputs.h"
-#include "../regular_formats.h"
+#include "../request_model.h"
+#include "spmv_proof.cuh"
 
 inline ProgramDescription coalescing_program() {
     return ProgramDescription(
@@ -28,6 +22,50 @@ inline ProgramDescription coalescing_program() {
             "the element of values that each thread reads in each step, for CSR thread per "
             "row, CSR warp per row and ELL column-major, with the model's warp requests")
         .with_memory({52, 96, 1600e6});
+}
+
+// One line per step, "t3->values[7]" or "t3 done", in columns, wrapped at 100 columns under the
+// first cell. Past 8 threads (a warp per row has 32 per row) only the active threads are listed,
+// with a count of the idle ones.
+inline void print_access_table(const AccessTable& table, const std::string& array) {
+    constexpr size_t kMaxThreadsInFull = 8;
+    const bool in_full = table.num_threads <= kMaxThreadsInFull;
+    auto cell = [&](size_t t, long long e) {
+        return "t" + std::to_string(t) +
+               (e == kDone ? std::string(" done") : "->" + array + "[" + std::to_string(e) + "]");
+    };
+    size_t width = 0;
+    for (const auto& step : table.reads)
+        for (size_t t = 0; t < table.num_threads; ++t)
+            width = std::max(width, cell(t, step[t]).size());
+    const size_t label_width = std::to_string(table.num_steps() - 1).size() + 8;
+    for (int i = 0; i < table.num_steps(); ++i) {
+        std::string label = "  step " + std::to_string(i) + ":";
+        label.resize(label_width, ' ');
+        std::vector<std::string> cells;
+        size_t idle = 0;
+        for (size_t t = 0; t < table.num_threads; ++t) {
+            const long long e = table.reads[i][t];
+            if (e == kDone && !in_full)
+                ++idle;
+            else
+                cells.push_back(cell(t, e));
+        }
+        if (idle > 0) cells.push_back("(" + counted(idle, "thread") + " idle)");
+        std::string line = label;
+        for (const std::string& c : cells) {
+            const std::string text =
+                "  " + c + std::string(width > c.size() ? width - c.size() : 0, ' ');
+            if (line.size() > label.size() && line.size() + 2 + c.size() > kOutputColumns) {
+                while (line.back() == ' ') line.pop_back();
+                std::printf("%s\n", line.c_str());
+                line = std::string(label.size(), ' ');
+            }
+            line += text;
+        }
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        std::printf("%s\n", line.c_str());
+    }
 }
 
 // The notes' COO, the entries in row order, read off the CSR (the same order as a stable sort),
@@ -58,7 +96,7 @@ private:
     int stride_, log2_length_;
 };
 
-// The four mappings' warp requests, summed by the model of access_table.h. ELL's needs only
+// The four mappings' warp requests, summed by the model of request_model.h. ELL's needs only
 // the row lengths, so it is modelled whether ELL is built or not.
 struct RequestModel {
     int longest_row = 0;
@@ -129,7 +167,7 @@ inline void explain_small_model(const HostCsr& a, const RequestModel& m) {
 
 inline void show_request_model(const HostCsr& a, const RequestModel& m) {
     std::printf(
-        "per warp request, the model of access_table.h (4-byte values, 32-byte sectors):\n");
+        "per warp request, the model of request_model.h (4-byte values, 32-byte sectors):\n");
     std::printf("  %-23s %12s %13s %11s %12s %10s %10s\n", "mapping", "requests", "sectors",
                 "sectors/req", "fetched/used", "contiguous", "lanes busy");
     print_model_row("CSR, thread per row", m.csr_rows);
@@ -254,55 +292,6 @@ inline void show_fixes(const HostCsr& a, const std::optional<HostEll>& ell) {
     std::printf("\n");
 }
 
-// cuSPARSE's CSR SpMV (cusparseSpMV, its default algorithm), the bar that the kernels are timed
-// against, checked like them: the same product in float, by NVIDIA's tuned kernel. It skips
-// where the library refuses the matrix (more entries than places, from duplicates).
-inline void check_cusparse_spmv(const KernelProgram& p, const SpmvLessonInput& in,
-                                const SpmvReference& reference, SelfCheck& check) {
-    const std::string claim = "y from cuSPARSE's CSR SpMV matches the double reference";
-    if (!p.on_gpu()) return check.skip(claim);
-    const HostCsr& a = in.csr;
-    DeviceCsr d(p.here, a);
-    DeviceArray<float> dx(p.here, in.x), dy(p.here, in.y0);
-    cusparse_spmv_checked(check, claim, a.num_rows, a.num_cols, a.nnz(), d.row_offsets.data(),
-                          d.col_idx.data(), d.values.data(), dx.data(), dy.data(),
-                          [&] { return spmv_matches(dy.download(), reference); });
-}
-
-// Each mapping's y against its baseline's: 143's and 142's, run here, and the fixes', run by
-// main; then cuSPARSE's.
-inline void check_fixes(const KernelProgram& p, const SpmvLessonInput& in, const HostCoo& coo,
-                        const std::optional<HostEll>& ell, const std::vector<float>& y_warp_cpu,
-                        const std::vector<float>& y_ell_cpu, SelfCheck& check) {
-    const HostCsr& a = in.csr;
-    if (a.nnz() >= kAnnouncedSize) announce("multiplying by each mapping's kernel");
-    const SpmvReference& reference = in.reference();
-    std::vector<float> y_csr_cpu = in.y0, y_coo_cpu = in.y0;
-    // The two baselines are independent plain loops: each runs on a core of its own.
-#pragma omp parallel sections if (a.nnz() >= kParallelSize)
-    {
-#pragma omp section
-        spmv_csr_cpu(a, in.x, y_csr_cpu);
-#pragma omp section
-        spmv_coo_cpu(coo, in.x, y_coo_cpu);
-    }
-    const std::string here = std::string("the ") + p.here.name() + " ";
-    claim_kernel_matches_baseline(check, here + "CSR thread-per-row kernel",
-                                  csr_spmv(p.here, a, in.x, in.y0), y_csr_cpu, reference);
-    claim_kernel_matches_baseline(check, here + "COO thread-per-nonzero kernel",
-                                  coo_spmv(p.here, coo, in.x, in.y0), y_coo_cpu, reference);
-    claim_kernel_matches_baseline(check, here + "CSR warp-per-row kernel",
-                                  csr_warp_per_row_spmv(p.here, a, in.x, in.y0), y_warp_cpu,
-                                  reference);
-    const std::string ell_kernel = here + "ELL thread-per-row kernel";
-    if (ell)
-        claim_kernel_matches_baseline(check, ell_kernel, ell_spmv(p.here, *ell, in.x, in.y0),
-                                      y_ell_cpu, reference);
-    else
-        check.skip(ell_kernel + "'s y matches its CPU baseline's", ell_not_built(a));
-    check_cusparse_spmv(p, in, reference, check);
-}
-
 // 2^28 floats, 1 GiB: 18 times the 60 MB L2 of an H200, so every pass comes from DRAM.
 constexpr int kStridedLog2Length = 28;
 const std::vector<int> kStrides = {1, 2, 4, 8, 16, 32};
@@ -342,59 +331,44 @@ inline void time_strided_reads(TimingTable& table) {
                   4);
 }
 
-// Measured: the four mappings and cuSPARSE's CSR SpMV (as in check_cusparse_spmv) on the same
-// arrays. Every kernel is given the same
-// bytes, those that any SpMV must move at least once (the CSR arrays, x, and y read and written),
-// so GB/s ranks them as time does. Repeated runs keep adding into y: the same work each run.
-inline void time_spmv_kernels(const KernelProgram& p, TimingTable& table, const HostCoo& coo,
-                              const HostCsr& a, const std::optional<HostEll>& ell,
-                              const RequestModel& m) {
-    DeviceCsr d_csr(p.here, a);
-    DeviceCoo d_coo(p.here, coo);
-    std::unique_ptr<DeviceEll> d_ell = ell ? std::make_unique<DeviceEll>(p.here, *ell) : nullptr;
-    DeviceArray<float> dx(p.here, lesson_x(a.num_cols)), dy(p.here, lesson_y0(a.num_rows));
-    float *x = dx.data(), *y = dy.data();
-    const double bytes = csr_spmv_bytes(a);
-    print_wrapped("  SpMV: bytes for every kernel: the CSR arrays, x, and y read and written", 4);
-    const double thread_ms = table.time("csr_thread_per_row", "CSR, thread per row", bytes,
-                                        [&] { launch_spmv_csr(p.here, d_csr, x, y); });
-    table.time("coo_thread_per_nonzero", "COO, thread per nonzero", bytes,
-               [&] { launch_spmv_coo(p.here, d_coo, x, y); });
-    const double warp_ms = table.time("csr_warp_per_row", "CSR, warp per row", bytes,
-                                      [&] { launch_spmv_csr_warp_per_row(p.here, d_csr, x, y); });
-    const double ell_ms = d_ell ? table.time("ell_thread_per_row", "ELL, thread per row", bytes,
-                                             [&] { launch_spmv_ell(p.here, *d_ell, x, y); })
-                                : 0.0;
-    if (!d_ell) table.skipped("ell_thread_per_row", ell_not_built(a), "fill");
-    // At --scale 1 to 3 the R-MAT matrix can hold more entries than places, which cuSPARSE
-    // refuses; it is then not timed.
-    if (cusparse_refusal(a.num_rows, a.num_cols, a.nnz()).empty()) {
-        CusparseSpmv library(a.num_rows, a.num_cols, a.nnz(), d_csr.row_offsets.data(),
-                             d_csr.col_idx.data(), d_csr.values.data(), x, y);
-        const double library_ms =
-            table.time("cusparse_csr", "cuSPARSE CSR SpMV", bytes, [&] { library.run(); });
-        table.ratio("cuSPARSE / warp per row", library_ms / warp_ms, "cuSPARSE is faster");
-        if (d_ell) table.ratio("cuSPARSE / ELL", library_ms / ell_ms, "cuSPARSE is faster");
+// cuSPARSE checked; then, measured on a GPU at --scale, the stride benchmark, and the four
+// mappings beside cuSPARSE, on the same arrays. Every kernel is given the same bytes, those that
+// any SpMV must move at least once, so GB/s ranks them as time does.
+inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& in,
+                                 const HostCoo& coo, const std::optional<HostEll>& ell,
+                                 const RequestModel& m, SelfCheck& check) {
+    check_library_route(p, in, check);
+    std::printf("\n(3) measured\n");
+    if (!timed_here(p)) {
+        std::printf("  the stride benchmark and the kernels' timings run on a GPU, with --scale\n");
+        return;
     }
-    table.ratio("warp per row / thread per row", warp_ms / thread_ms, "warp per row is faster");
-    if (d_ell) table.ratio("ELL / thread per row", ell_ms / thread_ms, "ELL is faster");
+    TimingTable table(p, "144", p.options.skew, "");
+    time_strided_reads(table);
+    print_wrapped("  SpMV: bytes for every kernel: the CSR arrays, x, and y read and written", 4);
+    const HostCsr& a = in.csr;
+    const SpmvTimes ms = time_beside_library(
+        p, table, a,
+        {timed_spmv(p.here, "csr_thread_per_row", "CSR, thread per row", launch_spmv_csr, &a),
+         timed_spmv(p.here, "coo_thread_per_nonzero", "COO, thread per nonzero", launch_spmv_coo,
+                    &coo),
+         timed_spmv(p.here, "csr_warp_per_row", "CSR, warp per row", launch_spmv_csr_warp_per_row,
+                    &a),
+         timed_spmv(p.here, "ell_thread_per_row", "ELL, thread per row", launch_spmv_ell,
+                    ell ? &*ell : nullptr, 0, ell_not_built(a))},
+        {kCusparseDefault});
+    print_ratio(table, ms, "cuSPARSE / warp per row", "cusparse_csr", "csr_warp_per_row",
+                "cuSPARSE is faster");
+    print_ratio(table, ms, "cuSPARSE / ELL", "cusparse_csr", "ell_thread_per_row",
+                "cuSPARSE is faster");
+    print_ratio(table, ms, "warp per row / thread per row", "csr_warp_per_row",
+                "csr_thread_per_row", "warp per row is faster");
+    print_ratio(table, ms, "ELL / thread per row", "ell_thread_per_row", "csr_thread_per_row",
+                "ELL is faster");
     const double mean = a.num_rows ? static_cast<double>(a.nnz()) / a.num_rows : 0.0;
     print_wrapped("  the longest row has " + counted(m.longest_row, "entry", "entries") +
                       ", the mean row " + fixed_text(mean, 2) + "; the model: ELL touches " +
                       with_separators(m.ell_rows.sectors) + " sectors to thread per row's " +
                       with_separators(m.csr_rows.sectors),
                   4);
-}
-
-// The stride benchmark and the kernels' timings, in one table.
-inline void time_reads_and_kernels(const KernelProgram& p, const HostCoo& coo, const HostCsr& a,
-                                   const std::optional<HostEll>& ell, const RequestModel& m) {
-    std::printf("\n(3) measured\n");
-    if (!p.on_gpu() || p.options.scale == 0) {
-        std::printf("  the stride benchmark and the kernels' timings run on a GPU, with --scale\n");
-        return;
-    }
-    TimingTable table(p, "144", p.options.skew, "");
-    time_strided_reads(table);
-    time_spmv_kernels(p, table, coo, a, ell, m);
 }

@@ -4,18 +4,13 @@
 #pragma once
 #include <algorithm>
 #include <cstdio>
-#include <memory>
+#include <cctype>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-#include "../../common/cusparse_support.cuh"
-#include "../../common/self_check.h"
-#include "../../common/timing_table.cuh"
-#include "../chapter_inputs.h"
-#include "../regular_formats.h"
-// 144's check of cuSPARSE's CSR SpMV, the same bar for these formats
-#include "144_coalescing_kernel.cuh"
+#include "../format_checks.h"
+#include "spmv_proof.cuh"
 
 inline ProgramDescription regular_formats_program() {
     return ProgramDescription(
@@ -66,7 +61,8 @@ inline bool sorted_longest_first(const HostJds& j, const std::vector<int>& lengt
 // row (holds_rows_of).
 struct InputEntries {
     explicit InputEntries(const HostCoo& a) {
-        if (a.nnz() >= kAnnouncedSize) announce("grouping the input's entries by row, for the checks");
+        if (a.nnz() >= kAnnouncedSize)
+            announce("grouping the input's entries by row, for the checks");
         by_row = csr_from_coo_by_stable_sort(a);
     }
     bool held_by(const HostCoo& got) const { return holds_rows_of(got, by_row); }
@@ -240,99 +236,55 @@ inline void show_and_check_dia(const KernelProgram& p, const HostCsr& a,
     std::printf("\n");
 }
 
-// Each format's y from its kernel against its CPU baseline's, from the x and y0 of every lesson
-// of the chapter (the y that 142 and 143 print for the same matrix); then cuSPARSE's, on a GPU.
-inline void check_format_spmv(const KernelProgram& p, const SpmvLessonInput& in,
-                              const std::optional<HostEll>& ell, const HostHyb& hyb,
-                              const HostJds& jds, const std::optional<HostDia>& dia,
-                              const std::vector<float>& y_ell_cpu,
-                              const std::vector<float>& y_hyb_cpu,
-                              const std::vector<float>& y_jds_cpu,
-                              const std::vector<float>& y_dia_cpu, SelfCheck& check) {
-    if (in.csr.nnz() >= kAnnouncedSize) announce("multiplying in each format");
-    const SpmvReference& reference = in.reference();
-    const std::vector<float> y_ell =
-        ell ? ell_spmv(p.here, *ell, in.x, in.y0) : std::vector<float>();
-    const std::vector<float> y_hyb = hyb_spmv(p.here, hyb, in.x, in.y0);
-    const std::vector<float> y_jds = jds_spmv(p.here, jds, in.x, in.y0);
-    const std::vector<float> y_dia =
-        dia ? dia_spmv(p.here, *dia, in.x, in.y0) : std::vector<float>();
-    if (printable(in.csr)) {
-        std::printf("SpMV, y = A * x + y0, in each format, by its kernel and by its baseline:\n");
-        if (ell) print_array("y_ell", y_ell, 9);
-        if (ell) print_array("y_ell_cpu", y_ell_cpu, 9);
-        print_array("y_hyb", y_hyb, 9);
-        print_array("y_hyb_cpu", y_hyb_cpu, 9);
-        print_array("y_jds", y_jds, 9);
-        print_array("y_jds_cpu", y_jds_cpu, 9);
-        if (dia) print_array("y_dia", y_dia, 9);
-        if (dia) print_array("y_dia_cpu", y_dia_cpu, 9);
-        std::printf("\n");
+// Each format's y from its kernel and from its baseline, from the x and y0 of every lesson of
+// the chapter (the y that 142 and 143 print for the same matrix): "y_ell", "y_ell_cpu", ...
+inline void show_format_ys(const SpmvLessonInput& in, const std::vector<SpmvRun>& runs) {
+    if (!printable(in.csr)) return;
+    std::printf("SpMV, y = A * x + y0, in each format, by its kernel and by its baseline:\n");
+    std::vector<std::pair<std::string, const std::vector<float>*>> ys;
+    for (const SpmvRun& run : runs) {
+        if (!run.not_built.empty()) continue;
+        std::string format = run.kernel.substr(0, run.kernel.find(' '));
+        for (char& c : format) c = static_cast<char>(std::tolower(c));
+        ys.push_back({"y_" + format, &run.y});
+        ys.push_back({"y_" + format + "_cpu", &run.y_cpu});
     }
-    const std::string here = std::string("the ") + p.here.name() + " ";
-    if (ell)
-        claim_kernel_matches_baseline(check, here + "ELL kernel", y_ell, y_ell_cpu, reference);
-    else
-        check.skip(here + "ELL kernel's y matches its CPU baseline's", ell_not_built(in.csr));
-    claim_kernel_matches_baseline(check, here + "HYB kernel pair", y_hyb, y_hyb_cpu, reference);
-    claim_kernel_matches_baseline(check, here + "JDS kernel", y_jds, y_jds_cpu, reference);
-    if (dia)
-        claim_kernel_matches_baseline(check, here + "DIA kernel", y_dia, y_dia_cpu, reference);
-    else
-        check.skip(here + "DIA kernel's y matches its CPU baseline's",
-                   dia_not_built(dia_size(in.csr)));
-    check_cusparse_spmv(p, in, reference, check);
+    show_ys(in, ys);
 }
 
-// Every format but DIA is given the same bytes, those that any SpMV of this matrix must move at
-// least once (the CSR arrays, x, and y read and written), so GB/s ranks them as time does;
-// padding and permutations are a format's own overhead on top. DIA's arrays are no CSR plus
-// overhead (it has no column indices), so it is given its own bytes: its slots, padding
-// included, and offsets, x, and y read and written. Repeated runs keep adding into y.
-inline void time_formats(const KernelProgram& p, const HostCsr& a,
-                         const std::optional<HostEll>& ell, const HostHyb& hyb, const HostJds& jds,
-                         const std::optional<HostDia>& dia) {
-    DeviceCsr d_csr(p.here, a);
-    std::unique_ptr<DeviceEll> d_ell = ell ? std::make_unique<DeviceEll>(p.here, *ell) : nullptr;
-    DeviceHyb d_hyb(p.here, hyb);
-    DeviceJds d_jds(p.here, jds);
-    std::unique_ptr<DeviceDia> d_dia = dia ? std::make_unique<DeviceDia>(p.here, *dia) : nullptr;
-    DeviceArray<float> dx(p.here, lesson_x(a.num_cols)), dy(p.here, lesson_y0(a.num_rows));
-    float *x = dx.data(), *y = dy.data();
-    const double x_and_y = spmv_vector_bytes(a.num_rows, a.num_cols);
-    const double bytes = csr_spmv_bytes(a);
-    TimingTable table(p, "145", p.options.skew,
-                      "bytes for CSR, ELL, HYB, JDS and cuSPARSE: the CSR arrays, x, and y read "
-                      "and written; for DIA its own slots and offsets, x, and y");
-    std::vector<std::pair<std::string, double>> formats;
-    formats.emplace_back("CSR", table.time("csr_thread_per_row", "CSR, thread per row", bytes,
-                                           [&] { launch_spmv_csr(p.here, d_csr, x, y); }));
-    if (d_ell)
-        formats.emplace_back("ELL", table.time("ell_thread_per_row", "ELL, thread per row", bytes,
-                                               [&] { launch_spmv_ell(p.here, *d_ell, x, y); }));
-    else
-        table.skipped("ell_thread_per_row", ell_not_built(a), "fill");
-    formats.emplace_back("HYB", table.time("hyb_ell_then_coo", "HYB, ELL part then COO part", bytes,
-                                           [&] { launch_spmv_hyb(p.here, d_hyb, x, y); }));
-    formats.emplace_back("JDS", table.time("jds_thread_per_row", "JDS, thread per sorted row",
-                                           bytes, [&] { launch_spmv_jds(p.here, d_jds, x, y); }));
-    if (d_dia) {
-        const double dia_own_bytes =
-            static_cast<double>(dia_bytes(dia->num_rows, dia->num_diagonals())) + x_and_y;
-        formats.emplace_back("DIA",
-                             table.time("dia_thread_per_row", "DIA, thread per row", dia_own_bytes,
-                                        [&] { launch_spmv_dia(p.here, *d_dia, x, y); }));
-    } else {
-        table.skipped("dia_thread_per_row", dia_not_built(dia_size(a)), "fill");
-    }
-    // cuSPARSE's CSR SpMV, checked in check_cusparse_spmv, on the same arrays. At --scale 1 to
-    // 3 the R-MAT matrix can hold more entries than places, which cuSPARSE refuses; it is then
-    // not timed.
-    if (!cusparse_refusal(a.num_rows, a.num_cols, a.nnz()).empty()) return;
-    CusparseSpmv library(a.num_rows, a.num_cols, a.nnz(), d_csr.row_offsets.data(),
-                         d_csr.col_idx.data(), d_csr.values.data(), x, y);
-    const double library_ms =
-        table.time("cusparse_csr", "cuSPARSE CSR SpMV", bytes, [&] { library.run(); });
-    for (const auto& [format, ms] : formats)
-        table.ratio("cuSPARSE / " + format, library_ms / ms, "cuSPARSE is faster");
+// cuSPARSE checked; at --scale, every format timed beside it. Every format but DIA is given the
+// same bytes, those that any SpMV of this matrix must move at least once (the CSR arrays, x, and
+// y read and written), so GB/s ranks them as time does; padding and permutations are a format's
+// own overhead on top. DIA's arrays are no CSR plus overhead (it has no column indices), so it is
+// given its own bytes: its slots, padding included, and offsets, x, and y read and written.
+inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& in,
+                                 const std::optional<HostEll>& ell, const HostHyb& hyb,
+                                 const HostJds& jds, const std::optional<HostDia>& dia,
+                                 SelfCheck& check) {
+    const HostCsr& a = in.csr;
+    const double dia_own_bytes =
+        dia ? static_cast<double>(dia_bytes(dia->num_rows, dia->num_diagonals())) +
+                  spmv_vector_bytes(a.num_rows, a.num_cols)
+            : 0.0;
+    compare_with_library(
+        p, in, "145",
+        "bytes for CSR, ELL, HYB, JDS and cuSPARSE: the CSR arrays, x, and y read and written; "
+        "for DIA its own slots and offsets, x, and y",
+        {timed_spmv(p.here, "csr_thread_per_row", "CSR, thread per row", launch_spmv_csr, &a),
+         timed_spmv(p.here, "ell_thread_per_row", "ELL, thread per row", launch_spmv_ell,
+                    ell ? &*ell : nullptr, 0, ell_not_built(a)),
+         timed_spmv(p.here, "hyb_ell_then_coo", "HYB, ELL part then COO part", launch_spmv_hyb,
+                    &hyb),
+         timed_spmv(p.here, "jds_thread_per_row", "JDS, thread per sorted row", launch_spmv_jds,
+                    &jds),
+         timed_spmv(p.here, "dia_thread_per_row", "DIA, thread per row", launch_spmv_dia<>,
+                    dia ? &*dia : nullptr, dia_own_bytes, dia_not_built(dia_size(a)))},
+        {kCusparseDefault}, check, [](TimingTable& table, SpmvTimes& ms) {
+            for (const auto& [format, kernel] :
+                 {std::pair{"CSR", "csr_thread_per_row"}, std::pair{"ELL", "ell_thread_per_row"},
+                  std::pair{"HYB", "hyb_ell_then_coo"}, std::pair{"JDS", "jds_thread_per_row"},
+                  std::pair{"DIA", "dia_thread_per_row"}})
+                print_ratio(table, ms, std::string("cuSPARSE / ") + format, "cusparse_csr",
+                            kernel, "cuSPARSE is faster");
+        });
 }

@@ -11,9 +11,9 @@
 #include "../../common/options.h"
 #include "../../common/self_check.h"
 #include "../../common/text.h"
-#include "../access_table.h"
+#include "../request_model.h"
 #include "../chapter_inputs.h"
-#include "../regular_formats.h"
+#include "../format_checks.h"
 
 inline ProgramDescription design_considerations_program() {
     return ProgramDescription(
@@ -66,7 +66,7 @@ inline void show_matrix_summary(const Formats& f, const Balance& rows) {
                   (f.dia_built ? "" : ", not built: see space") + "\n");
 }
 
-// Bytes of each format's arrays by regular_formats.h's formulas (ELL and DIA computed where not
+// Bytes of each format's arrays by 145's formulas (ELL and DIA computed where not
 // built), their ratio to CSR's, and their padding slots.
 inline void show_space(const Formats& f) {
     const HostCsr& csr = f.csr;
@@ -250,11 +250,11 @@ inline void check_accessibility(const Formats& f, int row, SelfCheck& check) {
                 all_found);
 }
 
-// The kernels' warp requests (access_table.h's model) and their threads' work, a row each.
+// The kernels' warp requests (request_model.h) and their threads' work, a row each.
 inline void show_memory_access_and_load_balance(const KernelModels& m, const Balance& rows) {
     std::printf(
         "memory access: the SpMV kernel's reads of the values, per warp request, in the\n"
-        "  model of access_table.h (4-byte values, 32-byte sectors; ELL's from its row lengths;\n"
+        "  model of request_model.h (4-byte values, 32-byte sectors; ELL's from its row lengths;\n"
         "  DIA's reads are its slots inside the matrix, padding zeros included)\n"
         "  %-6s %-24s %13s %11s %12s %10s %10s\n",
         "format", "kernel", "requests", "sectors/req", "fetched/used", "contiguous", "lanes busy");

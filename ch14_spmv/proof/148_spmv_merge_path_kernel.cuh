@@ -5,18 +5,13 @@
 #pragma once
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
+#include <memory>
 #include <string>
-#include <tuple>
-#include <type_traits>
 #include <utility>
 #include <vector>
-#include "../../common/cusparse_support.cuh"
-#include "../../common/device_formats.cuh"
 #include "../../common/figure_data.h"
-#include "../../common/self_check.h"
-#include "../../common/timing_table.cuh"
-#include "../chapter_inputs.h"
-#include "../regular_formats.h"
+#include "spmv_proof.cuh"
 
 inline ProgramDescription merge_path_program() {
     return ProgramDescription(
@@ -111,22 +106,14 @@ inline void write_merge_path_figure(const ProgramOptions& options, const HostCsr
     write_figure_data(options, figure);
 }
 
-// The block kernel's steps, in the lesson's order, as they are checked and timed: each with its
-// name in the code, its timing: name and its label. The last is the fastest, csr_merge_path.
-template <class Each>
-void for_each_tile_step(Each&& each) {
-    using Step = MergeTile;
-    each(std::integral_constant<Step, Step::staged>(), "staged", "csr_merge_path_staged",
-         "merge path by blocks: staged, shared atomics");
-    each(std::integral_constant<Step, Step::conflict_free>(), "conflict_free",
-         "csr_merge_path_conflict_free", "  + products staged without bank conflicts");
-    each(std::integral_constant<Step, Step::warp_carries>(), "warp_carries",
-         "csr_merge_path_warp_carries", "  + carries summed per warp by shuffles");
-    each(std::integral_constant<Step, Step::registers>(), "registers", "csr_merge_path_registers",
-         "  + tiles inside one row summed in registers");
-    each(std::integral_constant<Step, Step::streaming_loads>(), "streaming_loads",
-         "csr_merge_path", "  + streaming loads: CSR, merge path (148)");
-}
+// The timing: name and the label of each step of kMergeTileSteps, in its order. The last is
+// the fastest, csr_merge_path.
+const std::pair<const char*, const char*> kTileStepTimings[] = {
+    {"csr_merge_path_staged", "merge path by blocks: staged, shared atomics"},
+    {"csr_merge_path_conflict_free", "  + products staged without bank conflicts"},
+    {"csr_merge_path_warp_carries", "  + carries summed per warp by shuffles"},
+    {"csr_merge_path_registers", "  + tiles inside one row summed in registers"},
+    {"csr_merge_path", "  + streaming loads: CSR, merge path (148)"}};
 
 // The block kernel's tiles, and how many lie inside one row: those are the ones that the
 // registers step sums without shared memory. Computed with the kernel's own search.
@@ -149,92 +136,82 @@ inline void show_tiles(const HostCsr& a) {
     std::printf("\n");
 }
 
-// The split's fairness, then y: the per-thread kernel's, the block kernel's fastest version's and
-// the CPU baseline's, each held to the double reference's float32 bound (the carries add a long
-// row's pieces in another order than the row loop does), and 143's thread-per-row y beside them.
+// The split's fairness, then y: the per-thread kernel's and the CPU baseline's, each held to
+// the double reference's float32 bound (the carries add a long row's pieces in another order
+// than the row loop does), and 143's thread-per-row y beside them.
 inline void check_merge_path(const KernelProgram& p, const SpmvLessonInput& in, int steps,
                              const std::vector<float>& y_cpu, const std::vector<float>& y,
-                             const std::vector<float>& y_blocks, SelfCheck& check) {
-    const HostCsr& a = in.csr;
+                             const std::vector<float>& y_rows, SelfCheck& check) {
     check.claim("every thread but the last takes exactly " + std::to_string(steps) +
                     " steps, and together they close every row once and multiply every nonzero "
                     "once",
-                shares_cover_the_path(a, steps));
-    const SpmvReference& reference = in.reference();
-    if (printable(a)) {
-        print_array("y", y, 8);
-        print_array("y_blocks", y_blocks, 8);
-        print_array("y_cpu", y_cpu, 8);
-    }
-    std::printf("\n");
-    check.claim("the CPU baseline's y is within float32 rounding of the double reference",
-                spmv_matches(y_cpu, reference));
-    claim_kernel_matches_baseline(check, std::string("the ") + p.here.name() + " merge-path kernel",
-                                  y, y_cpu, reference);
+                shares_cover_the_path(in.csr, steps));
+    check_spmv(p, in, "merge-path kernel", y_cpu, y, check);
     check.claim("it equals 143's thread-per-row y within the same bound",
-                spmv_matches(csr_spmv(p.here, a, in.x, in.y0), reference));
+                spmv_matches(y_rows, in.reference()));
 }
 
-// Every step of the block kernel against the CPU baseline: the last step's y is y_blocks, the
-// earlier steps run here, where the kernels run.
+// Every step of the block kernel against the CPU baseline.
 inline void check_tile_steps(const KernelProgram& p, const SpmvLessonInput& in,
-                             const std::vector<float>& y_cpu, const std::vector<float>& y_blocks,
+                             const std::vector<float>& y_cpu,
+                             const std::vector<std::vector<float>>& y_tile_steps,
                              SelfCheck& check) {
-    const SpmvReference& reference = in.reference();
     const std::string tiles = counted(merge_path_tiles(in.csr.num_rows, in.csr.nnz()), "tile");
-    for_each_tile_step([&](auto step, const char* name, const char*, const char*) {
-        constexpr MergeTile version = decltype(step)::value;
-        const std::vector<float> y = version == kFastestMergeTile
-                                         ? y_blocks
-                                         : merge_path_blocks_spmv<version>(p.here, in.csr, in.x,
-                                                                           in.y0);
-        check.claim(std::string("y from the ") + p.here.name() + " block kernel at step " + name +
-                        " (" + tiles + " of " + std::to_string(kMergeTile) +
+    for (size_t i = 0; i < y_tile_steps.size(); ++i)
+        check.claim(std::string("y from the ") + p.here.name() + " block kernel at step " +
+                        kMergeTileSteps[i].name + " (" + tiles + " of " +
+                        std::to_string(kMergeTile) +
                         " steps) and the CPU baseline's are both within the same bound",
-                    spmv_matches(y, reference) && spmv_matches(y_cpu, reference));
-    });
+                    spmv_matches(y_tile_steps[i], in.reference()) &&
+                        spmv_matches(y_cpu, in.reference()));
 }
 
-// At --scale on a GPU: every version against 143's kernel and cuSPARSE's two CSR algorithms
-// (cusparseSpMV with CUSPARSE_SPMV_CSR_ALG1, then with ALG2), all on the same arrays. cuSPARSE is
-// the fair bar: the same format, the same float arithmetic, NVIDIA's tuned kernels. The bytes are
-// the least that any of them moves: the CSR arrays, x once, y read and written once.
-inline void time_merge_path(const KernelProgram& p, const HostCsr& a) {
-    if (!p.on_gpu() || p.options.scale == 0 ||
-        !cusparse_refusal(a.num_rows, a.num_cols, a.nnz()).empty())
-        return;
-    const Here& here = p.here;
-    DeviceCsr d(here, a);
-    MergePathCarries carries(here, a, kStepsPerThread);
-    DeviceArray<float> dx(here, lesson_x(a.num_cols)), dy(here, lesson_y0(a.num_rows));
-    const double bytes = csr_spmv_bytes(a);
-    TimingTable table(p, "148", p.options.skew,
-                      "bytes: the CSR arrays, x once, y read and written once");
-    MergePathTiles tiles(here, a);
-    std::vector<std::pair<std::string, double>> versions = {
-        {"csr_merge_path_per_thread",
-         table.time("csr_merge_path_per_thread", "CSR, merge path, per thread (148)", bytes,
-                    [&] { launch_spmv_merge_path(here, d, carries, dx.data(), dy.data()); })}};
-    for_each_tile_step([&](auto step, const char*, const char* kernel, const char* label) {
-        versions.emplace_back(kernel, table.time(kernel, label, bytes, [&] {
-            launch_spmv_merge_path_blocks<decltype(step)::value>(here, d, tiles, dx.data(),
-                                                                 dy.data());
-        }));
-    });
-    const double per_thread_ms = versions.front().second, merge_ms = versions.back().second;
-    const double row_ms = table.time("csr_thread_per_row", "CSR, thread per row (143)", bytes,
-                                     [&] { launch_spmv_csr(here, d, dx.data(), dy.data()); });
-    table.ratio("staged by blocks / per thread", merge_ms / per_thread_ms,
-                "staging by blocks is faster");
-    table.ratio("merge path / thread per row", merge_ms / row_ms, "the merge path is faster");
-    for (const auto& [key, label, algorithm] :
-         {std::tuple{"cusparse_csr_alg1", "cuSPARSE CSR SpMV, ALG1", CUSPARSE_SPMV_CSR_ALG1},
-          std::tuple{"cusparse_csr_alg2", "cuSPARSE CSR SpMV, ALG2", CUSPARSE_SPMV_CSR_ALG2}}) {
-        CusparseSpmv library(a.num_rows, a.num_cols, a.nnz(), d.row_offsets.data(),
-                             d.col_idx.data(), d.values.data(), dx.data(), dy.data(), algorithm);
-        const double library_ms = table.time(key, label, bytes, [&] { library.run(); });
-        for (const auto& [kernel, ms] : versions)
-            table.ratio(kernel + " / " + key, ms / library_ms, "the merge path is faster");
-    }
-    std::printf("\n");
+// The per-thread walk (kStepsPerThread steps a thread), or one step of the block kernel, on the
+// table's copy of the matrix.
+inline TimedSpmv timed_per_thread(const Here& here) {
+    return {"csr_merge_path_per_thread", "CSR, merge path, per thread (148)",
+            [&here](const HostCsr& a, DeviceCsr& d) -> SpmvLaunch {
+                auto carries = std::make_shared<MergePathCarries>(here, a, kStepsPerThread);
+                return [&here, &d, carries](const float* x, float* y) {
+                    launch_spmv_merge_path(here, d, *carries, x, y);
+                };
+            },
+            0, ""};
+}
+
+inline TimedSpmv timed_tile_step(const Here& here, size_t i) {
+    return {kTileStepTimings[i].first, kTileStepTimings[i].second,
+            [&here, i](const HostCsr& a, DeviceCsr& d) -> SpmvLaunch {
+                auto tiles = std::make_shared<MergePathTiles>(here, a);
+                return [&here, &d, tiles, i](const float* x, float* y) {
+                    kMergeTileSteps[i].launch(here, d, *tiles, x, y);
+                };
+            },
+            0, ""};
+}
+
+// cuSPARSE checked; at --scale on a GPU, every version against 143's kernel and cuSPARSE's two
+// CSR algorithms, ALG1 and ALG2, all on the same arrays.
+inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& in,
+                                 SelfCheck& check) {
+    std::vector<TimedSpmv> kernels = {timed_per_thread(p.here)};
+    for (size_t i = 0; i < std::size(kTileStepTimings); ++i)
+        kernels.push_back(timed_tile_step(p.here, i));
+    kernels.push_back(timed_spmv(p.here, "csr_thread_per_row", "CSR, thread per row (143)",
+                                 launch_spmv_csr, &in.csr));
+    compare_with_library(
+        p, in, "148", kCsrBytesNote, kernels, {kCusparseAlg1, kCusparseAlg2}, check,
+        [](TimingTable& table, SpmvTimes& ms) {
+            print_ratio(table, ms, "staged by blocks / per thread", "csr_merge_path",
+                        "csr_merge_path_per_thread", "staging by blocks is faster");
+            print_ratio(table, ms, "merge path / thread per row", "csr_merge_path",
+                        "csr_thread_per_row", "the merge path is faster");
+            std::vector<std::string> versions = {"csr_merge_path_per_thread"};
+            for (const auto& [kernel, label] : kTileStepTimings) versions.push_back(kernel);
+            for (const char* library : {"cusparse_csr_alg1", "cusparse_csr_alg2"})
+                for (const std::string& kernel : versions)
+                    print_ratio(table, ms, kernel + " / " + library, kernel, library,
+                                "the merge path is faster");
+            std::printf("\n");
+        });
 }

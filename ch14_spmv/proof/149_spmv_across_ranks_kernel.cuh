@@ -66,7 +66,8 @@ constexpr int kCheckedPowers = 3;
 inline std::vector<float> power_on_one(const Here& here, const HostCsr& a,
                                        const std::vector<float>& x0, int steps) {
     std::vector<float> x = x0;
-    for (int s = 0; s < steps; ++s) x = csr_spmv(here, a, x, zeros(a.num_rows));
+    for (int s = 0; s < steps; ++s)
+        x = spmv_on_device(here, launch_spmv_csr, a, x, zeros(a.num_rows));
     return x;
 }
 

@@ -1,20 +1,13 @@
 // What 150 prints, checks and times around its lesson (150_spmv_vector_csr_kernel.cu): the
-// matrix's facts and the group size that they choose, which lanes take which entries on a small
-// input, the claims about every group size's y, and at --scale on a GPU every group size timed
-// beside the choice and cuSPARSE.
+// rule, the matrix's facts and the group size that the rule chooses, which lanes take which
+// entries on a small input, the claims about every group size's y, and at --scale on a GPU every
+// group size timed beside the choice and cuSPARSE.
 #pragma once
 #include <algorithm>
 #include <cstdio>
-#include <iterator>
 #include <string>
-#include <utility>
 #include <vector>
-#include "../../common/cusparse_support.cuh"
-#include "../../common/device_formats.cuh"
-#include "../../common/self_check.h"
-#include "../../common/timing_table.cuh"
-#include "../chapter_inputs.h"
-#include "../regular_formats.h"
+#include "spmv_proof.cuh"
 
 inline ProgramDescription vector_csr_program() {
     return ProgramDescription(
@@ -31,13 +24,16 @@ inline std::string percent_text(double share) {
     return fixed_text(100 * share, 0) + "%";
 }
 
-// The facts, the choice and its reason, in one line.
+// The rule, the facts, and the choice with its reason.
 inline void show_choice(const RowFacts& f, const GroupChoice& choice) {
+    print_wrapped("the rule: a whole warp a row when the longest row is " +
+                  with_separators(kHubMeanRows) +
+                  " mean rows long or more, else one lane when the mean row has at most " +
+                  std::to_string(kShortMeanRow) + " entries, else " +
+                  std::to_string(kMiddleGroupSize) + " lanes");
     print_wrapped("group size " + std::to_string(choice.group_size) + ": mean row " +
-                  fixed_text(f.mean, 1) + " entries, CV " + fixed_text(f.cv, 2) +
-                  ", the longest " + fixed_text(f.longest_over_mean, 0) + " times the mean" +
-                  ", neighbouring rows share " + percent_text(f.shared_sectors) +
-                  " of their x sectors -> " + choice.reason);
+                  fixed_text(f.mean, 1) + " entries, the longest " +
+                  fixed_text(f.longest_over_mean, 0) + " times the mean -> " + choice.reason);
     print_wrapped("a warp holds " + counted(kWarpSize / choice.group_size, "row") + ", " +
                   counted(choice.group_size, "lane") + " each");
     std::printf("\n");
@@ -74,36 +70,22 @@ inline void show_groups(const HostCsr& a, int chosen) {
     std::printf("\n");
 }
 
+// The chosen group size's y and its baseline's, on a small input.
+inline void show_chosen_ys(const SpmvLessonInput& in, const std::vector<SpmvRun>& runs,
+                           int chosen) {
+    for (size_t i = 0; i < runs.size(); ++i)
+        if (kGroupSizes[i] == chosen) show_ys(in, {{"y", &runs[i].y}, {"y_cpu", &runs[i].y_cpu}});
+}
+
 // Every group size's y: the kernel's against the CPU baseline in its shape, both held to the
 // double reference's float32 bound (a group adds a row's products in another order than a row
 // loop, and the GPU fuses multiply-adds).
-inline void check_every_group_size(const KernelProgram& p, const SpmvLessonInput& in, int chosen,
-                                   SelfCheck& check) {
-    const SpmvReference& reference = in.reference();
-    // The baselines of the six group sizes are independent plain loops: they run at once, each
-    // on a core of its own.
-    constexpr size_t kSizes = std::size(kGroupSizes);
-    std::vector<std::vector<float>> y_cpu_of(kSizes, in.y0);
-#pragma omp parallel for schedule(dynamic, 1) if (in.csr.nnz() >= kParallelSize)
-    for (size_t i = 0; i < kSizes; ++i)
-        spmv_csr_vector_cpu(in.csr, kGroupSizes[i], in.x, y_cpu_of[i]);
+inline void check_every_group_size(const KernelProgram& p, const SpmvLessonInput& in,
+                                   const std::vector<SpmvRun>& runs, SelfCheck& check) {
+    check_runs(p, in, runs, check);
     bool baselines_match = true;
-    for (size_t i = 0; i < kSizes; ++i) {
-        const int g = kGroupSizes[i];
-        announce_emulation(p, static_cast<size_t>(in.csr.num_rows) * g,
-                           "SpMV with " + counted(g, "lane") + " a row");
-        const std::vector<float>& y_cpu = y_cpu_of[i];
-        const std::vector<float> y = csr_vector_spmv(p.here, in.csr, g, in.x, in.y0);
-        if (printable(in.csr) && g == chosen) {
-            print_array("y", y, 8);
-            print_array("y_cpu", y_cpu, 8);
-            std::printf("\n");
-        }
-        baselines_match = baselines_match && spmv_matches(y_cpu, reference);
-        claim_kernel_matches_baseline(
-            check, std::string("the ") + p.here.name() + " G = " + std::to_string(g) + " kernel", y,
-            y_cpu, reference);
-    }
+    for (const SpmvRun& run : runs)
+        baselines_match = baselines_match && spmv_matches(run.y_cpu, in.reference());
     check.claim(
         "the CPU baseline's y at every group size is within float32 rounding of the "
         "double reference",
@@ -114,45 +96,37 @@ inline void check_every_group_size(const KernelProgram& p, const SpmvLessonInput
 // that the sweep reads, never a self-check.
 constexpr double kChoiceTolerance = 0.10;
 
-// At --scale on a GPU: every group size, then the chosen one, then cuSPARSE's CSR ALG1
-// (cusparseSpMV with CUSPARSE_SPMV_CSR_ALG1, row-split like these kernels), all on the same
-// arrays. cuSPARSE is the fair bar: the same format, the same float arithmetic, NVIDIA's tuned
-// kernel. The bytes are the least that any of them moves: the CSR arrays, x once, y read and
-// written once.
-inline void time_group_sizes(const KernelProgram& p, const HostCsr& a, int chosen) {
-    if (!p.on_gpu() || p.options.scale == 0 ||
-        !cusparse_refusal(a.num_rows, a.num_cols, a.nnz()).empty())
-        return;
-    const Here& here = p.here;
-    DeviceCsr d(here, a);
-    DeviceArray<float> dx(here, lesson_x(a.num_cols)), dy(here, lesson_y0(a.num_rows));
-    const double bytes = csr_spmv_bytes(a);
-    TimingTable table(p, "150", p.options.skew,
-                      "bytes: the CSR arrays, x once, y read and written once");
-    std::vector<std::pair<int, double>> times;
+// cuSPARSE checked; at --scale on a GPU, every group size, then the chosen one, then cuSPARSE's
+// CSR ALG1 (row-split like these kernels), all on the same arrays.
+inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& in, int chosen,
+                                 SelfCheck& check) {
+    std::vector<TimedSpmv> kernels;
     for (int g : kGroupSizes)
-        times.emplace_back(
-            g,
-            table.time("csr_vector_g" + std::to_string(g),
-                       "CSR vector, " + counted(g, "lane") + " a row" +
-                           (g == chosen ? " (the choice)" : ""),
-                       bytes, [&] { launch_spmv_csr_vector(here, d, g, dx.data(), dy.data()); }));
-    const double chosen_ms =
-        table.time("csr_vector_chosen", "CSR vector, the chosen " + counted(chosen, "lane"), bytes,
-                   [&] { launch_spmv_csr_vector(here, d, chosen, dx.data(), dy.data()); });
-    CusparseSpmv library(a.num_rows, a.num_cols, a.nnz(), d.row_offsets.data(), d.col_idx.data(),
-                         d.values.data(), dx.data(), dy.data(), CUSPARSE_SPMV_CSR_ALG1);
-    const double library_ms =
-        table.time("cusparse_csr_alg1", "cuSPARSE CSR SpMV, ALG1", bytes, [&] { library.run(); });
-    const auto fastest =
-        *std::min_element(times.begin(), times.end(),
-                          [](const auto& l, const auto& r) { return l.second < r.second; });
-    table.ratio("chosen / fastest (" + counted(fastest.first, "lane") + ")",
-                chosen_ms / fastest.second);
-    table.ratio("chosen / cusparse_csr_alg1", chosen_ms / library_ms,
-                "the chosen vector CSR is faster");
-    std::printf("  measured: the choice, %s a row, is %swithin %s of the fastest, %s a row\n\n",
-                counted(chosen, "lane").c_str(),
-                chosen_ms <= (1 + kChoiceTolerance) * fastest.second ? "" : "not ",
-                percent_text(kChoiceTolerance).c_str(), counted(fastest.first, "lane").c_str());
+        kernels.push_back(timed_spmv(p.here, "csr_vector_g" + std::to_string(g),
+                                     "CSR vector, " + counted(g, "lane") + " a row" +
+                                         (g == chosen ? " (the choice)" : ""),
+                                     csr_vector_launch(g), &in.csr));
+    kernels.push_back(timed_spmv(p.here, "csr_vector_chosen",
+                                 "CSR vector, the chosen " + counted(chosen, "lane"),
+                                 csr_vector_launch(chosen), &in.csr));
+    compare_with_library(
+        p, in, "150", kCsrBytesNote, kernels, {kCusparseAlg1}, check,
+        [chosen](TimingTable& table, SpmvTimes& ms) {
+            int fastest = kGroupSizes[0];
+            for (int g : kGroupSizes)
+                if (ms.at("csr_vector_g" + std::to_string(g)) <
+                    ms.at("csr_vector_g" + std::to_string(fastest)))
+                    fastest = g;
+            const std::string fastest_kernel = "csr_vector_g" + std::to_string(fastest);
+            print_ratio(table, ms, "chosen / fastest (" + counted(fastest, "lane") + ")",
+                        "csr_vector_chosen", fastest_kernel);
+            print_ratio(table, ms, "chosen / cusparse_csr_alg1", "csr_vector_chosen",
+                        "cusparse_csr_alg1", "the chosen vector CSR is faster");
+            const bool near = ms.at("csr_vector_chosen") <=
+                              (1 + kChoiceTolerance) * ms.at(fastest_kernel);
+            std::printf("  measured: the choice, %s a row, is %swithin %s of the fastest, %s a "
+                        "row\n\n",
+                        counted(chosen, "lane").c_str(), near ? "" : "not ",
+                        percent_text(kChoiceTolerance).c_str(), counted(fastest, "lane").c_str());
+        });
 }

@@ -1,6 +1,6 @@
 // Exercise 14.3's harness: 144's ELL SpMV, one thread per row, with the slot index left to
 // ell_slot in ex14_3_ell_column_major.cu. The kernel runs only if every slot that ell_slot names
-// is inside the arrays; the index is then checked against the layout that regular_formats.h's
+// is inside the arrays; the index is then checked against the layout that 144's
 // ell_from_csr stores. x is stored one place in, after a NaN: a padding slot's column is -1, so
 // a thread that reads one picks up that NaN, and y shows it.
 #pragma once
@@ -10,7 +10,8 @@
 #include <string>
 #include <vector>
 #include "../../../common/here.cuh"
-#include "../../regular_formats.h"
+// 144's lesson: ELL as ell_from_csr stores it
+#include "../../144_coalescing_kernel.cu"
 #include "spmv_exercise.h"
 
 // The exercise: where ELL keeps entry i of row `row`, for num_rows rows of `width` slots each.

@@ -1,6 +1,6 @@
 // Exercise 14.6's harness: the byte count of ex14_6_predict_bytes.cu for 143's kernel, held
 // against the byte model that the chapter's timings turn into GB/s (csr_spmv_bytes, in
-// regular_formats.h), on matrices of different shapes, so that a term left out or counted twice
+// proof/spmv_proof.cuh), on matrices of different shapes, so that a term left out or counted twice
 // shows. The kernel itself runs as written in 143, and its y is checked as in every exercise. On
 // a GPU each matrix is also timed with the suite's timing table, which prints the GB/s that the
 // prediction implies beside the time: a measurement, never a self-check.
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 #include "../../../common/timing_table.cuh"
-// 143's lesson: the kernel that is counted and timed (launch_spmv_csr, csr_spmv)
+// 143's lesson: the kernel that is counted and timed (launch_spmv_csr)
 #include "../../143_spmv_csr_kernel.cu"
-#include "../../regular_formats.h"
+#include "../../proof/spmv_proof.cuh"
 #include "spmv_exercise.h"
 
 // The exercise: the bytes that 143's kernel, one thread per row, y = A * x + y, must move at
@@ -22,7 +22,7 @@ double predicted_csr_thread_per_row_bytes(const HostCsr& a);
 inline std::vector<float> csr_thread_per_row_spmv(const Here& here, const HostCoo& coo,
                                                   const std::vector<float>& x,
                                                   const std::vector<float>& y0) {
-    return csr_spmv(here, csr_for_lesson(coo), x, y0);
+    return spmv_on_device(here, launch_spmv_csr, csr_for_lesson(coo), x, y0);
 }
 
 // A 1,000 x 3 matrix and a 3 x 1,000 one, three entries in each of the long side's lines: the

@@ -1,0 +1,221 @@
+// What every SpMV kernel lesson (142 to 145, 148, 150) prints, checks and times around its
+// kernels, written once: the y arrays side by side, the claims that a kernel's y matches its CPU
+// baseline's and the double reference (and that two runs accumulate), cuSPARSE's CSR SpMV
+// checked against the same reference, and at --scale the lesson's kernels timed beside it. The
+// lessons pass their launches in; this file includes none of them.
+#pragma once
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+#include "../../common/cusparse_support.cuh"
+#include "../../common/device_formats.cuh"
+#include "../../common/self_check.h"
+#include "../../common/timing_table.cuh"
+#include "../chapter_inputs.h"
+#include "../spmv_on_device.cuh"
+
+// The byte model of the chapter's timings, which they turn into GB/s: what any SpMV must move
+// at least once, the matrix's arrays, x read once, and y read and written once. A gather that
+// reads an x entry again is not counted again (a cache may serve it), so this is a floor.
+inline double spmv_vector_bytes(int num_rows, int num_cols) {
+    return 4.0 * num_cols + 8.0 * num_rows;
+}
+inline double csr_spmv_bytes(const HostCsr& a) {
+    return static_cast<double>(csr_bytes(a)) + spmv_vector_bytes(a.num_rows, a.num_cols);
+}
+
+// "the emulated CSR kernel": a kernel's name in a claim says where it ran.
+inline std::string kernel_here(const KernelProgram& p, const std::string& kernel) {
+    return std::string("the ") + p.here.name() + " " + kernel;
+}
+
+// The named y arrays one under another, on an input small enough to print.
+inline void show_ys(const SpmvLessonInput& in,
+                    const std::vector<std::pair<std::string, const std::vector<float>*>>& ys) {
+    if (!printable(in.csr)) return;
+    size_t width = 0;
+    for (const auto& named : ys) width = std::max(width, named.first.size());
+    for (const auto& [name, y] : ys) print_array(name, *y, static_cast<int>(width));
+    std::printf("\n");
+}
+
+// The claim that a kernel's y matches its CPU baseline's. The two may add a row's products in
+// other orders (atomics, a warp's shuffles, the GPU's fused multiply-adds), and a GPU's global
+// atomics flush subnormals where the CPU keeps them, so neither need equal the other bit for
+// bit: both are held to the double reference's float32 bound.
+inline void claim_kernel_matches_baseline(SelfCheck& check, const std::string& kernel,
+                                          const std::vector<float>& y,
+                                          const std::vector<float>& y_cpu,
+                                          const SpmvReference& reference) {
+    check.claim(
+        kernel +
+            "'s y matches its CPU baseline's: both within float32 rounding and underflow of "
+            "the double reference",
+        spmv_matches(y, reference) && spmv_matches(y_cpu, reference));
+}
+
+inline void check_baseline(const SpmvLessonInput& in, const std::vector<float>& y_cpu,
+                           SelfCheck& check) {
+    check.claim("the CPU baseline's y is within float32 rounding of the double reference",
+                spmv_matches(y_cpu, in.reference()));
+}
+
+// The baseline against the double reference, then the kernel's y against the baseline's.
+inline void check_spmv(const KernelProgram& p, const SpmvLessonInput& in, const std::string& kernel,
+                       const std::vector<float>& y_cpu, const std::vector<float>& y,
+                       SelfCheck& check) {
+    check_baseline(in, y_cpu, check);
+    claim_kernel_matches_baseline(check, kernel_here(p, kernel), y, y_cpu, in.reference());
+}
+
+// Each run's kernel against its baseline, both held to the double reference's float32 bound;
+// a kernel not built on this input is skipped, with why.
+inline void check_runs(const KernelProgram& p, const SpmvLessonInput& in,
+                       const std::vector<SpmvRun>& runs, SelfCheck& check) {
+    for (const SpmvRun& run : runs)
+        if (run.not_built.empty())
+            claim_kernel_matches_baseline(check, kernel_here(p, run.kernel), run.y, run.y_cpu,
+                                          in.reference());
+        else
+            check.skip(kernel_here(p, run.kernel) + "'s y matches its CPU baseline's",
+                       run.not_built);
+}
+
+// SpMV adds into y, so two launches on one y leave y0 + 2 * A * x. 2x is exact in float, so
+// the reference for two runs is y0 + A * (2x).
+inline void check_accumulates(const SpmvLessonInput& in, const std::vector<float>& y_twice,
+                              SelfCheck& check) {
+    std::vector<float> twice_x(in.x.size());
+    for (size_t j = 0; j < in.x.size(); ++j) twice_x[j] = 2.0f * in.x[j];
+    check.claim("two runs from y0 leave y0 + 2 * A * x (SpMV accumulates into y)",
+                spmv_matches(y_twice, spmv_reference(in.coo, twice_x, in.y0)));
+}
+
+// A launch on x and y, its format already where the kernels run.
+using SpmvLaunch = std::function<void(const float*, float*)>;
+
+// A lesson's kernel as the timing table names it: its timing: name, its label, and `upload`,
+// which copies its format where the kernels run (a CSR kernel takes the table's copy of the
+// matrix) and returns its launch. Without `upload`, the kernel is not built on this input, and
+// `not_built` says why.
+struct TimedSpmv {
+    std::string kernel, label;
+    std::function<SpmvLaunch(const HostCsr&, DeviceCsr&)> upload;
+    double bytes = 0;  // 0: the bytes that any SpMV of the matrix must move (csr_spmv_bytes)
+    std::string not_built;
+};
+
+// A launch of the lessons' shape, launch(here, format, x, y), on the host format *a, or not
+// built where a is null.
+template <class Device, class Host>
+TimedSpmv timed_spmv(const Here& here, const std::string& kernel, const std::string& label,
+                     void (*launch)(const Here&, Device&, const float*, float*), const Host* a,
+                     double bytes = 0, const std::string& not_built = "") {
+    TimedSpmv timed{kernel, label, nullptr, bytes, not_built};
+    if (!a) return timed;
+    timed.upload = [&here, launch, a](const HostCsr& matrix, DeviceCsr& on_device) -> SpmvLaunch {
+        if constexpr (std::is_same_v<Device, DeviceCsr>)
+            if (static_cast<const void*>(a) == &matrix)
+                return [&here, launch, &on_device](const float* x, float* y) {
+                    launch(here, on_device, x, y);
+                };
+        auto d = std::make_shared<Device>(here, *a);
+        return [&here, launch, d](const float* x, float* y) { launch(here, *d, x, y); };
+    };
+    return timed;
+}
+
+// cuSPARSE's CSR SpMV, cusparseSpMV on the same CSR arrays, with one of its algorithms: the
+// default, or ALG1 (a row split, like the chapter's row kernels) and ALG2 (a split of the
+// nonzeros, like the merge path). It is the fair bar: the same format, the same float
+// arithmetic, NVIDIA's tuned kernels.
+struct LibrarySpmv {
+    const char* kernel;
+    const char* label;
+    cusparseSpMVAlg_t algorithm;
+};
+const LibrarySpmv kCusparseDefault = {"cusparse_csr", "cuSPARSE CSR SpMV",
+                                      CUSPARSE_SPMV_ALG_DEFAULT};
+const LibrarySpmv kCusparseAlg1 = {"cusparse_csr_alg1", "cuSPARSE CSR SpMV, ALG1",
+                                   CUSPARSE_SPMV_CSR_ALG1};
+const LibrarySpmv kCusparseAlg2 = {"cusparse_csr_alg2", "cuSPARSE CSR SpMV, ALG2",
+                                   CUSPARSE_SPMV_CSR_ALG2};
+
+// The median milliseconds of each kernel timed, by its timing: name.
+using SpmvTimes = std::map<std::string, double>;
+
+// Times the kernels, then the library's, all on the same x and y. Repeated runs keep adding into
+// y, for all of them: the same work per run, and no reset timed. cuSPARSE refuses a matrix that
+// holds more entries than places (an R-MAT matrix can, at --scale 1 to 3); it is then not timed.
+inline SpmvTimes time_beside_library(const KernelProgram& p, TimingTable& table, const HostCsr& a,
+                                     const std::vector<TimedSpmv>& kernels,
+                                     const std::vector<LibrarySpmv>& libraries) {
+    DeviceCsr d(p.here, a);
+    DeviceArray<float> dx(p.here, lesson_x(a.num_cols)), dy(p.here, lesson_y0(a.num_rows));
+    const double bytes = csr_spmv_bytes(a);
+    SpmvTimes ms;
+    for (const TimedSpmv& k : kernels) {
+        if (!k.upload) {
+            table.skipped(k.kernel, k.not_built, "fill");
+            continue;
+        }
+        const SpmvLaunch launch = k.upload(a, d);
+        ms[k.kernel] = table.time(k.kernel, k.label, k.bytes > 0 ? k.bytes : bytes,
+                                  [&] { launch(dx.data(), dy.data()); });
+    }
+    if (!cusparse_refusal(a.num_rows, a.num_cols, a.nnz()).empty()) return ms;
+    for (const LibrarySpmv& library : libraries) {
+        CusparseSpmv route(a.num_rows, a.num_cols, a.nnz(), d.row_offsets.data(), d.col_idx.data(),
+                           d.values.data(), dx.data(), dy.data(), library.algorithm);
+        ms[library.kernel] = table.time(library.kernel, library.label, bytes, [&] { route.run(); });
+    }
+    return ms;
+}
+
+// Timings are taken on a GPU, for --scale inputs only.
+inline bool timed_here(const KernelProgram& p) {
+    return p.on_gpu() && p.options.scale > 0;
+}
+
+// cuSPARSE's CSR SpMV (its default algorithm) on the lesson's x and y0, held to the same double
+// reference as the kernels. It skips in emulation, and where the library refuses the matrix.
+inline void check_library_route(const KernelProgram& p, const SpmvLessonInput& in,
+                                SelfCheck& check) {
+    const std::string claim = "cuSPARSE's CSR SpMV matches the same double reference";
+    if (!p.on_gpu()) return check.skip(claim);
+    const HostCsr& a = in.csr;
+    DeviceCsr d(p.here, a);
+    DeviceArray<float> dx(p.here, in.x), dy(p.here, in.y0);
+    cusparse_spmv_checked(check, claim, a.num_rows, a.num_cols, a.nnz(), d.row_offsets.data(),
+                          d.col_idx.data(), d.values.data(), dx.data(), dy.data(),
+                          [&] { return spmv_matches(dy.download(), in.reference()); });
+}
+
+// The library route checked; then, at --scale on a GPU, the lesson's kernels timed beside it,
+// in a table of `program`'s, and `ratios` given the times to compare.
+inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& in,
+                                 const std::string& program, const std::string& bytes_note,
+                                 const std::vector<TimedSpmv>& kernels,
+                                 const std::vector<LibrarySpmv>& libraries, SelfCheck& check,
+                                 const std::function<void(TimingTable&, SpmvTimes&)>& ratios) {
+    check_library_route(p, in, check);
+    if (!timed_here(p)) return;
+    TimingTable table(p, program, p.options.skew, bytes_note);
+    SpmvTimes ms = time_beside_library(p, table, in.csr, kernels, libraries);
+    ratios(table, ms);
+}
+
+// "ratio what: over / under", where both were timed.
+inline void print_ratio(const TimingTable& table, const SpmvTimes& ms, const std::string& what,
+                        const std::string& over, const std::string& under,
+                        const std::string& below_one = "") {
+    if (ms.count(over) && ms.count(under)) table.ratio(what, ms.at(over) / ms.at(under), below_one);
+}
+
+// Bytes noted under a table whose kernels are all given the CSR's byte model.
+const std::string kCsrBytesNote = "bytes: the CSR arrays, x once, y read and written once";
