@@ -20,6 +20,13 @@ enum class Loaded { bounds, values, col_idx, x_gather };
 
 constexpr Loaded kLoaded[] = {Loaded::bounds, Loaded::values, Loaded::col_idx, Loaded::x_gather};
 
+// The probes launch as the lessons' kernels do: 256 threads a block, enough blocks for every
+// thread, so that each probe's warps read what the mapping's warps read.
+constexpr unsigned kProbeThreads = 256;
+inline unsigned probe_blocks(size_t threads) {
+    return static_cast<unsigned>((threads + kProbeThreads - 1) / kProbeThreads);
+}
+
 inline const char* loaded_name(Loaded l) {
     switch (l) {
         case Loaded::bounds:
@@ -179,8 +186,9 @@ private:
             launch_and_check(
                 mapping, threads,
                 [&](float* out) {
-                    p_.here.launch(threads, csr_probe_kernel<L>, csr_probe_thread<L>, lanes,
-                                   offsets, values, cols, x, out);
+                    p_.here.launch(probe_blocks(threads), kProbeThreads, csr_probe_kernel<L>,
+                                   csr_probe_thread<L>, threads, lanes, offsets, values, cols, x,
+                                   out);
                 },
                 [&](const std::vector<float>& out) { return rows_match(out, lanes); });
         };
@@ -189,8 +197,8 @@ private:
             launch_and_check(
                 "coo_thread_per_nonzero", nnz,
                 [&](float* out) {
-                    p_.here.launch(nnz, coo_entries_probe_kernel<L>, coo_entries_probe_thread<L>,
-                                   values, cols, x, out);
+                    p_.here.launch(probe_blocks(nnz), kProbeThreads, coo_entries_probe_kernel<L>,
+                                   coo_entries_probe_thread<L>, nnz, values, cols, x, out);
                 },
                 [&](const std::vector<float>& out) {
                     for (int k = 0; k < nnz; ++k)
@@ -203,8 +211,9 @@ private:
         launch_and_check(
             "ell_thread_per_row", rows,
             [&](float* out) {
-                p_.here.launch(rows, ell_rows_probe_kernel<L>, ell_rows_probe_thread<L>, e.num_rows,
-                               e.nnz_per_row.data(), e.values.data(), e.col_idx.data(), x, out);
+                p_.here.launch(probe_blocks(rows), kProbeThreads, ell_rows_probe_kernel<L>,
+                               ell_rows_probe_thread<L>, rows, e.num_rows, e.nnz_per_row.data(),
+                               e.values.data(), e.col_idx.data(), x, out);
             },
             [&](const std::vector<float>& out) { return rows_match(out, 1); });
         return match;
