@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 #include "../ch21_csr/121_chunked_coo_to_csr_kernel.cu"
-#include "../ch21_csr/proof/sorted_coo_proof.cuh"
+#include "../ch21_csr/proof/121_chunked_coo_to_csr_kernel.cuh"
 #include "data_files.h"
 #include "edge_case_graphs.h"
 
