@@ -635,7 +635,8 @@ int main(int argc, char** argv) {
             step.launch(p.here, d, tiles, x, y);
         }));
     const std::vector<float> y_rows = spmv_on_device(p.here, launch_spmv_csr, in.csr, in.x, in.y0);
-    show_ys(in, {{"y", &y}, {"y_blocks", &y_tile_steps.back()}, {"y_cpu", &y_cpu}});
+    const std::vector<float>& y_blocks = y_tile_steps.back();
+    show_ys(in, {{"y", &y}, {"y_blocks", &y_blocks}, {"y_cpu", &y_cpu}});
     SelfCheck check;
     check_merge_path(p, in, steps, y_cpu, y, y_rows, check);
     check_tile_steps(p, in, y_cpu, y_tile_steps, check);

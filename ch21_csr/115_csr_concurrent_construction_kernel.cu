@@ -192,7 +192,8 @@ int main(int argc, char** argv) {
     check_build(p, edges, built, baseline, check);
     if (p.options.book_example()) {  // the replay is the point, and no GPU can be told an order
         const Here count_here = Here::emulated(p.shuffled_order());
-        const GroupedEdges a = build_csr(count_here, Here::emulated(ThreadOrder::ascending()), edges);
+        const GroupedEdges a =
+            build_csr(count_here, Here::emulated(ThreadOrder::ascending()), edges);
         const GroupedEdges b =
             build_csr(count_here, Here::emulated(ThreadOrder::given(kBookOrderB)), edges);
         check_book_orders(edges, a.grouped, b.grouped, baseline.grouped, check);

@@ -12,11 +12,11 @@
 #include "115_csr_concurrent_construction_kernel.cu"
 
 // The CPU baseline, in the kernels' shape: 115's (114's count, scan and scatter one edge at a
-// time) over the reversed edges, the destination as the key and the source as the partner. In the kernels the atomics then
-// race for a destination's cursor, which decides a source's place within its column and nothing
-// else. The CSC comes back as 115's grouping: a HostCsr whose rows are the graph's columns, its
-// row_offsets the col_offsets, its col_idx the row_idx (the in-neighbours' ids), its values the
-// edge weights; the counts are the in-degrees.
+// time) over the reversed edges, the destination as the key and the source as the partner. In
+// the kernels the atomics then race for a destination's cursor, which decides a source's place
+// within its column and nothing else. The CSC comes back as 115's grouping: a HostCsr whose rows
+// are the graph's columns, its row_offsets the col_offsets, its col_idx the row_idx (the
+// in-neighbours' ids), its values the edge weights; the counts are the in-degrees.
 inline GroupedEdges build_csc_cpu(const HostCoo& edges) {
     return build_csr_cpu(transposed(edges));
 }

@@ -10,8 +10,8 @@
 //                 build/122_sorted_coo_to_csr_one_pass_kernel
 //                 build/122_sorted_coo_to_csr_one_pass_kernel --scale 22 --max-memory 8G
 
-// 120's lesson: validate_then_convert, copy_entry_arrays, and the search it is timed against
 #include "../common/warp.h"
+// 120's lesson: validate_then_convert, copy_entry_arrays, and the search it is timed against
 #include "120_sorted_coo_to_csr_kernel.cu"
 
 constexpr int kEntriesPerGroup = 4;

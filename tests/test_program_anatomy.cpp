@@ -3,10 +3,11 @@
 // commands of its "Build and run:" block are its --help examples, the same lines in the same
 // order; its main, and the proof file that main calls, are left out when a later lesson or a
 // test includes it; every include of an earlier lesson says what it takes; a kernel lesson's main
-// launches its kernels; no proof or chapter helper includes a lesson. And, run on the
-// book's example, it labels each array that it prints with a name from its own sources or from
+// launches its kernels (or an earlier lesson's that it takes); no proof or chapter helper
+// includes a lesson. And, run on the book's example, it labels each array that it prints with a name from its own sources or from
 // common/, or gives the book's name beside it. programs.txt lists every one.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <regex>
 #include <set>
@@ -163,6 +164,25 @@ std::vector<std::pair<std::string, std::string>> top_level_definitions(const std
         if (c == ';' && depth == 0) head_start = i + 1;
     }
     return definitions;
+}
+
+// The earlier lessons that a lesson includes, and those that they include.
+std::vector<fs::path> included_lessons(const fs::path& lesson) {
+    std::vector<fs::path> found;
+    std::vector<fs::path> pending{lesson};
+    const std::regex include("#include \"([^\"]*[0-9]{3}_\\w+\\.(cu|cpp))\"");
+    while (!pending.empty()) {
+        const fs::path file = pending.back();
+        pending.pop_back();
+        const std::string text = slurp(file.string());
+        for (std::sregex_iterator it(text.begin(), text.end(), include), end; it != end; ++it) {
+            const fs::path taken = fs::weakly_canonical(file.parent_path() / (*it)[1].str());
+            if (std::find(found.begin(), found.end(), taken) != found.end()) continue;
+            found.push_back(taken);
+            pending.push_back(taken);
+        }
+    }
+    return found;
 }
 
 bool launches_directly(const std::string& body) {
@@ -336,12 +356,19 @@ TEST_CASE("anatomy: every launch in a kernel lesson shows its grid and block siz
 }
 
 TEST_CASE("anatomy: a kernel lesson's main launches its kernels, itself or through a function "
-          "of the lesson's own file",
+          "of its own file or of an earlier lesson that it takes",
           "[anatomy][launch]") {
     for (const NumberedProgram& p : numbered_programs()) {
         if (!p.needs_cuda) continue;
         INFO(p.source.string());
-        const auto definitions = top_level_definitions(bare_code(slurp(p.source.string())));
+        auto definitions = top_level_definitions(bare_code(slurp(p.source.string())));
+        std::string main_body;
+        for (const auto& [name, body] : definitions)
+            if (name == "main") main_body = body;
+        for (const fs::path& lesson : included_lessons(p.source)) {
+            const auto taken = top_level_definitions(bare_code(slurp(lesson.string())));
+            definitions.insert(definitions.end(), taken.begin(), taken.end());
+        }
         std::set<std::string> launchers;
         for (bool grew = true; grew;) {
             grew = false;
@@ -353,9 +380,6 @@ TEST_CASE("anatomy: a kernel lesson's main launches its kernels, itself or throu
                 if (launches) grew = launchers.insert(name).second;
             }
         }
-        std::string main_body;
-        for (const auto& [name, body] : definitions)
-            if (name == "main") main_body = body;
         REQUIRE(!main_body.empty());
         bool main_launches = launches_directly(main_body);
         for (const std::string& launcher : launchers)

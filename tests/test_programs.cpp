@@ -315,7 +315,7 @@ TEST_CASE("programs: --stencil is refused where it makes no sense, with the reas
 #ifdef SUITE_HAVE_CUDA
     check_usage_refused("147_conjugate_gradient_kernel", {"--stencil", "2d", "--scale", "6"},
                         "--stencil replaces an R-MAT input, and this program's --scale input is "
-                        "its own: a 2-D Poisson matrix");
+                        "its own: the 2-D Poisson matrix of --stencil 2d");
 #endif
 }
 

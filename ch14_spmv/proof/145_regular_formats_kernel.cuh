@@ -237,19 +237,15 @@ inline void show_and_check_dia(const KernelProgram& p, const HostCsr& a,
 }
 
 // Each format's y from its kernel and from its baseline, from the x and y0 of every lesson of
-// the chapter (the y that 142 and 143 print for the same matrix): "y_ell", "y_ell_cpu", ...
+// the chapter (the y that 142 and 143 print for the same matrix).
 inline void show_format_ys(const SpmvLessonInput& in, const std::vector<SpmvRun>& runs) {
     if (!printable(in.csr)) return;
     std::printf("SpMV, y = A * x + y0, in each format, by its kernel and by its baseline:\n");
-    std::vector<std::pair<std::string, const std::vector<float>*>> ys;
     for (const SpmvRun& run : runs) {
         if (!run.not_built.empty()) continue;
-        std::string format = run.kernel.substr(0, run.kernel.find(' '));
-        for (char& c : format) c = static_cast<char>(std::tolower(c));
-        ys.push_back({"y_" + format, &run.y});
-        ys.push_back({"y_" + format + "_cpu", &run.y_cpu});
+        std::printf("%s:\n", run.kernel.c_str());
+        show_ys(in, {{"y", &run.y}, {"y_cpu", &run.y_cpu}});
     }
-    show_ys(in, ys);
 }
 
 // cuSPARSE checked; at --scale, every format timed beside it. Every format but DIA is given the

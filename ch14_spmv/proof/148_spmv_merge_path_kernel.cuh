@@ -17,7 +17,8 @@ inline ProgramDescription merge_path_program() {
     return ProgramDescription(
                "148 (14.5) kernel: SpMV by merge path, equal work per thread",
                {"make 148_spmv_merge_path_kernel && build/148_spmv_merge_path_kernel",
-                "build/148_spmv_merge_path_kernel --scale 22 --rmat 0.57,0.19,0.19 --max-memory 8G"})
+                "build/148_spmv_merge_path_kernel --scale 22 --rmat 0.57,0.19,0.19 "
+                "--max-memory 8G"})
         .with_book_input("the 4 x 4 matrix of Fig. 14.1")
         .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
         .with_figure_data(

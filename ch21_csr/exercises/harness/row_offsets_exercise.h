@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 #include "../../../common/device_formats.cuh"
+// 119's lesson: the CPU baseline that the exercises' answers are held to
 #include "../../119_sorted_coo_to_csr_cpu_baseline.cpp"
 #include "exercise_program.h"
 
