@@ -121,11 +121,7 @@ inline HostCoo coo_from_dia(const HostDia& d) {
 inline std::vector<Entry> summed_entries(const HostCsr& a) {
     // Row r's (column, sum) pairs, in column order.
     auto sum_row = [&](int r, std::vector<std::pair<int, float>>& row) {
-        row.clear();
-        for (int k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k)
-            row.emplace_back(a.col_idx[k], a.values[k]);
-        std::stable_sort(row.begin(), row.end(),
-                         [](const auto& x, const auto& y) { return x.first < y.first; });
+        row_by_column(a, r, row);
         size_t kept = 0;
         for (size_t i = 0; i < row.size();) {
             float sum = 0.0f;

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 #include "cuda_support.cuh"
 #include "self_check.h"
@@ -48,47 +49,52 @@ private:
     cusparseHandle_t handle_ = nullptr;
 };
 
-// y = A * x + y in float by cuSPARSE's SpMV (CSR, alpha = beta = 1; the default algorithm, or
-// CUSPARSE_SPMV_CSR_ALG1 / ALG2): the same operation as the chapter's SpMV kernels, on device
-// arrays that the caller owns.
-class CusparseSpmv {
+// y = A * x + beta * y by cuSPARSE's SpMV (CSR, alpha = 1; the default algorithm, or
+// CUSPARSE_SPMV_CSR_ALG1 / ALG2), on device arrays that the caller owns. In float with beta = 1
+// it is the same operation as the chapter's SpMV kernels; 113 takes it in double, with beta = 0.
+template <class Value>
+class CusparseSpmvOf {
 public:
-    CusparseSpmv(int num_rows, int num_cols, int64_t nnz, int* row_offsets, int* col_idx,
-                 float* values, float* x, float* y,
-                 cusparseSpMVAlg_t algorithm = CUSPARSE_SPMV_ALG_DEFAULT)
-        : algorithm_(algorithm) {
+    CusparseSpmvOf(int num_rows, int num_cols, int64_t nnz, int* row_offsets, int* col_idx,
+                   Value* values, Value* x, Value* y,
+                   cusparseSpMVAlg_t algorithm = CUSPARSE_SPMV_ALG_DEFAULT, Value beta = 1)
+        : algorithm_(algorithm), beta_(beta) {
         CUSPARSE_CHECK(cusparseCreateCsr(&matrix_, num_rows, num_cols, nnz, row_offsets, col_idx,
                                          values, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                         CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-        CUSPARSE_CHECK(cusparseCreateDnVec(&x_, num_cols, x, CUDA_R_32F));
-        CUSPARSE_CHECK(cusparseCreateDnVec(&y_, num_rows, y, CUDA_R_32F));
+                                         CUSPARSE_INDEX_BASE_ZERO, kType));
+        CUSPARSE_CHECK(cusparseCreateDnVec(&x_, num_cols, x, kType));
+        CUSPARSE_CHECK(cusparseCreateDnVec(&y_, num_rows, y, kType));
         size_t bytes = 0;
         CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &kOne,
-                                               matrix_, x_, &kOne, y_, CUDA_R_32F, algorithm_,
+                                               matrix_, x_, &beta_, y_, kType, algorithm_,
                                                &bytes));
         workspace_ = DeviceBuffer<unsigned char>(std::max<size_t>(bytes, 1));
     }
-    ~CusparseSpmv() {
+    ~CusparseSpmvOf() {
         cusparseDestroySpMat(matrix_);
         cusparseDestroyDnVec(x_);
         cusparseDestroyDnVec(y_);
     }
-    CusparseSpmv(const CusparseSpmv&) = delete;
-    CusparseSpmv& operator=(const CusparseSpmv&) = delete;
+    CusparseSpmvOf(const CusparseSpmvOf&) = delete;
+    CusparseSpmvOf& operator=(const CusparseSpmvOf&) = delete;
 
     void run() {
         CUSPARSE_CHECK(cusparseSpMV(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &kOne, matrix_, x_,
-                                    &kOne, y_, CUDA_R_32F, algorithm_, workspace_.data()));
+                                    &beta_, y_, kType, algorithm_, workspace_.data()));
     }
 
 private:
-    static constexpr float kOne = 1.0f;
+    static constexpr Value kOne = 1;
+    static constexpr cudaDataType kType = std::is_same_v<Value, double> ? CUDA_R_64F : CUDA_R_32F;
     cusparseSpMVAlg_t algorithm_;
+    Value beta_;
     CusparseHandle handle_;
     DeviceBuffer<unsigned char> workspace_;
     cusparseSpMatDescr_t matrix_ = nullptr;
     cusparseDnVecDescr_t x_ = nullptr, y_ = nullptr;
 };
+
+using CusparseSpmv = CusparseSpmvOf<float>;
 
 // The library's SpMV on the caller's device arrays, run once, and the claim that the y it left
 // is right (`y_is_right` reads it back and judges it). Where cuSPARSE refuses the matrix, the

@@ -431,6 +431,16 @@ void sort_by_row_stably(const HostCoo& a, Put put, int first_row, int last_row,
     }
 }
 
+// Row r's entries as (column, value) pairs in column order, the entries of one column in the
+// order in which the row stores them: the one way in which a row is put in column order.
+inline void row_by_column(const HostCsr& a, int r, std::vector<std::pair<int, float>>& row) {
+    row.clear();
+    for (int k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k)
+        row.emplace_back(a.col_idx[k], a.values[k]);
+    std::stable_sort(row.begin(), row.end(),
+                     [](const auto& x, const auto& y) { return x.first < y.first; });
+}
+
 // The same entries, stably sorted by row: the input that sorted-COO-to-CSR conversion expects.
 inline HostCoo sorted_by_row(const HostCoo& a) {
     HostCoo s = coo_of_size(a.num_rows, a.num_cols, a.nnz());

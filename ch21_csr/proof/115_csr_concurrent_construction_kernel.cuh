@@ -203,13 +203,9 @@ inline HostCsr sorted_by_column(const Here& here, const HostCsr& g) {
     }
     std::vector<std::pair<int, float>> row;
     for (int r = 0; r < g.num_rows; ++r) {
-        const int begin = g.row_offsets[r], end = g.row_offsets[r + 1];
-        row.clear();
-        for (int k = begin; k < end; ++k) row.emplace_back(g.col_idx[k], g.values[k]);
-        std::sort(row.begin(), row.end(),
-                  [](const auto& a, const auto& b) { return a.first < b.first; });
-        for (int k = begin; k < end; ++k)
-            std::tie(sorted.col_idx[k], sorted.values[k]) = row[k - begin];
+        row_by_column(g, r, row);
+        for (int k = g.row_offsets[r]; k < g.row_offsets[r + 1]; ++k)
+            std::tie(sorted.col_idx[k], sorted.values[k]) = row[k - g.row_offsets[r]];
     }
     return sorted;
 }

@@ -24,40 +24,21 @@
 // sums are exact for any graph this program can hold.
 struct CusparseNeighborSums {
     explicit CusparseNeighborSums(DeviceCsr& g)
-        : ones(std::vector<double>(g.nnz(), 1.0)), x(g.num_cols), y(g.num_rows) {
-        std::vector<double> ids(g.num_cols);
-        for (int j = 0; j < g.num_cols; ++j) ids[j] = j;
-        x.upload(ids);
-        CUSPARSE_CHECK(cusparseCreateCsr(&a, g.num_rows, g.num_cols, g.nnz(), g.row_offsets.data(),
-                                         g.col_idx.data(), ones.data(), CUSPARSE_INDEX_32I,
-                                         CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
-        CUSPARSE_CHECK(cusparseCreateDnVec(&vx, g.num_cols, x.data(), CUDA_R_64F));
-        CUSPARSE_CHECK(cusparseCreateDnVec(&vy, g.num_rows, y.data(), CUDA_R_64F));
-        size_t bytes = 0;
-        CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, a,
-                                               vx, &beta, vy, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT,
-                                               &bytes));
-        workspace = DeviceBuffer<unsigned char>(bytes);
-    }
-    ~CusparseNeighborSums() {
-        cusparseDestroySpMat(a);
-        cusparseDestroyDnVec(vx);
-        cusparseDestroyDnVec(vy);
-    }
-    CusparseNeighborSums(const CusparseNeighborSums&) = delete;
-    CusparseNeighborSums& operator=(const CusparseNeighborSums&) = delete;
+        : ones(std::vector<double>(g.nnz(), 1.0)),
+          x(vertex_ids(g.num_cols)),
+          y(g.num_rows),
+          spmv(g.num_rows, g.num_cols, g.nnz(), g.row_offsets.data(), g.col_idx.data(),
+               ones.data(), x.data(), y.data(), CUSPARSE_SPMV_ALG_DEFAULT, 0.0) {}
 
-    void run() {
-        CUSPARSE_CHECK(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, a, vx, &beta,
-                                    vy, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, workspace.data()));
+    static std::vector<double> vertex_ids(int n) {
+        std::vector<double> ids(n);
+        for (int j = 0; j < n; ++j) ids[j] = j;
+        return ids;
     }
+    void run() { spmv.run(); }
 
-    CusparseHandle handle;
     DeviceBuffer<double> ones, x, y;
-    DeviceBuffer<unsigned char> workspace;
-    cusparseSpMatDescr_t a = nullptr;
-    cusparseDnVecDescr_t vx = nullptr, vy = nullptr;
-    const double alpha = 1.0, beta = 0.0;
+    CusparseSpmvOf<double> spmv;
 };
 
 // Each thread's slice and the sum that it wrote; on a large graph, the longest slice, whose
