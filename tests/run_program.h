@@ -34,6 +34,19 @@ inline std::string slurp(const std::string& path) {
     return text.str();
 }
 
+// The lines of a text, without their line ends.
+inline std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    size_t start = 0;
+    while (start < text.size()) {
+        const size_t end = text.find('\n', start);
+        lines.push_back(text.substr(start, end == std::string::npos ? end : end - start));
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    return lines;
+}
+
 // build/NAME, run with `args`; its output goes through files, so that a program that prints a
 // lot cannot block on a full pipe.
 // `address_space_limit`, when not 0, caps the child's virtual memory (RLIMIT_AS), so that an

@@ -4,14 +4,11 @@
 #include "../ch21_csr/115_csr_concurrent_construction_kernel.cu"
 #include "../ch21_csr/proof/115_csr_concurrent_construction_kernel.cuh"
 #include "edge_case_graphs.h"
+#include "emulated_here.h"
 
 namespace {
 constexpr uint64_t kSweepSeed = 115;
 constexpr int kGpuSweepGraphs = 200;
-
-Here emulated(uint64_t seed) {
-    return Here::emulated(ThreadOrder::shuffled(seed));
-}
 
 // What every correct build must satisfy, whatever order its atomics resolved in.
 void require_correct_build(const GroupedEdges& built, const HostCoo& g) {

@@ -12,15 +12,12 @@
 #include "data_files.h"
 #include "edge_case_graphs.h"
 #include "sorted_coo_refusals.h"
+#include "emulated_here.h"
 
 namespace {
 
 constexpr uint64_t kSeed120 = 120120;
 constexpr int kGpuSweepGraphs = 200;
-
-Here emulated(uint64_t seed) {
-    return Here::emulated(ThreadOrder::shuffled(seed));
-}
 
 // The validation kernel's smallest bad index for a host input, uploaded where `here` runs.
 int first_bad_of(const Here& here, const HostCoo& coo) {

@@ -11,6 +11,7 @@
 #include "../ch21_csr/proof/124_csr_bucketed_construction_kernel.cuh"
 #include "edge_case_graphs.h"
 #include "run_program.h"
+#include "emulated_here.h"
 
 namespace {
 constexpr uint64_t kSweepSeed = 124;
@@ -52,7 +53,6 @@ int hub_buckets(const BucketedCsr& b, const BucketLayout& layout) {
     return hubs;
 }
 
-Here emulated(uint64_t seed) { return Here::emulated(ThreadOrder::shuffled(seed)); }
 }  // namespace
 
 TEST_CASE("124: the CPU baseline keeps arrival order: its CSR is a stable sort by source",

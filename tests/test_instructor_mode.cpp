@@ -12,18 +12,6 @@
 
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    size_t start = 0;
-    while (start < text.size()) {
-        const size_t end = text.find('\n', start);
-        lines.push_back(text.substr(start, end == std::string::npos ? end : end - start));
-        if (end == std::string::npos) break;
-        start = end + 1;
-    }
-    return lines;
-}
-
 bool is_tally(const std::string& line) {
     return line.rfind("self-check tally: ", 0) == 0 && line.find(" 0 MISMATCH") != std::string::npos;
 }

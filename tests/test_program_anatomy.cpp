@@ -21,19 +21,6 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    size_t start = 0;
-    while (start < text.size()) {
-        const size_t end = text.find('\n', start);
-        lines.push_back(text.substr(start, end == std::string::npos ? std::string::npos
-                                                                      : end - start));
-        if (end == std::string::npos) break;
-        start = end + 1;
-    }
-    return lines;
-}
-
 std::string trimmed(const std::string& s) {
     const size_t first = s.find_first_not_of(' ');
     if (first == std::string::npos) return "";
