@@ -62,12 +62,7 @@ inline HostCoo coo_from_hyb(const HostHyb& h) {
 // Entry k of the COO is slot k of the diagonals: the arrays are the same, and each diagonal's
 // rows are read off row_perm, the diagonals shared among the cores.
 inline HostCoo coo_from_jds(const HostJds& j) {
-    HostCoo c;
-    c.num_rows = j.num_rows;
-    c.num_cols = j.num_cols;
-    c.cols = j.col_idx;
-    c.values = j.values;
-    c.rows.resize(j.nnz());
+    HostCoo c{j.num_rows, j.num_cols, std::vector<int>(j.nnz()), j.col_idx, j.values};
 #pragma omp parallel for schedule(dynamic, 1) if (j.nnz() >= kParallelSize)
     for (int d = 0; d < j.num_diagonals(); ++d)
         for (int t = 0; t < j.diagonal_size(d); ++t) c.rows[j.diag_ptrs[d] + t] = j.row_perm[t];

@@ -205,13 +205,7 @@ inline bool same_row_multisets(const HostCsr& got, const HostCsr& expected) {
 
 // The same entries, with the roles of rows and columns swapped: a graph's reverse edges.
 inline HostCoo transposed(const HostCoo& a) {
-    HostCoo t;
-    t.num_rows = a.num_cols;
-    t.num_cols = a.num_rows;
-    t.rows = a.cols;
-    t.cols = a.rows;
-    t.values = a.values;
-    return t;
+    return HostCoo{a.num_cols, a.num_rows, a.cols, a.rows, a.values};
 }
 
 // How many entries each row holds, counted on every core: each thread counts its own share of the
