@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(argc, argv, spmv_coo_program());
     const SpmvLessonInput in = spmv_lesson_input(p.options, ShownFormat::coo);
     const std::vector<std::vector<int>> groups = coo_threads_per_y_entry(in.coo);
-    show_contention(in.coo, groups);
+    show_contention(in.coo, groups, coo_blocks(in.coo.nnz()), kCooThreads);
 
     std::vector<float> y_cpu = in.y0;
     spmv_coo_cpu(in.coo, in.x, y_cpu);

@@ -41,9 +41,11 @@ __global__ void spmv_csr_kernel(int num_rows, const int* row_offsets, const int*
 }
 
 // y += A * x: one thread per row, in blocks of 256 threads, as many blocks as cover the rows.
+constexpr unsigned kRowThreads = 256;
+inline unsigned row_blocks(int num_rows) { return (num_rows + kRowThreads - 1) / kRowThreads; }
+
 inline void launch_spmv_csr(const Here& here, DeviceCsr& a, const float* x, float* y) {
-    const unsigned threads = 256;
-    const unsigned blocks = (a.num_rows + threads - 1) / threads;
+    const unsigned threads = kRowThreads, blocks = row_blocks(a.num_rows);
     here.launch(blocks, threads, spmv_csr_kernel, spmv_csr_thread, a.num_rows,
                 a.row_offsets.data(), a.col_idx.data(), a.values.data(), x, y);
 }
@@ -54,7 +56,7 @@ inline void launch_spmv_csr(const Here& here, DeviceCsr& a, const float* x, floa
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(argc, argv, spmv_csr_program());
     const SpmvLessonInput in = spmv_lesson_input(p.options);
-    show_thread_slices(in.csr);
+    show_thread_slices(in.csr, row_blocks(in.csr.num_rows), kRowThreads);
     show_longest_row(in.csr);
 
     std::vector<float> y_cpu = in.y0;

@@ -72,10 +72,15 @@ inline int validate_sorted_coo(const Here& here, const DeviceCoo& coo) {
 
 // The offsets: num_rows + 1 threads, so there is always at least one, in blocks of 256 threads.
 // Then the columns and weights, which are already where CSR wants them, are copied.
+constexpr unsigned kBoundaryThreads = 256;
+inline unsigned boundary_blocks(int num_rows) {
+    return static_cast<unsigned>((static_cast<size_t>(num_rows) + kBoundaryThreads) /
+                                 kBoundaryThreads);
+}
+
 inline void launch_row_boundaries(const Here& here, const DeviceCoo& coo, DeviceCsr& csr) {
     const size_t boundaries = static_cast<size_t>(coo.num_rows) + 1;
-    const unsigned threads = 256;
-    const unsigned blocks = static_cast<unsigned>((boundaries + threads - 1) / threads);
+    const unsigned threads = kBoundaryThreads, blocks = boundary_blocks(coo.num_rows);
     here.launch(blocks, threads, row_boundary_kernel, row_boundary_thread, boundaries,
                 coo.rows.data(), coo.nnz(), csr.row_offsets.data());
 }
@@ -128,7 +133,8 @@ int main(int argc, char** argv) {
         HostCsr csr_cpu;
         const ContractVerdict verdict_cpu = sorted_coo_to_csr_cpu(input.coo, csr_cpu);
         const std::vector<int> by_counting = scan_degrees(count_degrees(input.coo));
-        show_conversion(input.coo, result.verdict, result.csr);
+        show_conversion(input.coo, result.verdict, result.csr,
+                        boundary_blocks(input.coo.num_rows), kBoundaryThreads);
         check_conversion(p, input, verdict_cpu, csr_cpu, by_counting, result.verdict, result.csr,
                          check);
         compare_with_library(p, input.name, input.coo, result.csr, check, copy_entry_arrays,

@@ -26,10 +26,10 @@ inline std::vector<std::vector<int>> coo_threads_per_y_entry(const HostCoo& a) {
 }
 
 // Which threads contend for which y entry, read off rows.
-inline void show_contention(const HostCoo& a, const std::vector<std::vector<int>>& groups) {
-    print_wrapped(counted(a.nnz(), "thread") + ", one per nonzero (" +
-                  counted(blocks_for(a.nnz()), "block") + " of " +
-                  std::to_string(kThreadsPerBlock) +
+inline void show_contention(const HostCoo& a, const std::vector<std::vector<int>>& groups,
+                            unsigned blocks, unsigned threads) {
+    print_wrapped(counted(a.nnz(), "thread") + ", one per nonzero (" + counted(blocks, "block") +
+                  " of " + std::to_string(threads) +
                   "): thread k adds values[k] * x[cols[k]] into y[rows[k]].");
     size_t contended = 0, busiest = 0;
     for (size_t r = 0; r < groups.size(); ++r) {

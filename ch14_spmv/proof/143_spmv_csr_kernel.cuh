@@ -17,10 +17,9 @@ inline ProgramDescription spmv_csr_program() {
 }
 
 // Each thread's slice and the one y entry that it writes.
-inline void show_thread_slices(const HostCsr& a) {
-    std::printf("%s, one per row (%s of %d): thread t walks row t's slice and writes only y[t].\n",
-                counted(a.num_rows, "thread").c_str(),
-                counted(blocks_for(a.num_rows), "block").c_str(), kThreadsPerBlock);
+inline void show_thread_slices(const HostCsr& a, unsigned blocks, unsigned threads) {
+    std::printf("%s, one per row (%s of %u): thread t walks row t's slice and writes only y[t].\n",
+                counted(a.num_rows, "thread").c_str(), counted(blocks, "block").c_str(), threads);
     if (!printable(a)) return;
     for (int t = 0; t < a.num_rows; ++t) {
         const int begin = a.row_offsets[t], end = a.row_offsets[t + 1];

@@ -311,16 +311,16 @@ private:
 };
 
 // 120: the threads of both kernels, and, for a small input, what each boundary thread wrote.
-inline void show_conversion(const HostCoo& coo, const ContractVerdict& verdict,
-                            const HostCsr& csr) {
+inline void show_conversion(const HostCoo& coo, const ContractVerdict& verdict, const HostCsr& csr,
+                            unsigned blocks, unsigned threads) {
     const size_t boundaries = static_cast<size_t>(coo.num_rows) + 1;
     print_wrapped("validation: " + counted(coo.nnz(), "thread") + ", one per entry; smallest bad " +
                   "index " + with_separators(verdict.first_bad) + " (" +
                   (verdict.holds() ? "= nnz: no entry breaks the contract" : verdict.refusal) +
                   ")");
     print_wrapped("row boundaries: " + counted(boundaries, "thread") + " (" +
-                  counted(blocks_for(boundaries), "block") + " of " +
-                  std::to_string(kThreadsPerBlock) + "), thread r writes the lower bound of r");
+                  counted(blocks, "block") + " of " + std::to_string(threads) +
+                  "), thread r writes the lower bound of r");
     if (printable(coo) && verdict.holds()) {
         std::string line;
         for (size_t r = 0; r < boundaries; ++r) {
