@@ -49,7 +49,7 @@ inline ContractVerdict sorted_coo_to_csr_cpu(const HostCoo& coo, HostCsr& csr) {
 }
 
 #if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
-#include "proof/119_sorted_coo_to_csr_cpu_baseline.h"
+#include "proof/sorted_coo_proof.cuh"
 
 int main(int argc, char** argv) {
     start_cpu_program(argc, argv, sorted_coo_to_csr_cpu_program());

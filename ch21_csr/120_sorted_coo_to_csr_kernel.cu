@@ -122,7 +122,7 @@ inline CooToCsrResult sorted_coo_to_csr(const Here& here, const HostCoo& coo) {
 }
 
 #if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
-#include "proof/120_sorted_coo_to_csr_kernel.cuh"
+#include "proof/sorted_coo_proof.cuh"
 
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(argc, argv, sorted_coo_to_csr_program());

@@ -129,7 +129,7 @@ inline CooToCsrResult sorted_coo_to_csr_one_pass(const Here& here, const HostCoo
 }
 
 #if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
-#include "proof/122_sorted_coo_to_csr_one_pass_kernel.cuh"
+#include "proof/sorted_coo_proof.cuh"
 
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(argc, argv, one_pass_program());

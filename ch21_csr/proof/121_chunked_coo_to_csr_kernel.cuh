@@ -1,6 +1,4 @@
-// 121's own part of its proof: its title and commands, and what it prints, checks and times over
-// the chunked storage that its lesson defines. The claims and routes that 121 shares with 119, 120
-// and 122 are the family's, in sorted_coo_proof.cuh.
+// 121's own proof: what it prints, checks and times over its lesson's chunked storage.
 #pragma once
 #include "sorted_coo_proof.cuh"
 
@@ -84,10 +82,8 @@ inline std::vector<int> random_chunk_lengths(int total, int num_chunks, SplitMix
     return lengths;
 }
 
-// The layout of the --scale and --matrix inputs, with a fixed seed so that every run cuts the
-// same: 7 input chunks of random lengths, the third forced empty; 5 chunks of columns and
-// weights cut independently; the offsets in 5 chunks cut independently again, the second forced
-// empty, so that the offsets kernel always has an empty chunk to pass over.
+// The --scale and --matrix layout, seeded so every run cuts the same: 7 input chunks (the third
+// empty), 5 output chunks, 5 offsets chunks (the second empty, for the kernel to pass over).
 struct ChunkLayout {
     std::vector<int> input, output, row_offsets;
 };
@@ -105,11 +101,8 @@ inline ChunkLayout chunked_program_layout(int nnz, int num_rows) {
     return layout;
 }
 
-// The small example: 8 rows, 5 columns, 10 entries. Rows 0, 2, 5 and 7 are empty (first,
-// middle, last); (3, 2) is stored twice, with weights 3 and 5. The input chunks cut row 3 three
-// ways, with an empty chunk inside it; the output chunks are cut elsewhere. The nine row_offsets
-// are cut so that row 3's two offsets lie in different chunks, the second alone in its chunk,
-// and an empty chunk starts where the last chunk does.
+// 8 rows, rows 0, 2, 5, 7 empty, (3, 2) stored twice; the input chunks cut row 3 three ways
+// around an empty chunk, the outputs elsewhere; row 3's two offsets lie in different chunks.
 inline HostCoo chunked_example_coo() {
     return coo_of(8, 5, {1, 1, 3, 3, 3, 3, 3, 4, 6, 6}, {0, 3, 2, 4, 2, 1, 0, 4, 1, 3},
                   {1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
@@ -123,8 +116,7 @@ const std::vector<int> kCardInputLengths = {1, 3, 1};
 const std::vector<int> kCardOffsetLengths = {3, 1};
 const std::vector<int> kCardOutputLengths = {2, 3};
 
-// An input to convert in chunks: its entries in one piece (for cuSPARSE and the one-piece
-// baseline) and in chunks, the output's chunk lengths, and how much of the conversion is shown.
+// An input in one piece (for cuSPARSE and the baseline) and in chunks, and the output's cuts.
 struct ChunkedInput {
     enum Shown { example, card, layout };
     std::string name;
@@ -143,8 +135,7 @@ inline ChunkedInput chunked_input(std::string name, HostCoo sorted, std::vector<
             std::move(chunks)};
 }
 
-// The example and the card's, or the chapter's input sorted by row and cut as
-// chunked_program_layout says, whose result: line ends the run.
+// The two examples, or the chapter's input sorted by row and cut by chunked_program_layout.
 inline std::vector<ChunkedInput> chunked_inputs(const ProgramOptions& options, SelfCheck& check) {
     if (options.book_example())
         return {chunked_input("the example", chunked_example_coo(), kExampleInputLengths,
@@ -212,8 +203,7 @@ void show_chunks(const char* kind, const char* range, const char* name,
                                       : (std::string(name) + " " + bracketed(chunks[j])).c_str());
 }
 
-// The card's offsets chunks; for the example, each boundary as the sum that its thread computes
-// and the slot that it goes to, the copies, and every output chunk.
+// The card's offsets chunks; for the example, each boundary's sum and slot, the copies, chunks.
 inline void show_chunked_conversion(const Here& here, const ChunkedInput& input,
                                     const HostCsrChunks& out) {
     const std::vector<int> offsets = joined(out.row_offsets);
@@ -278,9 +268,7 @@ inline void check_example_geometry(const ChunkedInput& input, const HostCsr& joi
                 weights_at(joined_out, kExampleSpanningRow, 2).size() == 2);
 }
 
-// The claims of every chunked conversion of an input that keeps the contract: the kernels
-// against the CPU baselines, the chunked one and 120's one-piece one on the glued rows, the
-// columns and weights in their order, the copies; then the example's and the card's own.
+// Every chunked conversion against both CPU baselines, and the copies; then the examples' own.
 inline void check_chunked_conversion(const ChunkedInput& input, int first_bad_cpu,
                                      const std::vector<int>& row_offsets_cpu,
                                      const std::vector<int>& one_piece_cpu,
@@ -320,10 +308,8 @@ inline void check_chunked_conversion(const ChunkedInput& input, int first_bad_cp
                     joined_out.row_offsets == kCardRowOffsets);
 }
 
-// cuSPARSE's coo2csr on the glued rows, checked; at --scale the chunked conversion timed beside
-// it, the same kernel on one piece, and the check. Bytes: columns and weights read and written,
-// offsets written; the searches' reads of the row ids are not counted. The library's offsets
-// are completed by the same copies, so that both sides do the same job.
+// cuSPARSE's coo2csr on the glued rows, checked, and at --scale timed, with the same copies so
+// both do one job, beside the chunked and one-piece conversions (row-id reads not counted).
 template <class ValidationState>
 void compare_with_library(const KernelProgram& p, const ChunkedInput& input,
                           const std::vector<int>& row_offsets_cpu, SelfCheck& check,
@@ -388,8 +374,7 @@ inline std::vector<ChunkedRefusal> chunked_refusals() {
             {"a column id out of range", out_of_range, {1, 0, 3}, {1, 4}}};
 }
 
-// Refused at the first offending global index, where the CPU baseline and 120's one-piece check
-// refuse the glued entries, and the output chunks keep their poison.
+// Refused where both CPU baselines refuse the glued entries, the output chunks still poisoned.
 inline void check_chunked_refusal(const ChunkedRefusal& bad, const ContractVerdict& verdict,
                                   const HostCsrChunks& out, int one_piece, int first_bad_cpu,
                                   SelfCheck& check) {

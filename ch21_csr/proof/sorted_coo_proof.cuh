@@ -1,9 +1,6 @@
-// What 119 to 122 print, check and time around their lessons, written once for the four (each
-// program's own proof file adds its title and commands): the inputs, each conversion shown and
-// held to its CPU baseline and to the examples' known facts, the refusals, and, on a GPU, the
-// library routes (CUB's run-length encoding and scan; cusparseXcoo2csr) checked and timed beside
-// the lessons' kernels, which each lesson passes in. What 121 does over its chunked storage is
-// in 121's own proof file.
+// What 119 to 122 print, check and time around their lessons: the inputs, each conversion held
+// to its CPU baseline and the examples' facts, the refusals, and on a GPU the library routes
+// (CUB's RLE + scan, cusparseXcoo2csr) beside the lessons' kernels. 121's chunks: its own file.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -16,20 +13,50 @@
 #include "../chapter_inputs.h"
 #include "../sorted_coo_contract.h"
 
-// The examples, or the chapter's input (--scale or --matrix) sorted by row, whose result: line
-// ends the run. The conversion wants rows in order; sorting them is a separate job, done here.
+// The programs' titles, commands and inputs.
+inline ProgramDescription sorted_coo_to_csr_cpu_program() {
+    return ProgramDescription(
+               "119 (21.3) CPU baseline: row-sorted COO -> CSR, one lower-bound search per row "
+               "boundary",
+               {"make 119_sorted_coo_to_csr_cpu_baseline",
+                "build/119_sorted_coo_to_csr_cpu_baseline"})
+        .with_book_input(
+            "the card's example, one with empty rows and a duplicate, three bad inputs")
+        .without_inputs();
+}
+
+inline ProgramDescription sorted_coo_to_csr_program() {
+    return ProgramDescription(
+               "120 (21.3) kernel: row-sorted COO -> CSR, one lower-bound search per row boundary",
+               {"make 120_sorted_coo_to_csr_kernel && build/120_sorted_coo_to_csr_kernel",
+                "build/120_sorted_coo_to_csr_kernel --scale 22 --max-memory 8G",
+                "build/120_sorted_coo_to_csr_kernel --matrix data/netscience.mtx"})
+        .with_book_input("the card's example, one with empty rows and a duplicate, bad inputs")
+        .with_memory({88, 36, 900e6});
+}
+
+inline ProgramDescription one_pass_program() {
+    return ProgramDescription(
+               "122 (21.3) kernel: row-sorted COO -> CSR, one coalesced pass over the row ids",
+               {"make 122_sorted_coo_to_csr_one_pass_kernel",
+                "build/122_sorted_coo_to_csr_one_pass_kernel",
+                "build/122_sorted_coo_to_csr_one_pass_kernel --scale 22 --max-memory 8G"})
+        .with_book_input("the card's example and one with empty rows and a duplicate")
+        .with_memory({88, 36, 900e6});
+}
+
+// The examples, or the chapter's input sorted by row here (sorting is not the lesson's job).
 inline std::vector<SortedCooInput> sorted_coo_inputs(const ProgramOptions& options,
                                                      SelfCheck& check) {
     if (options.book_example()) return sorted_coo_examples();
     const HostCoo input = chapter_input(options);
     check.end_with(result_line(input));
-    if (input.nnz() >= kAnnouncedSize)
-        announce("sorting " + counted(input.nnz(), "entry", "entries") + " by row, on the host");
+    announce_large(input.nnz(),
+                   "sorting " + counted(input.nnz(), "entry", "entries") + " by row, on the host");
     return {{options.chosen_input_name(), sorted_by_row(input)}};
 }
 
-// The input's heading and, when it is small, its arrays; a large input says that the conversion
-// that follows takes a while. Chapter 21 calls an edge's value its weight.
+// The input's heading and, when small, its arrays (chapter 21 calls a value a weight).
 inline void show_sorted_coo(const std::string& name, const HostCoo& coo) {
     print_wrapped("--- " + name + ": " + counted(coo.num_rows, "row") + ", " +
                   counted(coo.num_cols, "column") + ", " + counted(coo.nnz(), "entry", "entries") +
@@ -41,8 +68,8 @@ inline void show_sorted_coo(const std::string& name, const HostCoo& coo) {
     print_array("weights", coo.values, 11);
 }
 
-// Every output starts poisoned, every byte 0xFF (an int -1, a float NaN), as DeviceCsr's do;
-// a refusal must leave it so. Compared bitwise, because a NaN never equals itself.
+// Outputs start with every byte 0xFF, as DeviceCsr's do, and a refusal must leave them so;
+// compared bitwise, because a NaN never equals itself.
 inline HostCsr poisoned_csr(const HostCoo& coo) {
     HostCsr csr{coo.num_rows, coo.num_cols, std::vector<int>(coo.num_rows + 1, -1),
                 std::vector<int>(coo.nnz(), -1), std::vector<float>(coo.nnz())};
@@ -50,20 +77,16 @@ inline HostCsr poisoned_csr(const HostCoo& coo) {
     return csr;
 }
 
-template <class T>
-bool every_byte_is_poison(const std::vector<T>& a) {
-    const unsigned char* bytes = reinterpret_cast<const unsigned char*>(a.data());
-    return std::all_of(bytes, bytes + a.size() * sizeof(T),
-                       [](unsigned char b) { return b == 0xFF; });
-}
-
 inline bool still_poisoned(const HostCsr& c) {
-    return every_byte_is_poison(c.row_offsets) && every_byte_is_poison(c.col_idx) &&
-           every_byte_is_poison(c.values);
+    const auto poison = [](const auto& a) {
+        const auto* bytes = reinterpret_cast<const unsigned char*>(a.data());
+        return std::all_of(bytes, bytes + a.size() * sizeof(a[0]),
+                           [](unsigned char b) { return b == 0xFF; });
+    };
+    return poison(c.row_offsets) && poison(c.col_idx) && poison(c.values);
 }
 
-// 119: the contract check's verdict, printed and claimed; the rest is shown only for an input
-// that keeps the contract.
+// 119: the contract check's verdict, printed and claimed.
 inline bool check_contract_kept(const SortedCooInput& input, const ContractVerdict& verdict,
                                 SelfCheck& check) {
     std::printf("contract check: rows never decrease, rows in [0, %d), columns in [0, %d): %s\n",
@@ -123,11 +146,10 @@ inline void show_csr_with_rows(const HostCsr& csr) {
 
 // Read off the input itself, not off any offsets.
 inline std::vector<int> rows_without_entries(const HostCoo& coo) {
-    std::vector<char> has_entry(coo.num_rows, 0);
-    for (int r : coo.rows) has_entry[r] = 1;
+    const std::vector<int> count = entries_per_row(coo);
     std::vector<int> rows;
     for (int r = 0; r < coo.num_rows; ++r)
-        if (!has_entry[r]) rows.push_back(r);
+        if (count[r] == 0) rows.push_back(r);
     return rows;
 }
 
@@ -147,8 +169,7 @@ inline std::vector<float> weights_at(const HostCsr& csr, int row, int col) {
     return weights;
 }
 
-// The claims of every conversion in one piece: the columns and weights are the input's, in their
-// order; then each example's own: the card's offsets, the other's empty rows and duplicate.
+// Every one-piece conversion's claims: the input's columns and weights; then the examples' own.
 inline void check_entries_and_examples(const SortedCooInput& input, const HostCsr& csr,
                                        SelfCheck& check) {
     check.claim(input.name + ": col_idx and weights are the input's cols and weights, unchanged",
@@ -166,8 +187,7 @@ inline void check_entries_and_examples(const SortedCooInput& input, const HostCs
                 csr.nnz() == 6 && weights_at(csr, 4, 3) == std::vector<float>{40, 50});
 }
 
-// The claims of a conversion in one piece: the CPU baseline's offsets against the count and
-// scan, which does not depend on the order of the entries at all; then those of every conversion.
+// The CPU baseline against the count and scan, which ignores the entries' order; then the rest.
 inline void check_conversion(const SortedCooInput& input, const HostCsr& csr_cpu,
                              const std::vector<int>& by_counting, const HostCsr& csr,
                              SelfCheck& check) {
@@ -184,8 +204,7 @@ inline void show_refusals_heading(const std::string& poison) {
     std::printf("\n");
 }
 
-// A refusal names the first bad entry, as the CPU baseline's check does (first_bad_cpu, where
-// the refusal is a kernel's), and leaves every output byte as it was poisoned.
+// A refusal names the first bad entry (and the CPU baseline's, for a kernel's) and writes nothing.
 inline void check_refusal(const RefusalDemo& demo, const ContractVerdict& verdict,
                           const HostCsr& outputs, SelfCheck& check,
                           std::optional<int> first_bad_cpu = std::nullopt) {
@@ -209,10 +228,8 @@ inline void check_refusal(const RefusalDemo& demo, const ContractVerdict& verdic
 // A launch of a lesson's kernels (or copies) from a one-piece COO into a one-piece CSR.
 using CooLaunch = void (*)(const Here&, const DeviceCoo&, DeviceCsr&);
 
-// The library's answer, offsets only: cusparseXcoo2csr reads the sorted row ids and writes
-// num_rows + 1 offsets, the job of the search kernels (120, 121) and of the one pass (122), done
-// by NVIDIA's tuned code, which is the fair bar for them. With no entries every offset is 0 and
-// the library is not asked, as 115 does: its documentation promises nothing for nnz = 0.
+// cusparseXcoo2csr does the offsets' job of 120 to 122 in NVIDIA's tuned code, the fair bar.
+// With no entries it is not asked, as in 115: its documentation promises nothing for nnz = 0.
 inline void launch_cusparse_offsets(const CusparseHandle& handle, const int* sorted_rows, int nnz,
                                     int num_rows, DeviceArray<int>& row_offsets) {
     if (nnz == 0) return row_offsets.fill_bytes(0);
@@ -238,10 +255,8 @@ inline void claim_cusparse_offsets(const KernelProgram& p, const std::string& na
     check.claim(claim, offsets_by_cusparse(p.here, coo) == row_offsets);
 }
 
-// Run i of equal row ids, as CUB's run-length encoding found it, is all of that row's entries:
-// its length is the row's count. Rows with no run keep the zero that they were given. The
-// number of runs exists only on the device, so the grid covers the most runs there can be and
-// the threads past the actual number return: the host never waits to learn it.
+// Run i of equal row ids is all of its row's entries, its length the row's count. The number
+// of runs lives on the device, so the grid covers the most there can be: the host never waits.
 __host__ __device__ inline void scatter_run_length_thread(int i, const int* num_runs,
                                                           const int* run_rows,
                                                           const int* run_lengths, int* counts) {
@@ -254,11 +269,9 @@ __global__ void scatter_run_length_kernel(int max_runs, const int* num_runs, con
     if (i < max_runs) scatter_run_length_thread(i, num_runs, run_rows, run_lengths, counts);
 }
 
-// The library route: cub::DeviceRunLengthEncode::Encode finds the runs of equal row ids and
-// their lengths; the lengths land in a zeroed array of num_rows + 1 counts (the extra zero makes
-// the scan's last output nnz); cub::DeviceScan::ExclusiveSum turns the counts into offsets; then
-// the lesson's two copies. It is the fair comparison for the search: the same job done by
-// NVIDIA's tuned primitives. A validated input has at most min(nnz, num_rows) runs.
+// The library route: CUB's run-length encoding gives each row's count into num_rows + 1 zeroed
+// counts (the extra zero makes the last offset nnz), an exclusive sum the offsets, then the
+// lesson's two copies. A validated input has at most min(nnz, num_rows) runs.
 class RleScanRoute {
     auto encode(const int* rows) {
         return [this, rows](void* scratch, size_t& bytes) {
@@ -333,8 +346,7 @@ inline void show_conversion(const HostCoo& coo, const ContractVerdict& verdict, 
     if (verdict.holds()) print_csr("", csr);
 }
 
-// 120's claims for any input: the kernels against the CPU baseline (119's), which the count and
-// scan confirms; the empty rows; then the examples' own.
+// 120's claims: the kernels against 119's CPU baseline; the empty rows; then the examples' own.
 inline void check_conversion(const KernelProgram& p, const SortedCooInput& input,
                              const ContractVerdict& verdict_cpu, const HostCsr& csr_cpu,
                              const std::vector<int>& by_counting, const ContractVerdict& verdict,
@@ -355,19 +367,11 @@ inline void check_conversion(const KernelProgram& p, const SortedCooInput& input
     check_conversion(input, csr_cpu, by_counting, csr, check);
 }
 
-// 120: the RLE + scan route and cuSPARSE's offsets, on a GPU, against the lesson's route; at
-// --scale the lesson's validation, search and route timed beside them. The least bytes that each
-// step must move, every array touched once (4-byte ids and weights; N entries, R + 1 offsets,
-// U runs of equal row ids):
-//   validation         reads rows and cols                                 8N
-//   search kernel      writes the offsets; its searches read rows, and neighbouring boundaries
-//                      end in neighbouring sectors, so with many rows (R-MAT: 16 entries per
-//                      row) rows is read about once                        4N + 4(R + 1)
-//   lower-bound route  the search, then cols and weights read and written  20N + 4(R + 1)
-//   RLE + scan route   encode: reads rows, writes U (row, length) pairs; the counts are zeroed;
-//                      scatter: reads the pairs, writes U counts; scan: reads the counts,
-//                      writes the offsets; then the two copies             20N + 20U + 12(R + 1)
-//   cuSPARSE coo2csr   reads rows, writes the offsets, and nothing else    4N + 4(R + 1)
+// 120: the RLE + scan route and cuSPARSE against the lesson's route; at --scale all timed. The
+// least bytes per step (N entries, R + 1 offsets, U runs): validation reads rows and cols, 8N;
+// the search reads rows about once (neighbouring boundaries share sectors) and writes the
+// offsets, 4N + 4(R + 1), as coo2csr; the route adds the two copies, 20N + 4(R + 1); RLE + scan
+// writes and reads U pairs and U counts, zeroes, scans and copies, 20N + 20U + 12(R + 1).
 template <class ValidationState>
 void compare_with_library(const KernelProgram& p, const std::string& name, const HostCoo& coo,
                           const HostCsr& csr, SelfCheck& check, CooLaunch copy_entries,
@@ -459,8 +463,7 @@ inline void check_one_pass(const KernelProgram& p, const SortedCooInput& input,
     check_entries_and_examples(input, csr, check);
 }
 
-// 122: cuSPARSE's offsets checked; at --scale the offsets alone timed, both kernels and the
-// library: each reads the N row ids and writes R + 1 offsets.
+// 122: cuSPARSE's offsets checked; at --scale the offsets alone timed by both kernels and it.
 inline void compare_with_library(const KernelProgram& p, const std::string& name,
                                  const HostCoo& coo, const HostCsr& csr, SelfCheck& check,
                                  CooLaunch one_pass, CooLaunch search) {
