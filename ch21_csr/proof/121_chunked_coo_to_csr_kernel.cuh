@@ -69,8 +69,7 @@ inline std::vector<int> row_share_by_chunk(const HostCooChunks& in, int row) {
     return share;
 }
 
-// `num_chunks` lengths adding up to `total`, cut at uniformly random places; where two cuts
-// fall together a chunk is empty.
+// `num_chunks` lengths adding up to `total`, cut at random places (two together: an empty one).
 inline std::vector<int> random_chunk_lengths(int total, int num_chunks, SplitMix64& rng) {
     if (num_chunks < 1) throw std::invalid_argument("at least one chunk is needed");
     std::vector<int> cuts(num_chunks - 1);
@@ -123,30 +122,21 @@ struct ChunkedInput {
     HostCoo sorted;
     std::vector<int> in_lengths, offset_lengths, out_lengths;
     Shown shown;
-    HostCooChunks chunks;
-};
-
-inline ChunkedInput chunked_input(std::string name, HostCoo sorted, std::vector<int> in_lengths,
-                                  std::vector<int> offset_lengths, std::vector<int> out_lengths,
-                                  ChunkedInput::Shown shown) {
     HostCooChunks chunks = split_into_chunks(sorted, in_lengths);
-    return {std::move(name),           std::move(sorted),      std::move(in_lengths),
-            std::move(offset_lengths), std::move(out_lengths), shown,
-            std::move(chunks)};
-}
+};
 
 // The two examples, or the chapter's input sorted by row and cut by chunked_program_layout.
 inline std::vector<ChunkedInput> chunked_inputs(const ProgramOptions& options, SelfCheck& check) {
     if (options.book_example())
-        return {chunked_input("the example", chunked_example_coo(), kExampleInputLengths,
-                              kExampleOffsetLengths, kExampleOutputLengths, ChunkedInput::example),
-                chunked_input("the card's example", card_example(), kCardInputLengths,
-                              kCardOffsetLengths, kCardOutputLengths, ChunkedInput::card)};
+        return {{"the example", chunked_example_coo(), kExampleInputLengths, kExampleOffsetLengths,
+                 kExampleOutputLengths, ChunkedInput::example},
+                {"the card's example", card_example(), kCardInputLengths, kCardOffsetLengths,
+                 kCardOutputLengths, ChunkedInput::card}};
     HostCoo sorted = sorted_coo_inputs(options, check).front().coo;
     const ChunkLayout layout =
         chunked_program_layout(static_cast<int>(sorted.nnz()), sorted.num_rows);
-    return {chunked_input(options.chosen_input_name(), std::move(sorted), layout.input,
-                          layout.row_offsets, layout.output, ChunkedInput::layout)};
+    return {{options.chosen_input_name(), std::move(sorted), layout.input, layout.row_offsets,
+             layout.output, ChunkedInput::layout}};
 }
 
 inline std::string range_text(int start, int end) {

@@ -396,7 +396,6 @@ void compare_with_library(const KernelProgram& p, const std::string& name, const
     CusparseHandle handle;
     DeviceArray<int> library_offsets(here, static_cast<size_t>(coo.num_rows) + 1);
     const double n = static_cast<double>(coo.nnz()), r = coo.num_rows + 1.0;
-    const double u = rle.runs_found();
     TimingTable table(
         p, "120", p.options.skew,
         "bytes: the least that each step must move, for N = " + with_separators(coo.nnz()) +
@@ -410,8 +409,9 @@ void compare_with_library(const KernelProgram& p, const std::string& name, const
     const double lower_bound_ms =
         table.time("lower_bound_route", "lower-bound route (search + 2 copies)", 20 * n + 4 * r,
                    [&] { lower_bound_route(here, d, out); });
-    const double rle_ms = table.time("rle_scan_route", "RLE + scan route (CUB, scatter, 2 copies)",
-                                     20 * n + 20 * u + 12 * r, [&] { rle.launch(d, out); });
+    const double rle_ms =
+        table.time("rle_scan_route", "RLE + scan route (CUB, scatter, 2 copies)",
+                   20 * n + 20.0 * rle.runs_found() + 12 * r, [&] { rle.launch(d, out); });
     const double library_ms =
         table.time("cusparse_coo2csr", "cusparseXcoo2csr (offsets only)", 4 * n + 4 * r, [&] {
             launch_cusparse_offsets(handle, d.rows.data(), d.nnz(), d.num_rows, library_offsets);
