@@ -10,9 +10,9 @@
 #include "../../common/options.h"
 #include "../../common/self_check.h"
 #include "../../common/text.h"
-#include "../request_model.h"
 #include "../chapter_inputs.h"
 #include "../format_checks.h"
+#include "../request_model.h"
 
 inline ProgramDescription design_considerations_program() {
     return ProgramDescription(
