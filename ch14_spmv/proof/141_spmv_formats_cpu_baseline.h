@@ -1,5 +1,4 @@
-// What 141 prints and checks around its lesson (141_spmv_formats_cpu_baseline.cpp): the matrix
-// in each layout, the three products, the bytes of each layout, and the claims about them.
+// What 141 prints and checks: the matrix in each layout, the products, the bytes, the claims.
 #pragma once
 #include <cmath>
 #include <cstdio>
@@ -18,8 +17,7 @@ inline ProgramDescription spmv_formats_program() {
         .without_inputs();
 }
 
-// The dense array row by row, its zeros as dots, then each sparse layout's arrays under the
-// code's names with the book's beside them (print_array, print_csr).
+// The dense array, zeros as dots, then each layout's arrays under the code's and book's names.
 inline void show_formats(const DenseMatrix& d, const HostCoo& coo, const HostCsr& csr) {
     std::printf("Fig. 14.1, dense (%d x %d, %zu of %d entries nonzero; . is a zero):\n", d.num_rows,
                 d.num_cols, coo.nnz(), d.num_rows * d.num_cols);
@@ -108,9 +106,7 @@ inline void check_formats(const DenseMatrix& d, const HostCoo& coo, const HostCs
                 std::fabs(one_percent.coo / one_percent.dense - 0.03) < 1e-12);
 }
 
-// The three products against each other and the double reference. Small whole numbers times
-// multiples of 1/8, plus halves: every product and partial sum is exact in float, so the three
-// loops must agree to the last bit whatever their order.
+// Whole numbers times multiples of 1/8, plus halves, are exact in float: the loops agree bitwise.
 inline void check_products(const std::vector<float>& x, const std::vector<float>& y0,
                            const std::vector<float>& y_dense, const std::vector<float>& y_coo,
                            const std::vector<float>& y_csr, SelfCheck& check) {

@@ -1,6 +1,5 @@
-// What 146 prints and checks around its lesson (146_design_considerations_cpu_baseline.cpp): the
-// tables of the five considerations, the model's claims, each format's entries before and after
-// an insertion and its y against the double reference, and the format that the rule picks.
+// What 146 prints and checks around its lesson: the five considerations' tables and claims,
+// each format's y against the double reference, and the format that the rule picks.
 #pragma once
 #include <algorithm>
 #include <cstdarg>
@@ -11,9 +10,9 @@
 #include "../../common/options.h"
 #include "../../common/self_check.h"
 #include "../../common/text.h"
-#include "../request_model.h"
 #include "../chapter_inputs.h"
 #include "../format_checks.h"
+#include "../request_model.h"
 
 inline ProgramDescription design_considerations_program() {
     return ProgramDescription(
@@ -27,10 +26,6 @@ inline ProgramDescription design_considerations_program() {
         .with_memory({260, 528, 200e6});
 }
 
-inline bool is_built(const Formats& f, int k) {
-    return (k != kEll || f.ell_built) && (k != kDia || f.dia_built);
-}
-
 inline std::string cells(const char* format, ...) __attribute__((format(printf, 1, 2)));
 inline std::string cells(const char* format, ...) {
     char text[256];
@@ -41,8 +36,7 @@ inline std::string cells(const char* format, ...) {
     return text;
 }
 
-// One row of a table: its head, then its cells, or for a format that the input leaves unbuilt
-// (ELL and DIA past their padding limits) a dash in each of the first columns and "not built".
+// A table row, or for a format left unbuilt (ELL, DIA) dashes and "not built".
 inline void table_row(const std::string& head, bool built, const std::string& row_cells,
                       int dashes) {
     std::string unbuilt;
@@ -66,8 +60,7 @@ inline void show_matrix_summary(const Formats& f, const Balance& rows) {
                   (f.dia_built ? "" : ", not built: see space") + "\n");
 }
 
-// Bytes of each format's arrays by 145's formulas (ELL and DIA computed where not
-// built), their ratio to CSR's, and their padding slots.
+// Each format's bytes by 145's formulas (unbuilt ones computed), x CSR, and padding slots.
 inline void show_space(const Formats& f) {
     const HostCsr& csr = f.csr;
     const size_t nnz = csr.nnz(), rows = static_cast<size_t>(csr.num_rows);
@@ -163,8 +156,7 @@ inline bool check_room_for_an_entry(const Formats& f, SelfCheck& check) {
     return false;
 }
 
-// The entry (row, 0) = 1 added to a copy of each format by the lesson's insertions, and their
-// work; the copies are returned for check_flexibility.
+// (row, 0) = 1 added to a copy of each format, and the work; the copies go to check_flexibility.
 inline Formats show_flexibility(const Formats& f, int row) {
     if (f.csr.nnz() >= kAnnouncedSize) announce("adding an entry to a copy of each format");
     std::printf(
@@ -208,9 +200,7 @@ inline void check_flexibility(const Formats& f, const Formats& grown, int row,
               sorted_entries(coo_from_dia(grown.dia)) == summed_entries(grown.csr))));
 }
 
-// Looks up the last entry of the row, so that a scan of the row goes all the way (an empty row's
-// lookup finds nothing, after the same reads), and claims that each format finds what is there:
-// DIA holds a value, not entries, so it finds the place where its entries add up to nonzero.
+// Looks up the row's last entry, so a scan goes all the way; DIA finds only a nonzero sum.
 inline void check_accessibility(const Formats& f, int row, SelfCheck& check) {
     const HostCsr& csr = f.csr;
     const bool row_empty = csr.row_offsets[row] == csr.row_offsets[row + 1];
@@ -258,28 +248,26 @@ inline void show_memory_access_and_load_balance(const KernelModels& m, const Bal
         "  DIA's reads are its slots inside the matrix, padding zeros included)\n"
         "  %-6s %-24s %13s %11s %12s %10s %10s\n",
         "format", "kernel", "requests", "sectors/req", "fetched/used", "contiguous", "lanes busy");
-    for (int k = 0; k < kNumKernels; ++k) {
-        const AccessStats& s = m.stats[k];
-        table_row(cells("%-6s %-24s", kKernelNames[k][0], kKernelNames[k][1]),
-                  k != kDia || m.dia_modelled,
-                  cells(" %13s %11.2f %12.2f %9.1f%% %9.1f%%", with_separators(s.requests).c_str(),
-                        s.sectors_per_request(), s.fetched_per_used(),
-                        100 * s.contiguous_fraction(), 100 * s.lanes_busy()),
-                  1);
-    }
+    // One row per kernel; DIA's is a dash row where its model was not run.
+    auto rows_of = [&](auto row_cells) {
+        for (int k = 0; k < kNumKernels; ++k)
+            table_row(cells("%-6s %-24s", kKernelNames[k][0], kKernelNames[k][1]),
+                      k != kDia || m.dia_modelled, row_cells(m.stats[k]), 1);
+    };
+    rows_of([](const AccessStats& s) {
+        return cells(" %13s %11.2f %12.2f %9.1f%% %9.1f%%", with_separators(s.requests).c_str(),
+                     s.sectors_per_request(), s.fetched_per_used(), 100 * s.contiguous_fraction(),
+                     100 * s.lanes_busy());
+    });
     std::printf(
         "\nload balance: entries per thread of the SpMV kernel (row lengths: max %s, mean "
         "%.2f, CV %.2f)\n  %-6s %-24s %13s %13s %10s %8s\n",
         with_separators(static_cast<size_t>(rows.max)).c_str(), rows.mean, rows.cv, "format",
         "kernel", "threads", "max", "mean", "CV");
-    for (int k = 0; k < kNumKernels; ++k) {
-        const AccessStats& s = m.stats[k];
-        table_row(cells("%-6s %-24s", kKernelNames[k][0], kKernelNames[k][1]),
-                  k != kDia || m.dia_modelled,
-                  cells(" %13s %13s %10.2f %8.2f", with_separators(s.threads).c_str(),
-                        with_separators(s.max_work).c_str(), s.mean_work(), s.work_cv()),
-                  1);
-    }
+    rows_of([](const AccessStats& s) {
+        return cells(" %13s %13s %10.2f %8.2f", with_separators(s.threads).c_str(),
+                     with_separators(s.max_work).c_str(), s.mean_work(), s.work_cv());
+    });
     std::printf("\n");
 }
 
@@ -315,10 +303,8 @@ inline void check_access(const Formats& f, const KernelModels& m, SelfCheck& che
                 stats[kDia].contiguous_fraction() == 1.0 && stats[kDia].reads == slots_inside);
 }
 
-// Each format's y, from the loop of the lesson that teaches its kernel (142 to 145), against the
-// double reference, indexed by Kernel. The formats add a row's products in different orders
-// (HYB's COO part last, COO in entry order, DIA by diagonal), so each is held to the float32
-// bound rather than to the others' bits.
+// Each format's CPU y (142 to 145), indexed by Kernel: they add in different orders, so each
+// is held to the double reference's float32 bound rather than to the others' bits.
 inline void check_products(const Formats& f, const SpmvReference& reference,
                            const std::vector<std::vector<float>>& y, SelfCheck& check) {
     const char* const y_names[kNumKernels] = {"y_coo", "y_csr", "y_ell", "y_hyb", "y_jds", "y_dia"};
@@ -327,7 +313,7 @@ inline void check_products(const Formats& f, const SpmvReference& reference,
     if (printable(f.csr))
         std::printf("SpMV, y = A * x + y0, by each format's CPU loop (142 to 145):\n");
     for (int k = 0; k < kNumKernels; ++k) {
-        if (!is_built(f, k)) continue;
+        if ((k == kEll && !f.ell_built) || (k == kDia && !f.dia_built)) continue;
         names += std::string(names.empty() ? "" : ", ") + kKernelNames[k][0];
         all_match = all_match && spmv_matches(y[k], reference);
         if (printable(f.csr)) print_array(y_names[k], y[k], 5);
@@ -338,8 +324,7 @@ inline void check_products(const Formats& f, const SpmvReference& reference,
         all_match);
 }
 
-// The facts of the matrix (common/matrix_facts.h, from the input's entries), the rule, and the
-// format that it picks, with why.
+// The matrix's facts (common/matrix_facts.h), the rule, and the format that it picks, with why.
 inline void show_recommendation(const StructureFacts& facts, const Recommendation& r) {
     print_wrapped("\nwhich format, by the rule of chapter 14's \"which format when\": " +
                   std::string(kFormatRule) + ".");
@@ -349,8 +334,7 @@ inline void show_recommendation(const StructureFacts& facts, const Recommendatio
                   ": " + r.reason);
 }
 
-// The diagonals that the rule reads are counted twice, from the input's entries and from the CSR
-// by DIA's offsets, and the two must agree.
+// The rule's diagonals, from the input's entries, against DIA's offsets from the CSR.
 inline void check_recommendation(const StructureFacts& facts, const Formats& f, SelfCheck& check) {
     check.claim("the input's entries lie on as many diagonals as DIA's offsets count",
                 facts.diagonals == dia_size(f.csr).num_diagonals);

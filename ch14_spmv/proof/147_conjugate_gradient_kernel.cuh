@@ -1,15 +1,14 @@
-// What 147 prints, checks and times around its lesson (147_conjugate_gradient_kernel.cu): its
-// input (a file that CG may take, or the Poisson matrix and its exact condition number), the
-// condition number from the CPU baseline's coefficients, the residual history, the solution's
-// accuracy beside its bounds, the claims about it, and at --scale the solve timed with its SpMVs.
+// What 147 prints, checks and times around its lesson: its input, kappa, the residual history,
+// the solution's accuracy beside its bounds, and at --scale the solve timed with its SpMVs.
 #pragma once
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <string>
-#include <tuple>
+#include <utility>
 #include <vector>
 #include "../../common/cusparse_support.cuh"
 #include "../../common/self_check.h"
@@ -39,25 +38,18 @@ inline double poisson_condition_number(int nx, int ny) {
     return (4 + 2 * cx + 2 * cy) / (4 - 2 * cx - 2 * cy);
 }
 
-// Why a file cannot go to CG, or "" when it can as far as cheap checks tell (positive
-// definiteness shows only during the solve). Rows are 1-based, as in the file; duplicate entries
-// count as their sum.
+// Why a file cannot go to CG, or "" (definiteness shows only in the solve); duplicates summed.
 inline std::string spd_refusal(const HostCoo& a) {
     if (a.num_rows != a.num_cols)
         return "not square (" + std::to_string(a.num_rows) + " x " + std::to_string(a.num_cols) +
                ")";
     if (a.num_rows == 0) return "empty (0 x 0): there is nothing to solve";
-    std::vector<std::tuple<int, int, double>> merged;
-    for (const auto& [r, c, v] : sorted_entries(a))
-        if (!merged.empty() && std::get<0>(merged.back()) == r && std::get<1>(merged.back()) == c)
-            std::get<2>(merged.back()) += v;
-        else
-            merged.emplace_back(r, c, v);
+    std::map<std::pair<int, int>, double> merged;
+    for (const auto& [r, c, v] : sorted_entries(a))  // the first as is: -0 stays -0
+        if (const auto [at, first] = merged.emplace(std::pair(r, c), v); !first) at->second += v;
     auto value_at = [&](int r, int c) {
-        const auto it = std::lower_bound(merged.begin(), merged.end(), std::tuple(r, c, -HUGE_VAL));
-        return it != merged.end() && std::get<0>(*it) == r && std::get<1>(*it) == c
-                   ? std::get<2>(*it)
-                   : 0.0;
+        const auto it = merged.find({r, c});
+        return it == merged.end() ? 0.0 : it->second;
     };
     char text[200];
     for (int r = 0; r < a.num_rows; ++r)
@@ -66,8 +58,8 @@ inline std::string spd_refusal(const HostCoo& a) {
                           value_at(r, r));
             return text;
         }
-    for (const auto& [r, c, v] : merged)
-        if (value_at(c, r) != v) {
+    for (const auto& [place, v] : merged)
+        if (const auto [r, c] = place; value_at(c, r) != v) {
             std::snprintf(text, sizeof text, "not symmetric: a(%d,%d) = %.9g but a(%d,%d) = %.9g",
                           r + 1, c + 1, v, c + 1, r + 1, value_at(c, r));
             return text;
@@ -83,8 +75,7 @@ struct CgInput {
     bool poisson() const { return side > 0; }
 };
 
-// A file that is not symmetric with a positive diagonal is refused (exit 2) with the reason.
-// --scale S gives the grid of about 2^S points that --stencil 2d gives the other programs.
+// A file is refused (exit 2) with spd_refusal's reason; --scale S gives --stencil 2d's grid.
 inline CgInput cg_input(const ProgramOptions& options) {
     CgInput in;
     if (!options.matrix.empty()) {
@@ -123,8 +114,7 @@ inline CgInput cg_input(const ProgramOptions& options) {
     fail_bad_input(text);
 }
 
-// A float solve that overflowed, or met p . A p <= 0, ends the program (exit 2) with the reason:
-// for overflow, the largest |a_ij| and |b_i|, which tell why.
+// Overflow or p . A p <= 0 ends the program (exit 2); for overflow the largest |a_ij|, |b_i|.
 inline void refuse_unless_solvable(const CgInput& in, const CgSystem& s, const CgOutcome& out) {
     if (out.breakdown) refuse_not_positive_definite(in.source, out.breakdown_value, out.iterations);
     if (!out.overflow) return;
@@ -141,10 +131,8 @@ inline void refuse_unless_solvable(const CgInput& in, const CgSystem& s, const C
     fail_bad_input(text);
 }
 
-// CG's coefficients build the Lanczos tridiagonal T: diagonal 1/alpha_0, then 1/alpha_j +
-// beta_(j-1)/alpha_(j-1); off-diagonal sqrt(beta_j)/alpha_j. T's extreme eigenvalues (Ritz
-// values) approach A's from inside, and have converged by the time CG has, so their ratio
-// estimates kappa(A), from below if anything. They are found by bisection on Sturm counts.
+// CG's coefficients build the Lanczos tridiagonal T, whose extreme eigenvalues (Ritz values,
+// by bisection on Sturm counts) approach A's from inside: their ratio estimates kappa(A).
 struct ConditionEstimate {
     double lambda_min = 0, lambda_max = 0;
     double kappa() const { return lambda_max / lambda_min; }
@@ -189,9 +177,7 @@ inline ConditionEstimate ritz_condition_estimate(const std::vector<double>& alph
     return {eigenvalue(0), eigenvalue(m - 1)};
 }
 
-// The CPU baseline's solve and the condition number from its coefficients; where the system is
-// scaled, also the unscaled matrix's, to show what scaling gains. A matrix that is not positive
-// definite shows here first, and is refused (exit 2).
+// The double solve and its kappa (and the unscaled matrix's, to show what scaling gains).
 struct Reference {
     bool available = false;
     ReferenceSolve solve;
@@ -203,9 +189,7 @@ struct Reference {
 
 inline Reference reference_of(const CgInput& in, const HostCsr& a, const CgSystem& s,
                               ReferenceSolve solve) {
-    Reference ref;
-    ref.available = true;
-    ref.solve = std::move(solve);
+    Reference ref{true, std::move(solve)};
     if (ref.solve.breakdown)
         refuse_not_positive_definite(in.source, ref.solve.breakdown_value, ref.solve.iterations);
     ref.condition = ritz_condition_estimate(ref.solve.alphas, ref.solve.betas);
@@ -243,9 +227,8 @@ inline double relative_residual(const HostCsr& a, const std::vector<double>& rhs
     return norm2(r) / norm2(rhs);
 }
 
-// b - A y recomputed in double from scratch, and the bound within which a float evaluation of
-// it (the solver's own check: a float SpMV, then b minus it) must lie: spmv_reference's per-row
-// float32 bound for b + A * (-y), whose norm bounds the difference of the two norms.
+// b - A y in double, and spmv_reference's float32 bound for b + A * (-y): the solver's own
+// float check of the residual must lie within it.
 struct ResidualFromScratch {
     double relative;     // ||b - A y|| / ||b||, in double
     double float_bound;  // ||per-row float32 bound|| / ||b||
@@ -272,11 +255,8 @@ struct Accuracy {
     double poisson_kappa = 0, exact_residual = 0, error_y = 0;  // the Poisson matrix only
 };
 
-// ||y - y*|| <= ||A^-1|| ||b - A y|| <= kappa ||y*|| ||b - A y|| / ||b|| holds for both solves,
-// so they can differ by at most kappa times the sum of their relative residuals. The Poisson
-// matrix's kappa is exact, and b before its rounding to float has no rounding in it, so the
-// same bound holds against the true solution itself. `recurrence` is the float CG's last
-// residual by its recurrence.
+// ||y - y*|| <= kappa ||y*|| ||b - A y|| / ||b|| for both solves bounds their distance; with
+// the Poisson matrix's exact kappa and b before rounding, it bounds the true error too.
 inline Accuracy measure_accuracy(const CgInput& in, const CgSystem& s, const Reference& ref,
                                  const std::vector<float>& solution, double recurrence) {
     Accuracy acc;
@@ -409,16 +389,12 @@ inline void show_solution(const Here& here, const CgSystem& s, const CgOutcome& 
     std::printf("\n");
 }
 
-// At --scale on a GPU: the whole solve once more (the solve above loaded the kernels), each of
-// its SpMVs timed inside it, and then one SpMV alone, by 143's kernel and by cuSPARSE's CSR SpMV
-// (cusparseSpMV, its default algorithm) on the same arrays, the fair bar for the solve's SpMV:
-// the same format and float arithmetic, NVIDIA's tuned kernel.
+// At --scale on a GPU: the whole solve again (now warm), then one SpMV by 143's kernel and by
+// cuSPARSE's CSR SpMV on the same arrays, the fair bar: same format and arithmetic, tuned.
 inline void compare_with_library(const KernelProgram& p, const CgSystem& s) {
     if (!p.on_gpu() || p.options.scale == 0) return;
-    // One SpMV moves at least col_idx and values (8 per nonzero), row_offsets (4 per row + 4),
-    // p once, and q read and written (12 per row). The rest of an iteration moves 48 per row:
-    // p . q reads 8, the step reads 16 and writes 8, r . r reads 4, the direction reads 8 and
-    // writes 4.
+    // An SpMV: 8 per nonzero, 4 per row + 4, p once, q read and written (12 per row). The rest
+    // of an iteration, 48 per row: p.q 8, the step 16 + 8, r.r 4, the direction 8 + 4.
     const double n = s.matrix.num_rows;
     const double spmv_bytes = 8.0 * s.matrix.nnz() + 4.0 * (n + 1) + 12.0 * n;
     TimingTable table(p, "147", -1,
@@ -455,8 +431,7 @@ inline void compare_with_library(const KernelProgram& p, const CgSystem& s) {
 
 inline void check_solution(const CgInput& in, const Reference& ref, const CgOutcome& out,
                            const Accuracy& acc, SelfCheck& check) {
-    // The solver judged convergence by its own float evaluation of b - A x; the double one may
-    // differ from it by up to that evaluation's float32 bound (the next claim checks that).
+    // The solver judged by its float b - A x; the double one may differ by its float32 bound.
     check.claim(
         "converged: b - A x, recomputed by the solver's float SpMV, is below 1e-6 within "
         "the iteration cap, and the double recomputation is within its float32 bound",
@@ -468,9 +443,8 @@ inline void check_solution(const CgInput& in, const Reference& ref, const CgOutc
     const std::string reference_claim =
         "the float solution is within kappa * (its residual + the reference's) of the double CPU "
         "solve";
-    // Both sides are computed in double from the same float y, each with a relative rounding
-    // error of a few units of 2^-53 per term; where the bound is attained (a 1 x 1 system, a
-    // diagonal one after scaling) only those last bits tell them apart.
+    // Both sides are double roundings of the same y; where the bound is attained (1 x 1, or
+    // diagonal after scaling) only their last bits differ.
     if (ref.available)
         check.claim(reference_claim, acc.distance <= acc.bound * (1 + 1e-9) + 1e-15);
     else

@@ -1,6 +1,5 @@
-// What 149 prints, checks and times around its lesson (149_spmv_across_ranks_kernel.cu): where
-// the ranks live, each split and its gather, the claims about the products and CG across the
-// ranks, and at --scale on a GPU each rank's SpMV, the gathers and CG iterations, against one rank.
+// What 149 prints, checks and times around its lesson: the ranks, each split and its gather,
+// the claims, and at --scale on a GPU the ranks' SpMVs, gathers and CG against one rank.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -58,8 +57,7 @@ inline void show_split(const char* how, const RowSplit& split, const HostCsr& a,
                 readable_bytes(4.0 * piece * (ranks - 1)).c_str());
 }
 
-// How many products the check across the ranks chains, A^3 x: enough that a wrong gather (a
-// piece at the wrong place, padding read as a row) reaches every later product.
+// A^3 x: enough products that a wrong gather reaches every later one.
 constexpr int kCheckedPowers = 3;
 
 // The same products on one rank, with 143's kernel on the whole matrix.
@@ -71,10 +69,8 @@ inline std::vector<float> power_on_one(const Here& here, const HostCsr& a,
     return x;
 }
 
-// One split, checked against the one-rank products bit for bit: each row is summed by the same
-// body, in the same order, from the same x values. 148's kernel, which the timings also run, adds
-// a long row's pieces in another order, and the CPU baseline's float rounding may differ from the
-// GPU's, so both are held to the double reference.
+// Bit for bit against one rank (same row body, order and x); 148's kernel adds a long row's
+// pieces in another order, so it and the CPU baseline are held to the double reference.
 inline void check_split(const HostCoo& coo, const char* how, int ranks,
                         const std::vector<float>& power_one_rank, const std::vector<float>& power,
                         const std::vector<float>& merged, const std::vector<float>& y_cpu,
@@ -96,14 +92,12 @@ inline CgSystem poisson_system(int side) {
                           false);
 }
 
-// CG's iterations grow with the grid's side, and the check runs two solves, so at --scale it
-// stops at a 128 x 128 grid (147's is 16 x 16); the timings take the full 2^S unknowns.
+// The check's two solves stop at a 128 x 128 grid; the timings take the full 2^S unknowns.
 inline int cg_grid_side(const ProgramOptions& options) {
     return options.scale > 0 ? std::min(1 << (options.scale / 2), 128) : 16;
 }
 
-// CG across the ranks against CG on one rank: only the order in which the dot products' terms
-// are added differs between the two.
+// CG across the ranks against one rank: only the dot products' order of terms differs.
 inline void check_cg(int ranks, const HostCsr& a, const CgOutcome& one, const CgOutcome& across,
                      SelfCheck& check) {
     double largest = 0, difference = 0;
@@ -128,8 +122,7 @@ inline void check_cg(int ranks, const HostCsr& a, const CgOutcome& one, const Cg
                 difference <= 1e-5 * largest);
 }
 
-// The median wall time of `step` and the wait for every rank, after warm-ups: the ranks of one
-// step run at once on their GPUs, so host time around the whole step is what counts.
+// Median host time of `step` and the wait for every rank: the ranks run at once.
 template <class Step>
 double median_step_ms(const RankFabric& fabric, Step step) {
     const TimedRuns runs = timed_runs();
@@ -149,9 +142,7 @@ double median_step_ms(const RankFabric& fabric, Step step) {
     return ms[ms.size() / 2];
 }
 
-// CG on the Poisson matrix of 2^S unknowns (147's --scale input): ten iterations, each with its
-// SpMV, its gather and its three all-reduced dot products, on one GPU and across the ranks.
-// A tolerance of 0 lets no iteration stop early.
+// Ten CG iterations (tolerance 0: none stops early) on 147's --scale input, one GPU vs ranks.
 inline void time_cg_iterations(const KernelProgram& p, const RankFabric& fabric,
                                const TimingTable& table) {
     const CgSystem s = poisson_system(1 << (p.options.scale / 2));
@@ -189,9 +180,8 @@ constexpr TimedKernel kTimedKernels[] = {
     {RankKernel::thread_per_row, "thread_per_row", "143's thread per row"},
     {RankKernel::merge_path, "merge_path", "148's merge path by blocks"}};
 
-// At --scale on a GPU, for both kernels and both splits: each rank's SpMV alone, all ranks' at
-// once, and the same product on one rank, the bar that the ranks are timed against (no library
-// splits one SpMV across ranks); the all-gather of each split; then CG.
+// At --scale on a GPU, per kernel and split: each rank's SpMV, all at once, and one rank's, the
+// bar (no library splits one SpMV across ranks); each split's all-gather; then CG.
 inline void compare_with_library(const KernelProgram& p, const RankFabric& fabric,
                                  const HostCsr& a) {
     if (!p.on_gpu() || p.options.scale == 0) return;
