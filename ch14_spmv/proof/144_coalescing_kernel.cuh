@@ -1,6 +1,5 @@
 // What 144 prints, checks and times around its lesson (144_coalescing_kernel.cu): which entry
-// each thread reads, the warp requests of request_model.h's model, the fixes' y against their
-// baselines, and the stride benchmark and the kernels' timings beside cuSPARSE's.
+// each thread reads, the modelled warp requests, the fixes' y, and the kernels and strides timed.
 #pragma once
 #include <cstdio>
 #include <optional>

@@ -1,6 +1,5 @@
 // What 145 prints, checks and times around its lesson (145_regular_formats_kernel.cu): each
-// format's arrays and bytes, the claims that each conversion keeps the input's entries, each
-// format's y against its baseline's, and the formats' timings beside cuSPARSE's.
+// format's arrays and bytes, the claims about its entries and y, and its timing beside cuSPARSE.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -56,9 +55,8 @@ inline bool sorted_longest_first(const HostJds& j, const std::vector<int>& lengt
     return true;
 }
 
-// The input's entries grouped by row, made once from the COO as read (not from the CSR that the
-// formats are converted from), for comparing each format's entries with, as a multiset in every
-// row (holds_rows_of).
+// The input's entries by row, from the COO as read (not the CSR the formats come from), that
+// each format's entries are compared with, as a multiset per row.
 struct InputEntries {
     explicit InputEntries(const HostCoo& a) {
         if (a.nnz() >= kAnnouncedSize)
@@ -68,6 +66,14 @@ struct InputEntries {
     bool held_by(const HostCoo& got) const { return holds_rows_of(got, by_row); }
     HostCsr by_row;
 };
+
+// Named arrays one under another, the names in 11 columns.
+inline void print_arrays() {}
+template <class T, class... Rest>
+void print_arrays(const char* name, const std::vector<T>& array, const Rest&... rest) {
+    print_array(name, array, 11);
+    print_arrays(rest...);
+}
 
 // "112 bytes, 1.33 times the CSR's"
 inline std::string bytes_beside_csr(size_t bytes, const HostCsr& a) {
@@ -103,9 +109,8 @@ inline void show_and_check_ell(const KernelProgram& p, const HostCsr& a,
     std::printf("ELL: every row padded to the longest, %s; slot (row, i) at i * %s + row\n",
                 counted(ell->width, "slot").c_str(), with_separators(ell->num_rows).c_str());
     if (printable(a)) {
-        print_array("nnz_per_row", ell->nnz_per_row, 11);
-        print_array("col_idx", ell->col_idx, 11);
-        print_array("values", ell->values, 11);
+        print_arrays("nnz_per_row", ell->nnz_per_row, "col_idx", ell->col_idx, "values",
+                     ell->values);
         std::printf("  (padding: column %d, value 0; each thread stops at its nnz_per_row)\n",
                     kEllPadding);
     }
@@ -137,13 +142,10 @@ inline void show_and_check_hyb(const KernelProgram& p, const HostCsr& a, const H
                   "); the rest in COO");
     if (printable(a)) {
         std::printf("  the ELL part, column-major:\n");
-        print_array("nnz_per_row", hyb.ell.nnz_per_row, 11);
-        print_array("col_idx", hyb.ell.col_idx, 11);
-        print_array("values", hyb.ell.values, 11);
+        print_arrays("nnz_per_row", hyb.ell.nnz_per_row, "col_idx", hyb.ell.col_idx, "values",
+                     hyb.ell.values);
         std::printf("  the COO part:\n");
-        print_array("rows", hyb.coo.rows, 11);
-        print_array("cols", hyb.coo.cols, 11);
-        print_array("values", hyb.coo.values, 11);
+        print_arrays("rows", hyb.coo.rows, "cols", hyb.coo.cols, "values", hyb.coo.values);
     }
     const size_t in_coo = hyb.coo.nnz();
     print_wrapped("  ELL part: " + counted(a.nnz() - in_coo, "entry", "entries") + " in " +
@@ -176,10 +178,8 @@ inline void show_and_check_jds(const KernelProgram& p, const HostCsr& a, const H
         "JDS: rows sorted longest first; diagonal d holds the d-th entry of each row "
         "that has one, in sorted order, in [diag_ptrs[d], diag_ptrs[d + 1])");
     if (printable(a)) {
-        print_array("row_perm", jds.row_perm, 11);
-        print_array("diag_ptrs", jds.diag_ptrs, 11);
-        print_array("col_idx", jds.col_idx, 11);
-        print_array("values", jds.values, 11);
+        print_arrays("row_perm", jds.row_perm, "diag_ptrs", jds.diag_ptrs, "col_idx", jds.col_idx,
+                     "values", jds.values);
     }
     std::printf("  %s, no padding; %s\n\n", counted(jds.num_diagonals(), "diagonal").c_str(),
                 bytes_beside_csr(jds_bytes(jds), a).c_str());
@@ -215,8 +215,7 @@ inline void show_and_check_dia(const KernelProgram& p, const HostCsr& a,
                 counted(dia->num_diagonals(), "diagonal").c_str(),
                 with_separators(dia->num_rows).c_str());
     if (printable(a)) {
-        print_array("offsets", dia->offsets, 11);
-        print_array("data", dia->data, 11);
+        print_arrays("offsets", dia->offsets, "data", dia->data);
         std::printf(
             "  (offsets: column - row; padding: 0, where a diagonal leaves the matrix or has no "
             "entry)\n");

@@ -1,7 +1,5 @@
-// What 150 prints, checks and times around its lesson (150_spmv_vector_csr_kernel.cu): the
-// rule, the matrix's facts and the group size that the rule chooses, which lanes take which
-// entries on a small input, the claims about every group size's y, and at --scale on a GPU every
-// group size timed beside the choice and cuSPARSE.
+// What 150 prints, checks and times around its lesson (150_spmv_vector_csr_kernel.cu): the rule
+// and its choice, which lanes take which entries, the claims about y, and every group size timed.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -18,10 +16,6 @@ inline ProgramDescription vector_csr_program() {
         .with_book_input("the 4 x 4 matrix of Fig. 14.1")
         .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
         .with_memory({48, 100, 900e6});
-}
-
-inline std::string percent_text(double share) {
-    return fixed_text(100 * share, 0) + "%";
 }
 
 // The rule, the facts, and the choice with its reason.
@@ -127,6 +121,6 @@ inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& 
             std::printf("  measured: the choice, %s a row, is %swithin %s of the fastest, %s a "
                         "row\n\n",
                         counted(chosen, "lane").c_str(), near ? "" : "not ",
-                        percent_text(kChoiceTolerance).c_str(), counted(fastest, "lane").c_str());
+                        (fixed_text(100 * kChoiceTolerance, 0) + "%").c_str(), counted(fastest, "lane").c_str());
         });
 }
