@@ -118,9 +118,10 @@ inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& 
                         "cusparse_csr_alg1", "the chosen vector CSR is faster");
             const bool near = ms.at("csr_vector_chosen") <=
                               (1 + kChoiceTolerance) * ms.at(fastest_kernel);
-            std::printf("  measured: the choice, %s a row, is %swithin %s of the fastest, %s a "
+            std::printf("  measured: the choice, %s a row, is %swithin %s%% of the fastest, %s a "
                         "row\n\n",
                         counted(chosen, "lane").c_str(), near ? "" : "not ",
-                        (fixed_text(100 * kChoiceTolerance, 0) + "%").c_str(), counted(fastest, "lane").c_str());
+                        fixed_text(100 * kChoiceTolerance, 0).c_str(),
+                        counted(fastest, "lane").c_str());
         });
 }
