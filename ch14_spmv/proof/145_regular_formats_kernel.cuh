@@ -12,14 +12,12 @@
 #include "spmv_proof.cuh"
 
 inline ProgramDescription regular_formats_program() {
-    return ProgramDescription(
-               "145 (14.4) kernel: ELL, HYB, JDS and DIA, converted from CSR, one kernel each",
-               {"make 145_regular_formats_kernel && build/145_regular_formats_kernel",
-                "build/145_regular_formats_kernel --scale 20 --skew 0.3",
-                "build/145_regular_formats_kernel --matrix data/1138_bus.mtx"})
-        .with_book_input("the 4 x 4 matrix of Fig. 14.1")
-        .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
-        .with_memory({152, 120, 1000e6});
+    return spmv_kernel_program(
+        "145 (14.4) kernel: ELL, HYB, JDS and DIA, converted from CSR, one kernel each",
+        {"make 145_regular_formats_kernel && build/145_regular_formats_kernel",
+         "build/145_regular_formats_kernel --scale 20 --skew 0.3",
+         "build/145_regular_formats_kernel --matrix data/1138_bus.mtx"},
+        {152, 120, 1000e6});
 }
 
 // Fig. 14.1 in each format, worked out by hand from the figure (row lengths 2 3 2 1) and the
@@ -247,11 +245,9 @@ inline void show_format_ys(const SpmvLessonInput& in, const std::vector<SpmvRun>
     }
 }
 
-// cuSPARSE checked; at --scale, every format timed beside it. Every format but DIA is given the
-// same bytes, those that any SpMV of this matrix must move at least once (the CSR arrays, x, and
-// y read and written), so GB/s ranks them as time does; padding and permutations are a format's
-// own overhead on top. DIA's arrays are no CSR plus overhead (it has no column indices), so it is
-// given its own bytes: its slots, padding included, and offsets, x, and y read and written.
+// cuSPARSE checked; at --scale, every format timed beside it. All but DIA get the CSR's bytes,
+// so GB/s ranks them as time does (padding and permutations are their own overhead); DIA, with
+// no column indices, gets its own: its slots, padding included, offsets, x and y.
 inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& in,
                                  const std::optional<HostEll>& ell, const HostHyb& hyb,
                                  const HostJds& jds, const std::optional<HostDia>& dia,

@@ -12,17 +12,15 @@
 #include "spmv_proof.cuh"
 
 inline ProgramDescription merge_path_program() {
-    return ProgramDescription(
+    return spmv_kernel_program(
                "148 (14.5) kernel: SpMV by merge path, equal work per thread",
                {"make 148_spmv_merge_path_kernel && build/148_spmv_merge_path_kernel",
                 "build/148_spmv_merge_path_kernel --scale 22 --rmat 0.57,0.19,0.19 "
-                "--max-memory 8G"})
-        .with_book_input("the 4 x 4 matrix of Fig. 14.1")
-        .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
+                "--max-memory 8G"},
+               {48, 100, 900e6})
         .with_figure_data(
             "the merge path of Fig. 14.1, each thread's share and, step by step, the row end or "
-            "the nonzero that it takes")
-        .with_memory({48, 100, 900e6});
+            "the nonzero that it takes");
 }
 
 // Each thread's share, as the rows and nonzeros that its steps touch: equal steps, whatever the

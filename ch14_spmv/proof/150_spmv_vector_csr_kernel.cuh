@@ -8,14 +8,12 @@
 #include "spmv_proof.cuh"
 
 inline ProgramDescription vector_csr_program() {
-    return ProgramDescription(
-               "150 (14.3) kernel: vector CSR, G lanes a row, G chosen from the matrix",
-               {"make 150_spmv_vector_csr_kernel && build/150_spmv_vector_csr_kernel",
-                "build/150_spmv_vector_csr_kernel --scale 22 --max-memory 8G",
-                "build/150_spmv_vector_csr_kernel --matrix data/1138_bus.mtx"})
-        .with_book_input("the 4 x 4 matrix of Fig. 14.1")
-        .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
-        .with_memory({48, 100, 900e6});
+    return spmv_kernel_program(
+        "150 (14.3) kernel: vector CSR, G lanes a row, G chosen from the matrix",
+        {"make 150_spmv_vector_csr_kernel && build/150_spmv_vector_csr_kernel",
+         "build/150_spmv_vector_csr_kernel --scale 22 --max-memory 8G",
+         "build/150_spmv_vector_csr_kernel --matrix data/1138_bus.mtx"},
+        {48, 100, 900e6});
 }
 
 // The rule, the facts, and the choice with its reason.

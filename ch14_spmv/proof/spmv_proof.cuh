@@ -25,6 +25,15 @@ inline double csr_spmv_bytes(const HostCsr& a) {
     return static_cast<double>(csr_bytes(a)) + spmv_vector_bytes(a.num_rows, a.num_cols);
 }
 
+// A kernel lesson's description: Fig. 14.1 by default, an R-MAT matrix at --scale.
+inline ProgramDescription spmv_kernel_program(std::string title, std::vector<std::string> examples,
+                                              MemoryModel memory) {
+    return ProgramDescription(std::move(title), std::move(examples))
+        .with_book_input("the 4 x 4 matrix of Fig. 14.1")
+        .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
+        .with_memory(memory);
+}
+
 // "the emulated CSR kernel": a kernel's name in a claim says where it ran.
 inline std::string kernel_here(const KernelProgram& p, const std::string& kernel) {
     return std::string("the ") + p.here.name() + " " + kernel;
