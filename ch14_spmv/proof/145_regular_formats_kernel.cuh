@@ -20,19 +20,6 @@ inline ProgramDescription regular_formats_program() {
         {152, 120, 1000e6});
 }
 
-// Fig. 14.1 in each format, worked out by hand from the figure (row lengths 2 3 2 1) and the
-// formats' definitions.
-constexpr int kFigEllWidth = 3;            // the longest row, row 1
-constexpr size_t kFigEllPaddingSlots = 4;  // 4 rows x 3 slots - 8 entries
-constexpr int kFigHybWidth = 2;            // 3 of the 4 rows have 2 or more entries, 1 has 3
-const std::vector<Entry> kFigHybCooPart = {{1, 3, 9.0f}};  // row 1's third entry
-const std::vector<int> kFigJdsRowPerm = {1, 0, 2, 3};      // lengths 3, 2, 2, 1; ties by row
-// 4 rows have a first entry, 3 a second, 1 a third.
-const std::vector<int> kFigJdsDiagPtrs = {0, 4, 7, 8};
-// column - row of the entries: 0 1 | -1 1 2 | -1 0 | 0; 4 diagonals x 4 rows, 8 of them padding.
-const std::vector<int> kFigDiaOffsets = {-1, 0, 1, 2};
-constexpr size_t kFigDiaPaddingSlots = 8;
-
 // How many rows have at least `length` entries.
 inline size_t rows_with_at_least(const std::vector<int>& lengths, int length) {
     return static_cast<size_t>(
@@ -123,7 +110,7 @@ inline void show_and_check_ell(const KernelProgram& p, const HostCsr& a,
         is_well_formed(*ell) && entries.held_by(coo_from_ell(*ell)));
     if (p.options.book_example())
         check.claim("ELL of Fig. 14.1 has width 3 (row 1's length) and 4 padding slots",
-                    ell->width == kFigEllWidth && padding == kFigEllPaddingSlots);
+                    ell->width == 3 && padding == 4);  // 4 rows x 3 slots - 8 entries
     std::printf("\n");
 }
 
@@ -166,7 +153,7 @@ inline void show_and_check_hyb(const KernelProgram& p, const HostCsr& a, const H
     if (p.options.book_example())
         check.claim(
             "HYB of Fig. 14.1 has width 2 and moves one entry, row 1's 9 in column 3, to COO",
-            width == kFigHybWidth && sorted_entries(hyb.coo) == kFigHybCooPart);
+            width == 2 && sorted_entries(hyb.coo) == std::vector<Entry>{{1, 3, 9.0f}});
     std::printf("\n");
 }
 
@@ -189,8 +176,10 @@ inline void show_and_check_jds(const KernelProgram& p, const HostCsr& a, const H
         "the longest row",
         sorted_longest_first(jds, row_lengths(a)) && jds.num_diagonals() == max_row_length(a));
     if (p.options.book_example())
+        // Row lengths 2 3 2 1, ties by row; 4 rows have a first entry, 3 a second, 1 a third.
         check.claim("JDS of Fig. 14.1: row_perm = [ 1 0 2 3 ], diag_ptrs = [ 0 4 7 8 ]",
-                    jds.row_perm == kFigJdsRowPerm && jds.diag_ptrs == kFigJdsDiagPtrs);
+                    jds.row_perm == std::vector<int>{1, 0, 2, 3} &&
+                        jds.diag_ptrs == std::vector<int>{0, 4, 7, 8});
     std::printf("\n");
 }
 
@@ -228,8 +217,9 @@ inline void show_and_check_dia(const KernelProgram& p, const HostCsr& a,
     check.claim(claim,
                 is_well_formed(*dia) && sorted_entries(coo_from_dia(*dia)) == summed_entries(a));
     if (p.options.book_example())
+        // column - row of Fig. 14.1's entries: 0 1 | -1 1 2 | -1 0 | 0
         check.claim("DIA of Fig. 14.1: offsets = [ -1 0 1 2 ], 16 slots, 8 of them padding",
-                    dia->offsets == kFigDiaOffsets && padding == kFigDiaPaddingSlots);
+                    dia->offsets == std::vector<int>{-1, 0, 1, 2} && padding == 8);
     std::printf("\n");
 }
 
