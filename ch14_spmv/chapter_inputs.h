@@ -84,10 +84,9 @@ inline HostCoo spmv_input(const ProgramOptions& opt) {
     return generated;
 }
 
-// x and y0 for every lesson of the chapter, so that one matrix gives a student one y wherever it
-// is multiplied. x: small, distinct, exactly representable values, so that a wrong column index
-// changes y. y0: not zero, so that a kernel that stores into y instead of adding to it is
-// caught. The result: line uses x = all ones and y0 = 0 instead (y_sum is then the sum of A).
+// One x and y0 for the whole chapter, so one matrix gives one y everywhere. x: distinct, exact
+// values, so a wrong column index changes y; y0 not zero, so storing instead of adding is caught.
+// The result: line uses x = all ones and y0 = 0 instead (y_sum is then the sum of A).
 inline std::vector<float> lesson_x(int num_cols) {
     std::vector<float> x(num_cols);
     for (int j = 0; j < num_cols; ++j) x[j] = 1.0f + static_cast<float>(j % 8) * 0.125f;
@@ -122,12 +121,10 @@ struct SpmvReference {
     std::vector<double> tolerance;
 };
 
-// It reads the COO as given, not the CSR that the lessons build from it, so that a wrong CSR
-// cannot also make the reference wrong. Each host thread owns a band of rows and adds the
-// products of its own: the entries, which come in any order, are first dealt out to the bands in
-// entry order (deal_stably), so that each thread reads only its own entries and a band's sums
-// stay in its cache, where one thread adding 67 million products into rows all over y took
-// seconds. Each row's products are added in entry order, however many bands there are.
+// From the COO as given, so that a wrong CSR cannot also make the reference wrong. The entries
+// are dealt to bands of rows in entry order (deal_stably), one band a thread, so each band's sums
+// stay in its cache (one thread adding into rows all over y took seconds at scale 22) and each
+// row's products are added in entry order, however many bands there are.
 inline SpmvReference spmv_reference(const HostCoo& a, const std::vector<float>& x,
                                     const std::vector<float>& y0) {
     SpmvReference ref;
@@ -186,9 +183,8 @@ inline std::string spmv_result_line(const HostCoo& a, const std::vector<float>& 
     return result_line(a) + text;
 }
 
-// A lesson's input: the matrix (Fig. 14.1, --scale or --matrix), in COO as read and in CSR, and
-// the lesson's x and y0; and the double reference of y = A * x + y0, made when a check first asks
-// for it and kept for the others, which hold their kernels to the same bound.
+// A lesson's input: the matrix in COO as read and in CSR, x and y0, and the double reference of
+// y = A * x + y0, made when a check first asks for it and kept for the others.
 struct SpmvLessonInput {
     HostCoo coo;
     HostCsr csr;

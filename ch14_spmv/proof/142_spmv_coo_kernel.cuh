@@ -7,14 +7,12 @@
 #include "spmv_proof.cuh"
 
 inline ProgramDescription spmv_coo_program() {
-    return ProgramDescription(
-               "142 (14.2) kernel: COO SpMV, one thread per nonzero, atomicAdd into y",
-               {"make 142_spmv_coo_kernel && build/142_spmv_coo_kernel",
-                "build/142_spmv_coo_kernel --scale 22 --max-memory 8G",
-                "build/142_spmv_coo_kernel --matrix data/1138_bus.mtx"})
-        .with_book_input("the 4 x 4 matrix of Fig. 14.1")
-        .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
-        .with_memory({60, 100, 900e6});
+    return spmv_kernel_program(
+        "142 (14.2) kernel: COO SpMV, one thread per nonzero, atomicAdd into y",
+        {"make 142_spmv_coo_kernel && build/142_spmv_coo_kernel",
+         "build/142_spmv_coo_kernel --scale 22 --max-memory 8G",
+         "build/142_spmv_coo_kernel --matrix data/1138_bus.mtx"},
+        {60, 100, 900e6});
 }
 
 // Which threads add into each y entry: thread k adds into y[rows[k]], so entry r's group is

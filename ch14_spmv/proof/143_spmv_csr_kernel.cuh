@@ -7,13 +7,11 @@
 #include "spmv_proof.cuh"
 
 inline ProgramDescription spmv_csr_program() {
-    return ProgramDescription("143 (14.3) kernel: CSR SpMV, one thread per row, no atomics",
-                              {"make 143_spmv_csr_kernel && build/143_spmv_csr_kernel",
-                               "build/143_spmv_csr_kernel --scale 22 --max-memory 8G",
-                               "build/143_spmv_csr_kernel --matrix data/1138_bus.mtx"})
-        .with_book_input("the 4 x 4 matrix of Fig. 14.1")
-        .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
-        .with_memory({48, 100, 900e6});
+    return spmv_kernel_program("143 (14.3) kernel: CSR SpMV, one thread per row, no atomics",
+                               {"make 143_spmv_csr_kernel && build/143_spmv_csr_kernel",
+                                "build/143_spmv_csr_kernel --scale 22 --max-memory 8G",
+                                "build/143_spmv_csr_kernel --matrix data/1138_bus.mtx"},
+                               {48, 100, 900e6});
 }
 
 // Each thread's slice and the one y entry that it writes.

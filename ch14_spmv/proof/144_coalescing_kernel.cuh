@@ -1,6 +1,5 @@
 // What 144 prints, checks and times around its lesson (144_coalescing_kernel.cu): which entry
-// each thread reads, the warp requests of request_model.h's model, the fixes' y against their
-// baselines, and the stride benchmark and the kernels' timings beside cuSPARSE's.
+// each thread reads, the modelled warp requests, the fixes' y, and the kernels and strides timed.
 #pragma once
 #include <cstdio>
 #include <optional>
@@ -11,22 +10,19 @@
 #include "spmv_proof.cuh"
 
 inline ProgramDescription coalescing_program() {
-    return ProgramDescription(
+    return spmv_kernel_program(
                "144 (14.3) kernel: CSR reads strided, COO contiguous; warp per row and ELL",
                {"make 144_coalescing_kernel && build/144_coalescing_kernel",
                 "build/144_coalescing_kernel --scale 20 --skew 0.8",
-                "build/144_coalescing_kernel --scale 20 --skew 0.3", "make ncu-sectors"})
-        .with_book_input("the 4 x 4 matrix of Fig. 14.1")
-        .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
+                "build/144_coalescing_kernel --scale 20 --skew 0.3", "make ncu-sectors"},
+               {52, 96, 1600e6})
         .with_figure_data(
             "the element of values that each thread reads in each step, for CSR thread per "
-            "row, CSR warp per row and ELL column-major, with the model's warp requests")
-        .with_memory({52, 96, 1600e6});
+            "row, CSR warp per row and ELL column-major, with the model's warp requests");
 }
 
-// One line per step, "t3->values[7]" or "t3 done", in columns, wrapped at 100 columns under the
-// first cell. Past 8 threads (a warp per row has 32 per row) only the active threads are listed,
-// with a count of the idle ones.
+// One line per step, "t3->values[7]" or "t3 done", in columns, wrapped at 100 columns; past 8
+// threads (a warp per row has 32) only the active ones are listed, with a count of the idle.
 inline void print_access_table(const AccessTable& table, const std::string& array) {
     constexpr size_t kMaxThreadsInFull = 8;
     const bool in_full = table.num_threads <= kMaxThreadsInFull;
@@ -210,9 +206,8 @@ inline void check_request_model(const KernelProgram& p, const HostCsr& a, const 
     std::printf("\n");
 }
 
-// One mapping's access map: access_table's reads[i][t], the element of `array` (of `elements`,
-// the listed ones padding) that thread t reads in step i (kDone, -1, once it has finished), and
-// the warp requests that access_stats counts for it.
+// One mapping's access map: reads[i][t], the element of values (of `elements`, the listed ones
+// padding) that thread t reads in step i (kDone once finished), and its warp requests.
 template <class Mapping>
 void add_access_map(JsonWriter& figure, const std::string& name, const std::string& label,
                     const Mapping& m, size_t elements, const std::vector<long long>& padding) {

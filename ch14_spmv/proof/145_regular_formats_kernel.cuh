@@ -1,6 +1,5 @@
 // What 145 prints, checks and times around its lesson (145_regular_formats_kernel.cu): each
-// format's arrays and bytes, the claims that each conversion keeps the input's entries, each
-// format's y against its baseline's, and the formats' timings beside cuSPARSE's.
+// format's arrays and bytes, the claims about its entries and y, and its timing beside cuSPARSE.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -13,28 +12,13 @@
 #include "spmv_proof.cuh"
 
 inline ProgramDescription regular_formats_program() {
-    return ProgramDescription(
-               "145 (14.4) kernel: ELL, HYB, JDS and DIA, converted from CSR, one kernel each",
-               {"make 145_regular_formats_kernel && build/145_regular_formats_kernel",
-                "build/145_regular_formats_kernel --scale 20 --skew 0.3",
-                "build/145_regular_formats_kernel --matrix data/1138_bus.mtx"})
-        .with_book_input("the 4 x 4 matrix of Fig. 14.1")
-        .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
-        .with_memory({152, 120, 1000e6});
+    return spmv_kernel_program(
+        "145 (14.4) kernel: ELL, HYB, JDS and DIA, converted from CSR, one kernel each",
+        {"make 145_regular_formats_kernel && build/145_regular_formats_kernel",
+         "build/145_regular_formats_kernel --scale 20 --skew 0.3",
+         "build/145_regular_formats_kernel --matrix data/1138_bus.mtx"},
+        {152, 120, 1000e6});
 }
-
-// Fig. 14.1 in each format, worked out by hand from the figure (row lengths 2 3 2 1) and the
-// formats' definitions.
-constexpr int kFigEllWidth = 3;            // the longest row, row 1
-constexpr size_t kFigEllPaddingSlots = 4;  // 4 rows x 3 slots - 8 entries
-constexpr int kFigHybWidth = 2;            // 3 of the 4 rows have 2 or more entries, 1 has 3
-const std::vector<Entry> kFigHybCooPart = {{1, 3, 9.0f}};  // row 1's third entry
-const std::vector<int> kFigJdsRowPerm = {1, 0, 2, 3};      // lengths 3, 2, 2, 1; ties by row
-// 4 rows have a first entry, 3 a second, 1 a third.
-const std::vector<int> kFigJdsDiagPtrs = {0, 4, 7, 8};
-// column - row of the entries: 0 1 | -1 1 2 | -1 0 | 0; 4 diagonals x 4 rows, 8 of them padding.
-const std::vector<int> kFigDiaOffsets = {-1, 0, 1, 2};
-constexpr size_t kFigDiaPaddingSlots = 8;
 
 // How many rows have at least `length` entries.
 inline size_t rows_with_at_least(const std::vector<int>& lengths, int length) {
@@ -56,9 +40,8 @@ inline bool sorted_longest_first(const HostJds& j, const std::vector<int>& lengt
     return true;
 }
 
-// The input's entries grouped by row, made once from the COO as read (not from the CSR that the
-// formats are converted from), for comparing each format's entries with, as a multiset in every
-// row (holds_rows_of).
+// The input's entries by row, from the COO as read (not the CSR the formats come from), that
+// each format's entries are compared with, as a multiset per row.
 struct InputEntries {
     explicit InputEntries(const HostCoo& a) {
         if (a.nnz() >= kAnnouncedSize)
@@ -68,6 +51,14 @@ struct InputEntries {
     bool held_by(const HostCoo& got) const { return holds_rows_of(got, by_row); }
     HostCsr by_row;
 };
+
+// Named arrays one under another, the names in 11 columns.
+inline void print_arrays() {}
+template <class T, class... Rest>
+void print_arrays(const char* name, const std::vector<T>& array, const Rest&... rest) {
+    print_array(name, array, 11);
+    print_arrays(rest...);
+}
 
 // "112 bytes, 1.33 times the CSR's"
 inline std::string bytes_beside_csr(size_t bytes, const HostCsr& a) {
@@ -103,9 +94,8 @@ inline void show_and_check_ell(const KernelProgram& p, const HostCsr& a,
     std::printf("ELL: every row padded to the longest, %s; slot (row, i) at i * %s + row\n",
                 counted(ell->width, "slot").c_str(), with_separators(ell->num_rows).c_str());
     if (printable(a)) {
-        print_array("nnz_per_row", ell->nnz_per_row, 11);
-        print_array("col_idx", ell->col_idx, 11);
-        print_array("values", ell->values, 11);
+        print_arrays("nnz_per_row", ell->nnz_per_row, "col_idx", ell->col_idx, "values",
+                     ell->values);
         std::printf("  (padding: column %d, value 0; each thread stops at its nnz_per_row)\n",
                     kEllPadding);
     }
@@ -120,7 +110,7 @@ inline void show_and_check_ell(const KernelProgram& p, const HostCsr& a,
         is_well_formed(*ell) && entries.held_by(coo_from_ell(*ell)));
     if (p.options.book_example())
         check.claim("ELL of Fig. 14.1 has width 3 (row 1's length) and 4 padding slots",
-                    ell->width == kFigEllWidth && padding == kFigEllPaddingSlots);
+                    ell->width == 3 && padding == 4);  // 4 rows x 3 slots - 8 entries
     std::printf("\n");
 }
 
@@ -137,13 +127,10 @@ inline void show_and_check_hyb(const KernelProgram& p, const HostCsr& a, const H
                   "); the rest in COO");
     if (printable(a)) {
         std::printf("  the ELL part, column-major:\n");
-        print_array("nnz_per_row", hyb.ell.nnz_per_row, 11);
-        print_array("col_idx", hyb.ell.col_idx, 11);
-        print_array("values", hyb.ell.values, 11);
+        print_arrays("nnz_per_row", hyb.ell.nnz_per_row, "col_idx", hyb.ell.col_idx, "values",
+                     hyb.ell.values);
         std::printf("  the COO part:\n");
-        print_array("rows", hyb.coo.rows, 11);
-        print_array("cols", hyb.coo.cols, 11);
-        print_array("values", hyb.coo.values, 11);
+        print_arrays("rows", hyb.coo.rows, "cols", hyb.coo.cols, "values", hyb.coo.values);
     }
     const size_t in_coo = hyb.coo.nnz();
     print_wrapped("  ELL part: " + counted(a.nnz() - in_coo, "entry", "entries") + " in " +
@@ -166,7 +153,7 @@ inline void show_and_check_hyb(const KernelProgram& p, const HostCsr& a, const H
     if (p.options.book_example())
         check.claim(
             "HYB of Fig. 14.1 has width 2 and moves one entry, row 1's 9 in column 3, to COO",
-            width == kFigHybWidth && sorted_entries(hyb.coo) == kFigHybCooPart);
+            width == 2 && sorted_entries(hyb.coo) == std::vector<Entry>{{1, 3, 9.0f}});
     std::printf("\n");
 }
 
@@ -176,10 +163,8 @@ inline void show_and_check_jds(const KernelProgram& p, const HostCsr& a, const H
         "JDS: rows sorted longest first; diagonal d holds the d-th entry of each row "
         "that has one, in sorted order, in [diag_ptrs[d], diag_ptrs[d + 1])");
     if (printable(a)) {
-        print_array("row_perm", jds.row_perm, 11);
-        print_array("diag_ptrs", jds.diag_ptrs, 11);
-        print_array("col_idx", jds.col_idx, 11);
-        print_array("values", jds.values, 11);
+        print_arrays("row_perm", jds.row_perm, "diag_ptrs", jds.diag_ptrs, "col_idx", jds.col_idx,
+                     "values", jds.values);
     }
     std::printf("  %s, no padding; %s\n\n", counted(jds.num_diagonals(), "diagonal").c_str(),
                 bytes_beside_csr(jds_bytes(jds), a).c_str());
@@ -191,8 +176,10 @@ inline void show_and_check_jds(const KernelProgram& p, const HostCsr& a, const H
         "the longest row",
         sorted_longest_first(jds, row_lengths(a)) && jds.num_diagonals() == max_row_length(a));
     if (p.options.book_example())
+        // Row lengths 2 3 2 1, ties by row; 4 rows have a first entry, 3 a second, 1 a third.
         check.claim("JDS of Fig. 14.1: row_perm = [ 1 0 2 3 ], diag_ptrs = [ 0 4 7 8 ]",
-                    jds.row_perm == kFigJdsRowPerm && jds.diag_ptrs == kFigJdsDiagPtrs);
+                    jds.row_perm == std::vector<int>{1, 0, 2, 3} &&
+                        jds.diag_ptrs == std::vector<int>{0, 4, 7, 8});
     std::printf("\n");
 }
 
@@ -215,8 +202,7 @@ inline void show_and_check_dia(const KernelProgram& p, const HostCsr& a,
                 counted(dia->num_diagonals(), "diagonal").c_str(),
                 with_separators(dia->num_rows).c_str());
     if (printable(a)) {
-        print_array("offsets", dia->offsets, 11);
-        print_array("data", dia->data, 11);
+        print_arrays("offsets", dia->offsets, "data", dia->data);
         std::printf(
             "  (offsets: column - row; padding: 0, where a diagonal leaves the matrix or has no "
             "entry)\n");
@@ -231,8 +217,9 @@ inline void show_and_check_dia(const KernelProgram& p, const HostCsr& a,
     check.claim(claim,
                 is_well_formed(*dia) && sorted_entries(coo_from_dia(*dia)) == summed_entries(a));
     if (p.options.book_example())
+        // column - row of Fig. 14.1's entries: 0 1 | -1 1 2 | -1 0 | 0
         check.claim("DIA of Fig. 14.1: offsets = [ -1 0 1 2 ], 16 slots, 8 of them padding",
-                    dia->offsets == kFigDiaOffsets && padding == kFigDiaPaddingSlots);
+                    dia->offsets == std::vector<int>{-1, 0, 1, 2} && padding == 8);
     std::printf("\n");
 }
 
@@ -248,11 +235,9 @@ inline void show_format_ys(const SpmvLessonInput& in, const std::vector<SpmvRun>
     }
 }
 
-// cuSPARSE checked; at --scale, every format timed beside it. Every format but DIA is given the
-// same bytes, those that any SpMV of this matrix must move at least once (the CSR arrays, x, and
-// y read and written), so GB/s ranks them as time does; padding and permutations are a format's
-// own overhead on top. DIA's arrays are no CSR plus overhead (it has no column indices), so it is
-// given its own bytes: its slots, padding included, and offsets, x, and y read and written.
+// cuSPARSE checked; at --scale, every format timed beside it. All but DIA get the CSR's bytes,
+// so GB/s ranks them as time does (padding and permutations are their own overhead); DIA, with
+// no column indices, gets its own: its slots, padding included, offsets, x and y.
 inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& in,
                                  const std::optional<HostEll>& ell, const HostHyb& hyb,
                                  const HostJds& jds, const std::optional<HostDia>& dia,

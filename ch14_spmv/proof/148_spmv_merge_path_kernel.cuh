@@ -1,7 +1,5 @@
-// What 148 prints, checks and times around its lesson (148_spmv_merge_path_kernel.cu): each
-// thread's share of the path and the block kernel's tiles, the claims about the split and about
-// every version's y, and the timings of every version against 143's kernel and cuSPARSE's two
-// CSR algorithms.
+// What 148 prints, checks and times around its lesson (148_spmv_merge_path_kernel.cu): the
+// threads' shares and the tiles, the claims about the split and y, and every version timed.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -14,17 +12,15 @@
 #include "spmv_proof.cuh"
 
 inline ProgramDescription merge_path_program() {
-    return ProgramDescription(
+    return spmv_kernel_program(
                "148 (14.5) kernel: SpMV by merge path, equal work per thread",
                {"make 148_spmv_merge_path_kernel && build/148_spmv_merge_path_kernel",
                 "build/148_spmv_merge_path_kernel --scale 22 --rmat 0.57,0.19,0.19 "
-                "--max-memory 8G"})
-        .with_book_input("the 4 x 4 matrix of Fig. 14.1")
-        .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
+                "--max-memory 8G"},
+               {48, 100, 900e6})
         .with_figure_data(
             "the merge path of Fig. 14.1, each thread's share and, step by step, the row end or "
-            "the nonzero that it takes")
-        .with_memory({48, 100, 900e6});
+            "the nonzero that it takes");
 }
 
 // Each thread's share, as the rows and nonzeros that its steps touch: equal steps, whatever the
@@ -167,37 +163,30 @@ inline void check_tile_steps(const KernelProgram& p, const SpmvLessonInput& in,
                         spmv_matches(y_cpu, in.reference()));
 }
 
-// The per-thread walk (kStepsPerThread steps a thread), or one step of the block kernel, on the
-// table's copy of the matrix.
-inline TimedSpmv timed_per_thread(const Here& here) {
-    return {"csr_merge_path_per_thread", "CSR, merge path, per thread (148)",
-            [&here](const HostCsr& a, DeviceCsr& d) -> SpmvLaunch {
-                auto carries = std::make_shared<MergePathCarries>(here, a, kStepsPerThread);
-                return [&here, &d, carries](const float* x, float* y) {
-                    launch_spmv_merge_path(here, d, *carries, x, y);
-                };
-            },
-            0, ""};
-}
-
-inline TimedSpmv timed_tile_step(const Here& here, size_t i) {
-    return {kTileStepTimings[i].first, kTileStepTimings[i].second,
-            [&here, i](const HostCsr& a, DeviceCsr& d) -> SpmvLaunch {
-                auto tiles = std::make_shared<MergePathTiles>(here, a);
-                return [&here, &d, tiles, i](const float* x, float* y) {
-                    kMergeTileSteps[i].launch(here, d, *tiles, x, y);
-                };
-            },
-            0, ""};
-}
-
 // cuSPARSE checked; at --scale on a GPU, every version against 143's kernel and cuSPARSE's two
 // CSR algorithms, ALG1 and ALG2, all on the same arrays.
 inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& in,
                                  SelfCheck& check) {
-    std::vector<TimedSpmv> kernels = {timed_per_thread(p.here)};
+    // The per-thread walk, then each step of the block kernel, on the table's copy of the matrix.
+    const Here& here = p.here;
+    std::vector<TimedSpmv> kernels = {
+        {"csr_merge_path_per_thread", "CSR, merge path, per thread (148)",
+         [&here](const HostCsr& a, DeviceCsr& d) -> SpmvLaunch {
+             auto carries = std::make_shared<MergePathCarries>(here, a, kStepsPerThread);
+             return [&here, &d, carries](const float* x, float* y) {
+                 launch_spmv_merge_path(here, d, *carries, x, y);
+             };
+         },
+         0, ""}};
     for (size_t i = 0; i < std::size(kTileStepTimings); ++i)
-        kernels.push_back(timed_tile_step(p.here, i));
+        kernels.push_back({kTileStepTimings[i].first, kTileStepTimings[i].second,
+                           [&here, i](const HostCsr& a, DeviceCsr& d) -> SpmvLaunch {
+                               auto tiles = std::make_shared<MergePathTiles>(here, a);
+                               return [&here, &d, tiles, i](const float* x, float* y) {
+                                   kMergeTileSteps[i].launch(here, d, *tiles, x, y);
+                               };
+                           },
+                           0, ""});
     kernels.push_back(timed_spmv(p.here, "csr_thread_per_row", "CSR, thread per row (143)",
                                  launch_spmv_csr, &in.csr));
     compare_with_library(

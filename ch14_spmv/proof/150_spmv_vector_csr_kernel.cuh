@@ -1,7 +1,5 @@
-// What 150 prints, checks and times around its lesson (150_spmv_vector_csr_kernel.cu): the
-// rule, the matrix's facts and the group size that the rule chooses, which lanes take which
-// entries on a small input, the claims about every group size's y, and at --scale on a GPU every
-// group size timed beside the choice and cuSPARSE.
+// What 150 prints, checks and times around its lesson (150_spmv_vector_csr_kernel.cu): the rule
+// and its choice, which lanes take which entries, the claims about y, and every group size timed.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -10,18 +8,12 @@
 #include "spmv_proof.cuh"
 
 inline ProgramDescription vector_csr_program() {
-    return ProgramDescription(
-               "150 (14.3) kernel: vector CSR, G lanes a row, G chosen from the matrix",
-               {"make 150_spmv_vector_csr_kernel && build/150_spmv_vector_csr_kernel",
-                "build/150_spmv_vector_csr_kernel --scale 22 --max-memory 8G",
-                "build/150_spmv_vector_csr_kernel --matrix data/1138_bus.mtx"})
-        .with_book_input("the 4 x 4 matrix of Fig. 14.1")
-        .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
-        .with_memory({48, 100, 900e6});
-}
-
-inline std::string percent_text(double share) {
-    return fixed_text(100 * share, 0) + "%";
+    return spmv_kernel_program(
+        "150 (14.3) kernel: vector CSR, G lanes a row, G chosen from the matrix",
+        {"make 150_spmv_vector_csr_kernel && build/150_spmv_vector_csr_kernel",
+         "build/150_spmv_vector_csr_kernel --scale 22 --max-memory 8G",
+         "build/150_spmv_vector_csr_kernel --matrix data/1138_bus.mtx"},
+        {48, 100, 900e6});
 }
 
 // The rule, the facts, and the choice with its reason.
@@ -124,9 +116,10 @@ inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& 
                         "cusparse_csr_alg1", "the chosen vector CSR is faster");
             const bool near = ms.at("csr_vector_chosen") <=
                               (1 + kChoiceTolerance) * ms.at(fastest_kernel);
-            std::printf("  measured: the choice, %s a row, is %swithin %s of the fastest, %s a "
+            std::printf("  measured: the choice, %s a row, is %swithin %s%% of the fastest, %s a "
                         "row\n\n",
                         counted(chosen, "lane").c_str(), near ? "" : "not ",
-                        percent_text(kChoiceTolerance).c_str(), counted(fastest, "lane").c_str());
+                        fixed_text(100 * kChoiceTolerance, 0).c_str(),
+                        counted(fastest, "lane").c_str());
         });
 }

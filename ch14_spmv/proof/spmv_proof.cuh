@@ -1,8 +1,5 @@
 // What every SpMV kernel lesson (142 to 145, 148, 150) prints, checks and times around its
-// kernels, written once: the y arrays side by side, the claims that a kernel's y matches its CPU
-// baseline's and the double reference (and that two runs accumulate), cuSPARSE's CSR SpMV
-// checked against the same reference, and at --scale the lesson's kernels timed beside it. The
-// lessons pass their launches in; this file includes none of them.
+// kernels: y side by side, the claims about y, cuSPARSE checked, and the kernels timed beside it.
 #pragma once
 #include <cstdio>
 #include <functional>
@@ -19,14 +16,22 @@
 #include "../chapter_inputs.h"
 #include "../spmv_on_device.cuh"
 
-// The byte model of the chapter's timings, which they turn into GB/s: what any SpMV must move
-// at least once, the matrix's arrays, x read once, and y read and written once. A gather that
-// reads an x entry again is not counted again (a cache may serve it), so this is a floor.
+// The byte model of the chapter's GB/s, a floor: the matrix's arrays, x read once (a cache may
+// serve a gather's repeats), y read and written once.
 inline double spmv_vector_bytes(int num_rows, int num_cols) {
     return 4.0 * num_cols + 8.0 * num_rows;
 }
 inline double csr_spmv_bytes(const HostCsr& a) {
     return static_cast<double>(csr_bytes(a)) + spmv_vector_bytes(a.num_rows, a.num_cols);
+}
+
+// A kernel lesson's description: Fig. 14.1 by default, an R-MAT matrix at --scale.
+inline ProgramDescription spmv_kernel_program(std::string title, std::vector<std::string> examples,
+                                              MemoryModel memory) {
+    return ProgramDescription(std::move(title), std::move(examples))
+        .with_book_input("the 4 x 4 matrix of Fig. 14.1")
+        .with_scale_input("an R-MAT matrix of 2^S rows and 16 * 2^S entries")
+        .with_memory(memory);
 }
 
 // "the emulated CSR kernel": a kernel's name in a claim says where it ran.
@@ -44,10 +49,8 @@ inline void show_ys(const SpmvLessonInput& in,
     std::printf("\n");
 }
 
-// The claim that a kernel's y matches its CPU baseline's. The two may add a row's products in
-// other orders (atomics, a warp's shuffles, the GPU's fused multiply-adds), and a GPU's global
-// atomics flush subnormals where the CPU keeps them, so neither need equal the other bit for
-// bit: both are held to the double reference's float32 bound.
+// Kernel and baseline may add a row in other orders, and a GPU's atomics flush subnormals, so
+// neither need equal the other bit for bit: both are held to the double reference's bound.
 inline void claim_kernel_matches_baseline(SelfCheck& check, const std::string& kernel,
                                           const std::vector<float>& y,
                                           const std::vector<float>& y_cpu,
@@ -59,17 +62,12 @@ inline void claim_kernel_matches_baseline(SelfCheck& check, const std::string& k
         spmv_matches(y, reference) && spmv_matches(y_cpu, reference));
 }
 
-inline void check_baseline(const SpmvLessonInput& in, const std::vector<float>& y_cpu,
-                           SelfCheck& check) {
-    check.claim("the CPU baseline's y is within float32 rounding of the double reference",
-                spmv_matches(y_cpu, in.reference()));
-}
-
 // The baseline against the double reference, then the kernel's y against the baseline's.
 inline void check_spmv(const KernelProgram& p, const SpmvLessonInput& in, const std::string& kernel,
                        const std::vector<float>& y_cpu, const std::vector<float>& y,
                        SelfCheck& check) {
-    check_baseline(in, y_cpu, check);
+    check.claim("the CPU baseline's y is within float32 rounding of the double reference",
+                spmv_matches(y_cpu, in.reference()));
     claim_kernel_matches_baseline(check, kernel_here(p, kernel), y, y_cpu, in.reference());
 }
 
@@ -99,10 +97,8 @@ inline void check_accumulates(const SpmvLessonInput& in, const std::vector<float
 // A launch on x and y, its format already where the kernels run.
 using SpmvLaunch = std::function<void(const float*, float*)>;
 
-// A lesson's kernel as the timing table names it: its timing: name, its label, and `upload`,
-// which copies its format where the kernels run (a CSR kernel takes the table's copy of the
-// matrix) and returns its launch. Without `upload`, the kernel is not built on this input, and
-// `not_built` says why.
+// A timed kernel: `upload` copies its format where the kernels run (a CSR kernel takes the
+// table's copy) and returns its launch; without it, the kernel is not built, `not_built` says why.
 struct TimedSpmv {
     std::string kernel, label;
     std::function<SpmvLaunch(const HostCsr&, DeviceCsr&)> upload;
@@ -130,10 +126,8 @@ TimedSpmv timed_spmv(const Here& here, const std::string& kernel, const std::str
     return timed;
 }
 
-// cuSPARSE's CSR SpMV, cusparseSpMV on the same CSR arrays, with one of its algorithms: the
-// default, or ALG1 (a row split, like the chapter's row kernels) and ALG2 (a split of the
-// nonzeros, like the merge path). It is the fair bar: the same format, the same float
-// arithmetic, NVIDIA's tuned kernels.
+// cuSPARSE's CSR SpMV on the same arrays, the fair bar; ALG1 splits rows like the row kernels,
+// ALG2 the nonzeros like the merge path.
 struct LibrarySpmv {
     const char* kernel;
     const char* label;
@@ -149,9 +143,8 @@ const LibrarySpmv kCusparseAlg2 = {"cusparse_csr_alg2", "cuSPARSE CSR SpMV, ALG2
 // The median milliseconds of each kernel timed, by its timing: name.
 using SpmvTimes = std::map<std::string, double>;
 
-// Times the kernels, then the library's, all on the same x and y. Repeated runs keep adding into
-// y, for all of them: the same work per run, and no reset timed. cuSPARSE refuses a matrix that
-// holds more entries than places (an R-MAT matrix can, at --scale 1 to 3); it is then not timed.
+// The kernels, then the library's, on one x and y: runs keep adding into y, so no reset is
+// timed. cuSPARSE refuses more entries than places (R-MAT at --scale 1 to 3): then not timed.
 inline SpmvTimes time_beside_library(const KernelProgram& p, TimingTable& table, const HostCsr& a,
                                      const std::vector<TimedSpmv>& kernels,
                                      const std::vector<LibrarySpmv>& libraries) {
