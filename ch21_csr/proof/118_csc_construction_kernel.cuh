@@ -55,14 +55,11 @@ inline std::string neighbour_list(const HostCsr& g, int v) {
 inline void show_small_csc(const KernelProgram& p, const HostCsr& csr, const GroupedEdges& built) {
     if (!printable(csr)) return;
     print_csr("CSR, grouped by source (115's CPU baseline, build_csr_cpu):", csr);
-    const std::vector<int>& in_degree = built.counts;
-    const std::vector<int>& col_offsets = built.grouped.row_offsets;
-    const std::vector<int>& row_idx = built.grouped.col_idx;
     std::printf("CSC, grouped by destination (%s count, scan, scatter keyed on dst):\n",
                 p.here.name());
-    print_array("in_degree", in_degree, 11);
-    print_array("col_offsets", col_offsets, 11);
-    print_array("row_idx", row_idx, 11);
+    print_array("in_degree", built.counts, 11);
+    print_array("col_offsets", built.grouped.row_offsets, 11);
+    print_array("row_idx", built.grouped.col_idx, 11);
     print_array("weights", built.grouped.values, 11);
     std::printf("\n");
     if (!is_well_formed(built.grouped) || built.grouped.num_rows != csr.num_rows) return;
@@ -148,29 +145,24 @@ inline void check_csc(const KernelProgram& p, const HostCoo& edges, const HostCs
             built.counts == kExampleInDegree);
 }
 
-// The library's route to a CSC, on a GPU only: cusparseCsr2cscEx2 (CUSPARSE_CSR2CSC_ALG1),
-// carrying the float weights along (CUSPARSE_ACTION_NUMERIC). It is the conversion that a
-// cuSPARSE user would call for in-neighbours; it starts from a CSR, already grouped by source,
-// where count, scan and scatter start from the raw edge list, so it has less to do. Its output
-// starts poisoned.
+// The library's route to a CSC, on a GPU only: cusparseCsr2cscEx2 carrying the weights along.
+// It starts from a CSR, already grouped by source, so it has less to do than the build.
 struct CusparseCsrToCsc {
+    // The sizing call and the conversion take the same arguments but the last.
+    template <class Call, class Last>
+    cusparseStatus_t call(Call f, Last last) {
+        return f(handle, csr.num_rows, csr.num_cols, csr.nnz(), csr.values.data(),
+                 csr.row_offsets.data(), csr.col_idx.data(), csc.values.data(),
+                 csc.row_offsets.data(), csc.col_idx.data(), CUDA_R_32F, CUSPARSE_ACTION_NUMERIC,
+                 CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, last);
+    }
     explicit CusparseCsrToCsc(const HostCsr& a)
         : csr(Here::gpu(), a), csc(Here::gpu(), a.num_cols, a.num_rows, a.nnz()) {
         size_t bytes = 0;
-        CUSPARSE_CHECK(cusparseCsr2cscEx2_bufferSize(
-            handle, csr.num_rows, csr.num_cols, csr.nnz(), csr.values.data(),
-            csr.row_offsets.data(), csr.col_idx.data(), csc.values.data(), csc.row_offsets.data(),
-            csc.col_idx.data(), CUDA_R_32F, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
-            CUSPARSE_CSR2CSC_ALG1, &bytes));
+        CUSPARSE_CHECK(call(cusparseCsr2cscEx2_bufferSize, &bytes));
         workspace = DeviceBuffer<unsigned char>(bytes);
     }
-    void run() {
-        CUSPARSE_CHECK(cusparseCsr2cscEx2(
-            handle, csr.num_rows, csr.num_cols, csr.nnz(), csr.values.data(),
-            csr.row_offsets.data(), csr.col_idx.data(), csc.values.data(), csc.row_offsets.data(),
-            csc.col_idx.data(), CUDA_R_32F, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
-            CUSPARSE_CSR2CSC_ALG1, workspace.data()));
-    }
+    void run() { CUSPARSE_CHECK(call(cusparseCsr2cscEx2, workspace.data())); }
 
     CusparseHandle handle;
     DeviceCsr csr, csc;  // the CSC's rows are the graph's columns

@@ -1,7 +1,7 @@
 // What the programs that total a graph's edge weights print and check around their lessons, the
-// part that needs no GPU: 116's edges in both formats, each loop's trip counts and total, and
-// the claims about its two totals; what a right total is, for 117's kernels (whose library route
-// and timings are in reduction_proof.cuh).
+// part that needs no GPU: 116's description, its edges in both formats, each loop's trip counts and
+// total, and the claims about its two totals; what a right total is, for 117's kernels (whose
+// library route and timings are in reduction_proof.cuh).
 #pragma once
 #include <cmath>
 #include <cstdio>
@@ -9,6 +9,14 @@
 #include "../../common/options.h"
 #include "../../common/self_check.h"
 #include "../chapter_inputs.h"
+
+inline ProgramDescription coo_vs_csr_sum_program() {
+    return ProgramDescription("116 (21.3) CPU baseline: total edge weight, over COO and over CSR",
+                              {"make 116_coo_vs_csr_sum_cpu_baseline && "
+                               "build/116_coo_vs_csr_sum_cpu_baseline"})
+        .with_book_input("the book's example: 6 vertices, 9 weighted edges")
+        .without_inputs();
+}
 
 inline void show_coo(const HostCoo& edges) {
     std::printf(
