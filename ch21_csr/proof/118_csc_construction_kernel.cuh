@@ -31,9 +31,8 @@ inline Here scatter_place(const KernelProgram& p) {
     return Here::emulated(ThreadOrder::shuffled(p.seed + 1));
 }
 
-// Every edge as a (source, destination, weight) triple, read back from a CSC: column v's slice
-// names the sources u of the edges u->v. Sorted, so that it can be compared with the triples
-// that sorted_entries reads from a CSR, where row u's slice names the destinations v.
+// Every edge as a sorted (source, destination, weight) triple read back from a CSC (column v's
+// slice names the sources u of u->v), to compare with what sorted_entries reads from a CSR.
 inline std::vector<Entry> edges_seen_from_csc(const HostCsr& csc) {
     std::vector<Entry> e;
     e.reserve(csc.nnz());
@@ -49,9 +48,8 @@ inline std::string neighbour_list(const HostCsr& g, int v) {
     return listed(slice_of(v, g.row_offsets, g.col_idx));
 }
 
-// For a small input: the CSR, the CSC under its own names (the grouping's counts, row_offsets
-// and col_idx are the CSC's in_degree, col_offsets and row_idx), and each vertex's neighbours
-// both ways.
+// For a small input: the CSR, the CSC under its own names (in_degree, col_offsets and row_idx are
+// the grouping's counts, row_offsets and col_idx), and each vertex's neighbours both ways.
 inline void show_small_csc(const KernelProgram& p, const HostCsr& csr, const GroupedEdges& built) {
     if (!printable(csr)) return;
     print_csr("CSR, grouped by source (115's CPU baseline, build_csr_cpu):", csr);
@@ -72,9 +70,8 @@ inline void show_small_csc(const KernelProgram& p, const HostCsr& csr, const Gro
     std::printf("\n");
 }
 
-// --figure-data: the CSR beside the CSC under the CSC's own names, and each vertex's slice of
-// both: its out-neighbours in col_idx, its in-neighbours in row_idx. The order within a column is
-// the scatter's (--order A gives the edges' arrival order).
+// --figure-data: the CSR beside the CSC under its own names, and each vertex's slice of both
+// (the order within a column is the scatter's; --order A gives the arrival order).
 inline void write_csc_figure(const KernelProgram& p, const HostCsr& csr,
                              const GroupedEdges& built) {
     if (!wants_figure_data(p.options)) return;
@@ -170,8 +167,7 @@ struct CusparseCsrToCsc {
 };
 
 // cuSPARSE's conversion, checked on a GPU, and at --scale timed beside the three steps keyed on
-// the destination. cuSPARSE must read the CSR and write the CSC, each offsets, indices and
-// values once.
+// the destination; its bytes: the CSR read and the CSC written, each array once.
 inline void compare_with_library(const KernelProgram& p, const HostCoo& edges, const HostCsr& csr,
                                  const GroupedEdges& built, SelfCheck& check) {
     const std::string claim =

@@ -214,8 +214,8 @@ inline double timed_gather_sort_build(TimingTable& table, const HostCoo& edges, 
                       [&] { by_sort.run(d); });
 }
 
-// Each step of a grouping timed alone, then the three together. One untimed build first leaves
-// the offsets that the scatter, timed alone, starts from. `keys` names the key endpoint.
+// Each step of a grouping timed alone (after one untimed build, which leaves the offsets the
+// scatter starts from), then the three together. `keys` names the key endpoint.
 struct GroupingTimes {
     double count_ms, build_ms;
 };

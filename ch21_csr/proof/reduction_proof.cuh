@@ -227,9 +227,7 @@ inline void check_totals(const KernelProgram& p, const EdgeTotals& t, const Righ
 }
 
 // (3) cub::DeviceReduce, checked on a GPU, and at --scale the four ways timed over the lesson's
-// arrays (DeviceTotal: 117's DeviceEdgeTotal). Each timed run resets the total, so after all of
-// its runs (warm-ups included) the total must still be one run's sum; a missing reset would pile
-// the sums up.
+// arrays. Each run resets the total, so after all runs it must still be one run's sum.
 template <class DeviceTotal, class AtomicCounts>
 void compare_with_library(const KernelProgram& p, const HostCoo& edges, const RightTotal& right,
                           const AtomicCounts& atomics, SelfCheck& check) {

@@ -1,7 +1,5 @@
-// What the programs that total a graph's edge weights print and check around their lessons, the
-// part that needs no GPU: 116's description, its edges in both formats, each loop's trip counts and
-// total, and the claims about its two totals; what a right total is, for 117's kernels (whose
-// library route and timings are in reduction_proof.cuh).
+// What the programs that total a graph's edge weights print and check, the part that needs no
+// GPU: 116's description, edges, loops and claims; what a right total is, for 117's kernels.
 #pragma once
 #include <cmath>
 #include <cstdio>
@@ -64,9 +62,8 @@ inline void check_sums(const HostCsr& csr, double sum_coo, double sum_csr, SelfC
     check_book_csr(csr, check);
 }
 
-// What a right total is, and the words that the claims use for it. Weights read from a file
-// need not be whole numbers; then the order of the adds changes the last bits of a double
-// total, and totals can only agree within rounding.
+// What a right total is, and the claims' words for it. Weights that are not whole numbers make
+// the order of the adds change a double total's last bits, so totals agree only within rounding.
 struct RightTotal {
     std::string words;
     double value = 0, tolerance = 0;
