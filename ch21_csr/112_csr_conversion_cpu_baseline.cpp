@@ -32,7 +32,7 @@ void adjacency_to_csr_cpu(const AdjacencyList& adj, std::vector<int>& row_offset
 }
 
 #if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
-#include "proof/112_csr_conversion_cpu_baseline.h"
+#include "proof/build_proof.h"
 
 int main(int argc, char** argv) {
     const ProgramOptions options = start_cpu_program(argc, argv, csr_conversion_program());

@@ -97,7 +97,7 @@ inline void launch_neighbor_sum(const Here& here, DeviceCsr& g, long long* sums)
 // __INCLUDE_LEVEL__ is 0 only in the file that the compiler was given: a later lesson or a test
 // that includes this one takes the lesson above, without the program below.
 #if __INCLUDE_LEVEL__ == 0
-#include "proof/113_csr_neighbor_sum_kernel.cuh"
+#include "proof/reduction_proof.cuh"
 
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(argc, argv, neighbor_sum_program());

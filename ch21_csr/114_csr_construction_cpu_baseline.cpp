@@ -64,7 +64,7 @@ inline CsrConstruction csr_construction_cpu(const HostCoo& edges) {
 }
 
 #if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
-#include "proof/114_csr_construction_cpu_baseline.h"
+#include "proof/build_proof.h"
 
 int main(int argc, char** argv) {
     const ProgramOptions options = start_cpu_program(argc, argv, csr_construction_program());
@@ -72,8 +72,7 @@ int main(int argc, char** argv) {
     show_arrivals(edges, EdgeText::weighted);
 
     const CsrConstruction built = csr_construction_cpu(edges);
-    show_count(built);
-    show_scan(built);
+    show_count_and_scan(built);
     show_scatter(edges, built);
     show_slices(edges, built.csr);
 

@@ -29,7 +29,7 @@ double total_weight_csr_cpu(const HostCsr& g) {
 }
 
 #if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
-#include "proof/116_coo_vs_csr_sum_cpu_baseline.h"
+#include "proof/reduction_proof.h"
 
 int main(int argc, char** argv) {
     const ProgramOptions options = start_cpu_program(argc, argv, coo_vs_csr_sum_program());

@@ -214,7 +214,7 @@ inline double total_by_block_reduce(const Here& here, const HostCoo& edges) {
 }
 
 #if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
-#include "proof/117_coo_edge_parallel_reduce_kernel.cuh"
+#include "proof/reduction_proof.cuh"
 
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(argc, argv, edge_parallel_reduce_program());

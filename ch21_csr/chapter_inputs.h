@@ -41,12 +41,9 @@ inline void check_book_csr(const HostCsr& csr, SelfCheck& check) {
 
 constexpr uint64_t kGraphSeed = 21;
 
-// The book's example; with --scale S an R-MAT graph of 2^S vertices and 16 * 2^S edges, or with
-// --stencil too a Poisson matrix of about 2^S rows (stencil_input.h); with --matrix FILE the
-// graph in the file (rows are sources, columns destinations, values weights). The R-MAT graph
-// comes through the cache where SUITE_RMAT_CACHE names one (rmat_cache.h). An input beyond the
-// program's memory budget, or a file that cannot be read, ends the program with its reason and
-// exit code 2.
+// The book's example; with --scale S an R-MAT graph of 2^S vertices and 16 * 2^S edges (through
+// rmat_cache.h), or with --stencil a Poisson matrix (stencil_input.h); with --matrix FILE the
+// file's graph. An input beyond the memory budget, or a file that cannot be read, exits 2.
 inline HostCoo chapter_input(const ProgramOptions& opt) {
     if (!opt.matrix.empty()) return read_matrix_option(opt);
     if (opt.scale == 0) return book_example_edges();

@@ -1,16 +1,13 @@
-// Two ways in which the threads of a block share one job, which 123 and 124 (and the solutions of
-// exercises 21.4 and 21.5) use: a warp's lanes claiming slots of one counter with one atomic,
-// and a block's threads scanning their values with shuffles. The bodies take the cuda context of
-// common/cooperative.cuh, so that the emulator runs them too.
+// Two ways in which a block's threads share one job (123, 124, exercises 21.4 and 21.5): a warp
+// claiming slots of one counter with one atomic, and a block scan with shuffles. They take
+// common/cooperative.cuh's cuda context, so that the emulator runs them too.
 #pragma once
 #include "../common/cooperative.cuh"
 #include "../common/warp.h"
 
 // The lanes of `peers`, all of which hit `counter`, claim popc(peers) slots with one atomic: the
-// lowest of them adds the group's size for all, the shuffle hands its old value to every lane of
-// `active`, and a lane's slot is that value plus its rank among its peers. A hub then costs one
-// atomic per warp instead of 32, and the slots stay distinct, since the counter moved on by the
-// group's size.
+// lowest adds the group's size, a shuffle hands its old value to `active`, and each lane adds its
+// rank among its peers. A hub then costs one atomic per warp instead of 32.
 template <class Cuda>
 __host__ __device__ int claim_for_peers(Cuda& cuda, int* counter, unsigned peers, unsigned active) {
     const int lane = cuda.threadIdx.x % kWarpSize, leader = ffs_shim(peers) - 1;
@@ -26,11 +23,9 @@ __host__ __device__ int warp_aggregated_claim(Cuda& cuda, int* counter, int key,
     return claim_for_peers(cuda, counter, cuda.match_any_sync(active, key), active);
 }
 
-// Every thread of the block passes its value and gets the sum of the values of the threads
-// below it; the block's total is left in warp_sums[kWarpSize] (kWarpSize + 1 ints of shared
-// memory). Each warp scans its lanes' values with shuffles, warp 0 scans the warps' totals, and
-// a thread's prefix is its warp's plus its own within the warp. The caller synchronises before
-// it reuses warp_sums.
+// Each thread gets the sum of the values of the threads below it; the block's total is left in
+// warp_sums[kWarpSize] (kWarpSize + 1 ints of shared memory). Each warp scans with shuffles, warp
+// 0 scans the warps' totals. The caller synchronises before it reuses warp_sums.
 template <class Cuda>
 __host__ __device__ int block_exclusive_prefix(Cuda& cuda, int value, int* warp_sums) {
     const int thread = cuda.threadIdx.x, lane = thread % kWarpSize, warp = thread / kWarpSize;

@@ -57,8 +57,7 @@ inline void show_build(const KernelProgram& p, const HostCoo& edges, const Group
 }
 
 // The slot of each edge in a built CSR: the one in its source's row that holds its destination
-// and weight (of two identical edges, each takes one of their two slots; which one is which does
-// not show in the arrays).
+// and weight (of two identical edges, each takes one of their slots).
 inline std::vector<int> slots_of_edges(const HostCoo& edges, const HostCsr& built) {
     std::vector<int> slot(edges.nnz(), -1);
     std::vector<char> taken(built.nnz(), 0);
@@ -75,8 +74,7 @@ inline std::vector<int> slots_of_edges(const HostCoo& edges, const HostCsr& buil
 }
 
 // --figure-data: the three steps run one at a time where the kernels run, the arrays after each,
-// and the slot that each edge's thread e was handed (its counter and its cursor are those of its
-// source, rows[e], already in the data).
+// and the slot that each edge's thread was handed.
 inline void write_build_figure(const KernelProgram& p, const HostCoo& edges) {
     if (!wants_figure_data(p.options)) return;
     const DeviceCoo d(p.here, edges);
@@ -117,8 +115,8 @@ inline void check_build(const KernelProgram& p, const HostCoo& edges, const Grou
 
 // "4 0 8 1 7 5 3 6 2": the order in which the emulator runs the threads of a launch of `n`.
 inline std::string order_text(const ThreadOrder& order, size_t n) {
-    const std::string bracketed_order = bracketed(order.sequence(n));
-    return bracketed_order.substr(2, bracketed_order.size() - 4);
+    const std::string text = bracketed(order.sequence(n));
+    return text.substr(2, text.size() - 4);
 }
 
 // The book's two arrival orders for the scatter, A and B (kBookOrderB), as the emulator replayed
@@ -160,9 +158,8 @@ inline bool rows_sorted_by_column(const HostCsr& g) {
     return true;
 }
 
-// The library route of --sorted-rows, on a GPU only: cub::DeviceSegmentedSort::SortPairs, with
-// the rows as its segments, read straight off row_offsets. Sorting within rows is not the
-// chapter's lesson, and CUB's segmented sort is the tuned way of doing it.
+// The library route of --sorted-rows, on a GPU only: cub::DeviceSegmentedSort::SortPairs, its
+// segments read straight off row_offsets (sorting within rows is not the chapter's lesson).
 struct DeviceRowSorter {
     auto call(const int* row_offsets, const int* col_in, const float* values_in) {
         return [=](void* scratch, size_t& bytes) {
@@ -231,9 +228,8 @@ inline void check_sorted_rows(const KernelProgram& p, const HostCsr& built, cons
     std::printf("\n");
 }
 
-// The library route to the count step, on a GPU only: cub::DeviceHistogram::HistogramEven with
-// one bin per vertex. A histogram is exactly what the count is, so CUB's tuned one is the bar
-// for the atomic count. A graph with no vertices has no bins, which CUB refuses to be asked for.
+// The library route to the count step, a histogram, on a GPU only: cub::DeviceHistogram with one
+// bin per vertex (CUB refuses zero bins, so a graph with no vertices skips it).
 struct LibraryDegreeCount {
     auto call(const int* src) {
         return [=](void* scratch, size_t& bytes) {
@@ -256,8 +252,7 @@ struct LibraryDegreeCount {
 };
 
 // The library routes, checked on any input on a GPU, and at --scale timed beside the build's
-// steps: CUB's histogram beside the count, the gather-sort build beside the whole build, and
-// CUB's segmented sort beside it where --sorted-rows asks for the rows sorted.
+// steps: the histogram, the gather-sort build, and with --sorted-rows the segmented sort.
 inline void compare_with_library(const KernelProgram& p, const HostCoo& edges,
                                  const GroupedEdges& baseline, SelfCheck& check) {
     const std::string histogram_claim =

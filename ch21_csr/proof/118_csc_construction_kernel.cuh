@@ -31,9 +31,8 @@ inline Here scatter_place(const KernelProgram& p) {
     return Here::emulated(ThreadOrder::shuffled(p.seed + 1));
 }
 
-// Every edge as a (source, destination, weight) triple, read back from a CSC: column v's slice
-// names the sources u of the edges u->v. Sorted, so that it can be compared with the triples
-// that sorted_entries reads from a CSR, where row u's slice names the destinations v.
+// Every edge as a sorted (source, destination, weight) triple read back from a CSC (column v's
+// slice names the sources u of u->v), to compare with what sorted_entries reads from a CSR.
 inline std::vector<Entry> edges_seen_from_csc(const HostCsr& csc) {
     std::vector<Entry> e;
     e.reserve(csc.nnz());
@@ -49,20 +48,16 @@ inline std::string neighbour_list(const HostCsr& g, int v) {
     return listed(slice_of(v, g.row_offsets, g.col_idx));
 }
 
-// For a small input: the CSR, the CSC under its own names (the grouping's counts, row_offsets
-// and col_idx are the CSC's in_degree, col_offsets and row_idx), and each vertex's neighbours
-// both ways.
+// For a small input: the CSR, the CSC under its own names (in_degree, col_offsets and row_idx are
+// the grouping's counts, row_offsets and col_idx), and each vertex's neighbours both ways.
 inline void show_small_csc(const KernelProgram& p, const HostCsr& csr, const GroupedEdges& built) {
     if (!printable(csr)) return;
     print_csr("CSR, grouped by source (115's CPU baseline, build_csr_cpu):", csr);
-    const std::vector<int>& in_degree = built.counts;
-    const std::vector<int>& col_offsets = built.grouped.row_offsets;
-    const std::vector<int>& row_idx = built.grouped.col_idx;
     std::printf("CSC, grouped by destination (%s count, scan, scatter keyed on dst):\n",
                 p.here.name());
-    print_array("in_degree", in_degree, 11);
-    print_array("col_offsets", col_offsets, 11);
-    print_array("row_idx", row_idx, 11);
+    print_array("in_degree", built.counts, 11);
+    print_array("col_offsets", built.grouped.row_offsets, 11);
+    print_array("row_idx", built.grouped.col_idx, 11);
     print_array("weights", built.grouped.values, 11);
     std::printf("\n");
     if (!is_well_formed(built.grouped) || built.grouped.num_rows != csr.num_rows) return;
@@ -75,9 +70,8 @@ inline void show_small_csc(const KernelProgram& p, const HostCsr& csr, const Gro
     std::printf("\n");
 }
 
-// --figure-data: the CSR beside the CSC under the CSC's own names, and each vertex's slice of
-// both: its out-neighbours in col_idx, its in-neighbours in row_idx. The order within a column is
-// the scatter's (--order A gives the edges' arrival order).
+// --figure-data: the CSR beside the CSC under its own names, and each vertex's slice of both
+// (the order within a column is the scatter's; --order A gives the arrival order).
 inline void write_csc_figure(const KernelProgram& p, const HostCsr& csr,
                              const GroupedEdges& built) {
     if (!wants_figure_data(p.options)) return;
@@ -148,29 +142,24 @@ inline void check_csc(const KernelProgram& p, const HostCoo& edges, const HostCs
             built.counts == kExampleInDegree);
 }
 
-// The library's route to a CSC, on a GPU only: cusparseCsr2cscEx2 (CUSPARSE_CSR2CSC_ALG1),
-// carrying the float weights along (CUSPARSE_ACTION_NUMERIC). It is the conversion that a
-// cuSPARSE user would call for in-neighbours; it starts from a CSR, already grouped by source,
-// where count, scan and scatter start from the raw edge list, so it has less to do. Its output
-// starts poisoned.
+// The library's route to a CSC, on a GPU only: cusparseCsr2cscEx2 carrying the weights along.
+// It starts from a CSR, already grouped by source, so it has less to do than the build.
 struct CusparseCsrToCsc {
+    // The sizing call and the conversion take the same arguments but the last.
+    template <class Call, class Last>
+    cusparseStatus_t call(Call f, Last last) {
+        return f(handle, csr.num_rows, csr.num_cols, csr.nnz(), csr.values.data(),
+                 csr.row_offsets.data(), csr.col_idx.data(), csc.values.data(),
+                 csc.row_offsets.data(), csc.col_idx.data(), CUDA_R_32F, CUSPARSE_ACTION_NUMERIC,
+                 CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, last);
+    }
     explicit CusparseCsrToCsc(const HostCsr& a)
         : csr(Here::gpu(), a), csc(Here::gpu(), a.num_cols, a.num_rows, a.nnz()) {
         size_t bytes = 0;
-        CUSPARSE_CHECK(cusparseCsr2cscEx2_bufferSize(
-            handle, csr.num_rows, csr.num_cols, csr.nnz(), csr.values.data(),
-            csr.row_offsets.data(), csr.col_idx.data(), csc.values.data(), csc.row_offsets.data(),
-            csc.col_idx.data(), CUDA_R_32F, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
-            CUSPARSE_CSR2CSC_ALG1, &bytes));
+        CUSPARSE_CHECK(call(cusparseCsr2cscEx2_bufferSize, &bytes));
         workspace = DeviceBuffer<unsigned char>(bytes);
     }
-    void run() {
-        CUSPARSE_CHECK(cusparseCsr2cscEx2(
-            handle, csr.num_rows, csr.num_cols, csr.nnz(), csr.values.data(),
-            csr.row_offsets.data(), csr.col_idx.data(), csc.values.data(), csc.row_offsets.data(),
-            csc.col_idx.data(), CUDA_R_32F, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
-            CUSPARSE_CSR2CSC_ALG1, workspace.data()));
-    }
+    void run() { CUSPARSE_CHECK(call(cusparseCsr2cscEx2, workspace.data())); }
 
     CusparseHandle handle;
     DeviceCsr csr, csc;  // the CSC's rows are the graph's columns
@@ -178,8 +167,7 @@ struct CusparseCsrToCsc {
 };
 
 // cuSPARSE's conversion, checked on a GPU, and at --scale timed beside the three steps keyed on
-// the destination. cuSPARSE must read the CSR and write the CSC, each offsets, indices and
-// values once.
+// the destination; its bytes: the CSR read and the CSC written, each array once.
 inline void compare_with_library(const KernelProgram& p, const HostCoo& edges, const HostCsr& csr,
                                  const GroupedEdges& built, SelfCheck& check) {
     const std::string claim =

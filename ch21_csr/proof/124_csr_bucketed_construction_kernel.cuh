@@ -1,6 +1,5 @@
-// What 124 prints, checks and times around its lesson (124_csr_bucketed_construction_kernel.cu)
-// that is its own: the layout, each pass's arrays, the claims about them, and the payload-sort
-// build that it races (build_proof.cuh has the family's claims, routes and timings).
+// What 124 prints, checks and times around its lesson that is its own: the layout, each pass's
+// arrays, the claims about them, and the payload-sort build that it races.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -36,14 +35,13 @@ inline void show_layout(const Here& here, const HostCoo& edges, const BucketLayo
                         const std::vector<int>& bucket_offset) {
     const size_t place_bytes =
         place_chunk_shared_bytes(layout.rows_per_bucket(), layout.chunk_edges);
-    print_wrapped("buckets: " + counted(layout.num_buckets, "bucket") + " of " +
-                  counted(layout.rows_per_bucket(), "row") + "; pass 2 in " +
-                  counted(layout.levels, "level") + " of up to " +
-                  with_separators(1 << layout.level_bits) +
-                  " buckets each; pass 3 in chunks of at most " +
-                  counted(layout.chunk_edges, "edge") + ", " +
-                  shared_memory_text(place_bytes) + " of shared memory a block, of the " +
-                  shared_memory_text(here.limits().shared_per_block) + " that the GPU gives");
+    print_wrapped(
+        "buckets: " + counted(layout.num_buckets, "bucket") + " of " +
+        counted(layout.rows_per_bucket(), "row") + "; pass 2 in " +
+        counted(layout.levels, "level") + " of up to " + with_separators(1 << layout.level_bits) +
+        " buckets each; pass 3 in chunks of at most " + counted(layout.chunk_edges, "edge") + ", " +
+        shared_memory_text(place_bytes) + " of shared memory a block, of the " +
+        shared_memory_text(here.limits().shared_per_block) + " that the GPU gives");
     size_t largest = 0, in_hubs = 0;
     int hubs = 0;
     for (int b = 0; b < layout.num_buckets; ++b) {
@@ -71,12 +69,10 @@ inline void show_bucketed_build(const std::string& title, const BucketedCsr& bui
     print_wrapped(title);
     print_array("bucket_offset", build.bucket_offset, 15);
     for (int level = 0; level < layout.levels; ++level) {
-        const std::vector<int>& staged_rows = build.levels[level].rows;
-        const std::vector<int>& staged_cols = build.levels[level].cols;
         std::printf("after level %d of pass 2 (buckets of %s):\n", level,
                     counted(1 << layout.bucket_shift(level), "row").c_str());
-        print_array("staged_rows", staged_rows, 15);
-        print_array("staged_cols", staged_cols, 15);
+        print_array("staged_rows", build.levels[level].rows, 15);
+        print_array("staged_cols", build.levels[level].cols, 15);
     }
     print_csr("after pass 3:", build.csr);
 }
@@ -114,8 +110,9 @@ inline void check_bucketed_build(const KernelProgram& p, const HostCoo& edges,
                     " staged edges holds the baseline's multiset of edges",
                 same_level_multisets(built, baseline, baseline.csr, layout));
     check_rows_as_baseline(where, built.csr, baseline.csr, check);
-    check.claim(where + " counters (pass 1's histogram, the hub rows' fill counts) are back at "
-                        "zero, ready for the next build",
+    check.claim(where +
+                    " counters (pass 1's histogram, the hub rows' fill counts) are back at "
+                    "zero, ready for the next build",
                 built.counters_cleared);
     if (p.options.book_example())
         check.claim("row_offsets = [ 0 2 4 6 8 9 9 ], as in the book",
@@ -136,10 +133,8 @@ struct RowChangeOffsets {
 // The strong library route: the sort carries (col, weight), then an unpack and 122's offsets.
 using PayloadSortCsrBuild = SortCsrBuild<unsigned long long, RowChangeOffsets>;
 
-// The bytes that a whole build must move at the least, 20 per edge (read src, dst and weight;
-// write col_idx and weights) and 4 per row (row_offsets), and what each of the bucketed build's
-// passes moves: pass 1 reads 4 per edge, each level of pass 2 reads 12 and writes 12, pass 3
-// reads 16 (the rows twice) and writes 8 and the offsets.
+// The least bytes of a whole build (20 per edge, 4 per row) and what each bucketed pass moves
+// (pass 1 reads 4 per edge; each level of pass 2, 24; pass 3, 24 and the offsets).
 struct BuildBytes {
     double least, pass1, pass2, pass3;
 };
@@ -149,10 +144,9 @@ inline BuildBytes build_bytes(const HostCoo& edges, const BucketLayout& layout) 
     return {20 * e + r, 4 * e, 24 * e * layout.levels, 24 * e + r};
 }
 
-// The library builds, checked on any input on a GPU, and at --scale timed beside the bucketed
-// build, whose passes 1 to 3 are timed cumulatively (a pass alone would start from counters that
-// the previous one left), and 115's, one at a time so that only one route's arrays are held at
-// once.
+// The library builds, checked on a GPU, and at --scale timed beside the bucketed build (its
+// passes cumulatively: a pass alone would start from the counters the previous one left) and
+// 115's, one at a time so that only one route's arrays are held at once.
 inline void compare_with_library(const KernelProgram& p, const HostCoo& edges,
                                  const BucketLayout& layout, const HostCsr& baseline,
                                  SelfCheck& check) {
@@ -180,9 +174,8 @@ inline void compare_with_library(const KernelProgram& p, const HostCoo& edges,
         const double planned = table.time("bucketed_count_plan", "pass 1 and the plan", bytes.pass1,
                                           [&] { build.count_buckets(d), build.plan_work(); });
         const double partitioned = table.time(
-            "bucketed_through_partition", "passes 1 and 2", bytes.pass1 + bytes.pass2, [&] {
-                build.count_buckets(d), build.plan_work(), build.partition_into_buckets(d);
-            });
+            "bucketed_through_partition", "passes 1 and 2", bytes.pass1 + bytes.pass2,
+            [&] { build.count_buckets(d), build.plan_work(), build.partition_into_buckets(d); });
         bucketed_ms = table.time("bucketed_build", "bucketed build (passes 1, 2 and 3)",
                                  bytes.least, [&] { build.run(d); });
         std::printf("  by difference: pass 2 %.3f ms (%.0f GB/s), pass 3 %.3f ms (%.0f GB/s)\n",

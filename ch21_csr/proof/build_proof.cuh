@@ -1,10 +1,6 @@
-// What the programs that build CSR (or CSC) from a raw edge list on the GPU print, check and time
-// around their lessons (115, 118, 123, 124), written once: the claims against the baseline and
-// a stable sort, the library routes (CUB's sort-based builds, cuSPARSE's conversion) and the
-// timings beside them, and, through build_proof.h, the printing of 112's and 114's. What is one
-// program's own is in its proof/NNN file, which includes this.
-// Every program of the family takes 115's lesson (GroupedEdges, DeviceGrouping), which the
-// timings of its atomic build use.
+// What the GPU programs that build CSR (or CSC) from a raw edge list (115, 118, 123, 124) share:
+// the claims against the baseline and a stable sort, CUB's sort-based builds and the timings.
+// Each program's own part is in its proof/NNN file; all take 115's lesson (DeviceGrouping).
 #pragma once
 #include <cstdio>
 #include <cstring>
@@ -41,10 +37,9 @@ inline void check_rows_as_baseline(const std::string& whose, const HostCsr& buil
             rows_hold_same_entries(baseline.row_offsets, built, baseline));
 }
 
-// Edges staged by bucket (the bins of 123, each level of 124's pass 2) are right when every edge
-// lies in the slots of its row's bucket (row r's bucket is r >> shift; bucket g's slots are
-// [first_slot(g), first_slot(g + 1))) and the edges, grouped by row, hold the baseline CSR's
-// multiset in every row. Linear in the edges, on every core.
+// Edges staged by bucket (123's bins, each level of 124's pass 2) are right when each lies in its
+// row's bucket (r >> shift; bucket g's slots are [first_slot(g), first_slot(g + 1))) and, grouped
+// by row, they hold the baseline's multiset in every row.
 template <class FirstSlot>
 bool staged_by_bucket(const HostCoo& staged, int shift, int num_buckets, FirstSlot first_slot,
                       const HostCsr& baseline) {
@@ -121,16 +116,11 @@ struct Coo2csrOffsets {
 };
 
 // The library route to the same CSR, on a GPU only: cub::DeviceRadixSort::SortPairs keyed on the
-// source, on only the bits that a vertex id can use. The sort is stable, so each row keeps
-// arrival order and the CSR must equal the baseline exactly. It is how a library user groups
-// edges without atomics, trading them for several sort passes over the edges: fewer bytes favour
-// the atomic builds, many edges fighting over one hub's cursor favour the sort, and the timings
-// at --scale say which wins. What the sort carries with each key, `Payload`, makes two builds:
-// int, the edge's index, which a gather then follows (the gather-sort build, 115's, with
-// cusparseXcoo2csr for the offsets); unsigned long long, the destination and the weight packed
-// into one value that moves with the key, so that no gather follows (the payload-sort build,
-// 124's, the fastest way, every pass coalesced). `Offsets` turns the sorted sources into
-// row_offsets.
+// source (only the bits a vertex id uses). The sort is stable, so the CSR must equal the
+// baseline exactly; it trades the atomics for several passes over the edges. `Payload` is what
+// moves with each key: int, the edge's index, followed by a gather (the gather-sort build, 115's,
+// with coo2csr offsets); unsigned long long, (col, weight) packed, so no gather (124's
+// payload-sort build, every pass coalesced). `Offsets` turns the sorted sources into row_offsets.
 template <class Payload, class Offsets>
 struct SortCsrBuild {
     static constexpr bool kGather = sizeof(Payload) == sizeof(int);
@@ -196,10 +186,8 @@ void check_sort_build(const KernelProgram& p, const std::string& claim, const Ho
     check.claim(claim, same_slots(build.csr.download(), baseline));
 }
 
-// The bytes that each step of 115's grouping must move at the least, every array touched once:
-// the count reads the keys and writes the counts; the scan reads the counts and writes the
-// offsets; the scatter copies the offsets to the cursors, reads the three edge arrays and writes
-// two. In all: 24 bytes per edge and 20 per key.
+// The least bytes of each step of 115's grouping, every array touched once (count: keys in,
+// counts out; scan: counts in, offsets out; scatter: offsets to cursors, 3 edge arrays in, 2 out).
 struct GroupingBytes {
     double count, scan, scatter;
     double total() const { return count + scan + scatter; }
@@ -226,8 +214,8 @@ inline double timed_gather_sort_build(TimingTable& table, const HostCoo& edges, 
                       [&] { by_sort.run(d); });
 }
 
-// Each step of a grouping timed alone, then the three together. One untimed build first leaves
-// the offsets that the scatter, timed alone, starts from. `keys` names the key endpoint.
+// Each step of a grouping timed alone (after one untimed build, which leaves the offsets the
+// scatter starts from), then the three together. `keys` names the key endpoint.
 struct GroupingTimes {
     double count_ms, build_ms;
 };

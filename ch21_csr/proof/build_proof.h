@@ -1,6 +1,6 @@
-// What the CPU lessons that build CSR (112, 114) print and check around their lessons: the
-// edges as they arrive, each step's arrays, each vertex's slice, the claims about the CSR, and
-// 112's figure data.
+// What the CPU lessons that build CSR (112, 114) print and check around their lessons: their
+// descriptions, the edges as they arrive, each step's arrays, each vertex's slice, the claims
+// about the CSR, and 112's figure data.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -11,6 +11,24 @@
 #include "../../common/options.h"
 #include "../../common/self_check.h"
 #include "../chapter_inputs.h"
+
+inline ProgramDescription csr_conversion_program() {
+    return ProgramDescription("112 (21.1) CPU baseline: adjacency list -> CSR",
+                              {"make 112_csr_conversion_cpu_baseline && "
+                               "build/112_csr_conversion_cpu_baseline"})
+        .with_book_input("the book's example: 6 vertices, 9 directed edges")
+        .with_figure_data("the adjacency list, the CSR arrays and each vertex's slice")
+        .without_inputs();
+}
+
+inline ProgramDescription csr_construction_program() {
+    return ProgramDescription(
+               "114 (21.2) CPU baseline: CSR from a raw edge list by count, scan, scatter",
+               {"make 114_csr_construction_cpu_baseline",
+                "build/114_csr_construction_cpu_baseline"})
+        .with_book_input("the book's example: 6 vertices, 9 weighted edges")
+        .without_inputs();
+}
 
 inline std::string edge_text(int src, int dst) {
     return "(" + std::to_string(src) + "->" + std::to_string(dst) + ")";
@@ -96,14 +114,10 @@ inline void write_csr_figure(const ProgramOptions& options,
 }
 
 template <class Construction>  // 114's CsrConstruction
-void show_count(const Construction& built) {
+void show_count_and_scan(const Construction& built) {
     std::printf("step 1, count: every edge adds one to its source's degree\n");
     print_array("degree", built.degree);
     std::printf("\n");
-}
-
-template <class Construction>  // 114's CsrConstruction
-void show_scan(const Construction& built) {
     std::printf("step 2, scan: an exclusive prefix sum of the degrees gives each slice's start\n");
     print_array("row_offsets", built.csr.row_offsets);
     std::printf("\n");

@@ -1,7 +1,6 @@
-// What the programs that sum over a graph's edges on the GPU print, check and time around their
-// lessons (113, 117): each thread's slice or edge, the claims about the sums and totals, and the
-// library routes beside the kernels (cuSPARSE's SpMV, CUB's reduction), checked on a GPU and
-// timed at --scale.
+// What the GPU programs that sum over a graph's edges (113, 117) print, check and time: their
+// descriptions, each thread's slice or edge, the claims about the sums and totals, and the
+// library routes (cuSPARSE's SpMV, CUB's reduction), checked on a GPU and timed at --scale.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -18,17 +17,35 @@
 #include "../../common/timing_table.cuh"
 #include "reduction_proof.h"
 
-// cuSPARSE's SpMV (cusparseSpMV, its default algorithm, in double) computes the same sums as
-// y = A * x, with A the graph's 0/1 adjacency matrix and x[j] = j. It is the fair bar: the same
-// CSR arrays, one output per row, and NVIDIA's tuned balancing of uneven rows. In double the
-// sums are exact for any graph this program can hold.
+inline ProgramDescription neighbor_sum_program() {
+    return ProgramDescription(
+               "113 (21.1) kernel: one thread per vertex sums its CSR slice",
+               {"make 113_csr_neighbor_sum_kernel && build/113_csr_neighbor_sum_kernel",
+                "build/113_csr_neighbor_sum_kernel --scale 20 --skew 0.7",
+                "build/113_csr_neighbor_sum_kernel --matrix data/karate.mtx"})
+        .with_book_input("the book's example: 6 vertices, 9 directed edges")
+        .with_memory({56, 72, 900e6});
+}
+
+inline ProgramDescription edge_parallel_reduce_program() {
+    return ProgramDescription(
+               "117 (21.3) kernel: edge-parallel reduction over COO, one thread per edge",
+               {"make 117_coo_edge_parallel_reduce_kernel",
+                "build/117_coo_edge_parallel_reduce_kernel --scale 22",
+                "build/117_coo_edge_parallel_reduce_kernel --matrix data/karate.mtx"})
+        .with_book_input("the book's example: 6 vertices, 9 weighted edges")
+        .with_memory({24, 0, 900e6});
+}
+
+// cuSPARSE's SpMV in double gives the same sums as y = A * x, A the 0/1 adjacency matrix and
+// x[j] = j: the fair bar (same CSR arrays, tuned balancing of uneven rows), exact in double.
 struct CusparseNeighborSums {
     explicit CusparseNeighborSums(DeviceCsr& g)
         : ones(std::vector<double>(g.nnz(), 1.0)),
           x(vertex_ids(g.num_cols)),
           y(g.num_rows),
-          spmv(g.num_rows, g.num_cols, g.nnz(), g.row_offsets.data(), g.col_idx.data(),
-               ones.data(), x.data(), y.data(), CUSPARSE_SPMV_ALG_DEFAULT, 0.0) {}
+          spmv(g.num_rows, g.num_cols, g.nnz(), g.row_offsets.data(), g.col_idx.data(), ones.data(),
+               x.data(), y.data(), CUSPARSE_SPMV_ALG_DEFAULT, 0.0) {}
 
     static std::vector<double> vertex_ids(int n) {
         std::vector<double> ids(n);
@@ -109,15 +126,9 @@ void compare_with_library(const KernelProgram& p, const HostCsr& g,
     table.ratio("cuSPARSE / thread per vertex", library_ms / kernel_ms, "cuSPARSE is faster");
 }
 
-// (3) cub::DeviceReduce::Reduce over the same weights into the same double total: the library's
-// device-wide sum, partial sums per block combined in a tree, no atomics. The fair bar for the
-// kernels: the same bytes in, the same total out, NVIDIA's tuned reduction. CUB accumulates in
-// the type that its operator returns for (initial value, input item): plus<double> on a double
-// 0.0 and a float weight gives double, so each float is widened on load and every partial sum
-// is a double. Sum() takes its accumulator from the output type, so Sum() into a float would add
-// in float; naming the operator and init says it outright. CUB writes its result outright, so
-// each run first fills the total with NaN (all bits set), which no correct total can be
-// mistaken for; with no edges CUB still writes the initial value, 0.
+// (3) cub::DeviceReduce::Reduce over the same weights into the same double total, no atomics:
+// the fair bar. plus<double> on a 0.0 init makes CUB add in double (Sum() would take the output
+// type). Each run first fills the total with NaN, so a run that wrote nothing shows.
 template <class DeviceTotal>
 class CubTotalWeight {
     DeviceTotal& d_;
@@ -216,9 +227,7 @@ inline void check_totals(const KernelProgram& p, const EdgeTotals& t, const Righ
 }
 
 // (3) cub::DeviceReduce, checked on a GPU, and at --scale the four ways timed over the lesson's
-// arrays (DeviceTotal: 117's DeviceEdgeTotal). Each timed run resets the total, so after all of
-// its runs (warm-ups included) the total must still be one run's sum; a missing reset would pile
-// the sums up.
+// arrays. Each run resets the total, so after all runs it must still be one run's sum.
 template <class DeviceTotal, class AtomicCounts>
 void compare_with_library(const KernelProgram& p, const HostCoo& edges, const RightTotal& right,
                           const AtomicCounts& atomics, SelfCheck& check) {

@@ -1,7 +1,5 @@
-// What the programs that total a graph's edge weights print and check around their lessons, the
-// part that needs no GPU: 116's edges in both formats, each loop's trip counts and total, and
-// the claims about its two totals; what a right total is, for 117's kernels (whose library route
-// and timings are in reduction_proof.cuh).
+// What the programs that total a graph's edge weights print and check, the part that needs no
+// GPU: 116's description, edges, loops and claims; what a right total is, for 117's kernels.
 #pragma once
 #include <cmath>
 #include <cstdio>
@@ -9,6 +7,14 @@
 #include "../../common/options.h"
 #include "../../common/self_check.h"
 #include "../chapter_inputs.h"
+
+inline ProgramDescription coo_vs_csr_sum_program() {
+    return ProgramDescription("116 (21.3) CPU baseline: total edge weight, over COO and over CSR",
+                              {"make 116_coo_vs_csr_sum_cpu_baseline && "
+                               "build/116_coo_vs_csr_sum_cpu_baseline"})
+        .with_book_input("the book's example: 6 vertices, 9 weighted edges")
+        .without_inputs();
+}
 
 inline void show_coo(const HostCoo& edges) {
     std::printf(
@@ -56,9 +62,8 @@ inline void check_sums(const HostCsr& csr, double sum_coo, double sum_csr, SelfC
     check_book_csr(csr, check);
 }
 
-// What a right total is, and the words that the claims use for it. Weights read from a file
-// need not be whole numbers; then the order of the adds changes the last bits of a double
-// total, and totals can only agree within rounding.
+// What a right total is, and the claims' words for it. Weights that are not whole numbers make
+// the order of the adds change a double total's last bits, so totals agree only within rounding.
 struct RightTotal {
     std::string words;
     double value = 0, tolerance = 0;
