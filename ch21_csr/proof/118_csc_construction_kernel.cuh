@@ -55,9 +55,13 @@ inline void show_small_csc(const KernelProgram& p, const HostCsr& csr, const Gro
     print_csr("CSR, grouped by source (115's CPU baseline, build_csr_cpu):", csr);
     std::printf("CSC, grouped by destination (%s count, scan, scatter keyed on dst):\n",
                 p.here.name());
-    print_array("in_degree", built.counts, 11);
-    print_array("col_offsets", built.grouped.row_offsets, 11);
-    print_array("row_idx", built.grouped.col_idx, 11);
+    // The grouping's arrays under CSC's names: a column's in-degree, its slice, its sources.
+    const std::vector<int>& in_degree = built.counts;
+    const std::vector<int>& col_offsets = built.grouped.row_offsets;
+    const std::vector<int>& row_idx = built.grouped.col_idx;
+    print_array("in_degree", in_degree, 11);
+    print_array("col_offsets", col_offsets, 11);
+    print_array("row_idx", row_idx, 11);
     print_array("weights", built.grouped.values, 11);
     std::printf("\n");
     if (!is_well_formed(built.grouped) || built.grouped.num_rows != csr.num_rows) return;
