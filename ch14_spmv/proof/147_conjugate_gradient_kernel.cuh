@@ -189,7 +189,9 @@ struct Reference {
 
 inline Reference reference_of(const CgInput& in, const HostCsr& a, const CgSystem& s,
                               ReferenceSolve solve) {
-    Reference ref{true, std::move(solve)};
+    Reference ref;
+    ref.available = true;
+    ref.solve = std::move(solve);
     if (ref.solve.breakdown)
         refuse_not_positive_definite(in.source, ref.solve.breakdown_value, ref.solve.iterations);
     ref.condition = ritz_condition_estimate(ref.solve.alphas, ref.solve.betas);
