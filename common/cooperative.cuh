@@ -81,26 +81,20 @@ __host__ __device__ inline int ffs_shim(unsigned bits) {
 #define UNROLL_ON_DEVICE
 #endif
 
-// __ldg on the device: a load through the read-only path, for data that no thread writes.
-template <class T>
-__host__ __device__ inline T load_read_only(const T* address) {
+// Two loads with cache hints on the device, plain loads on the host: __ldg goes through the
+// read-only path, for data that no thread writes; __ldcs marks data that is read once to be
+// evicted first from L1 and L2, so that it does not push out what other loads read again.
 #ifdef __CUDA_ARCH__
-    return __ldg(address);
-#else
-    return *address;
-#endif
-}
-
-// __ldcs on the device: a load of data that is read once, marked to be evicted first from L1 and
-// L2, so that it does not push out what other loads read again.
 template <class T>
-__host__ __device__ inline T load_streaming(const T* address) {
-#ifdef __CUDA_ARCH__
-    return __ldcs(address);
+__host__ __device__ inline T load_read_only(const T* address) { return __ldg(address); }
+template <class T>
+__host__ __device__ inline T load_streaming(const T* address) { return __ldcs(address); }
 #else
-    return *address;
+template <class T>
+__host__ __device__ inline T load_read_only(const T* address) { return *address; }
+template <class T>
+__host__ __device__ inline T load_streaming(const T* address) { return *address; }
 #endif
-}
 
 // A cooperative launch: blocks of threads, and the shared memory of each block in bytes.
 struct BlockGrid {

@@ -4,8 +4,9 @@
 // order; its main, and the proof file that main calls, are left out when a later lesson or a
 // test includes it; every include of an earlier lesson says what it takes; a kernel lesson's main
 // launches its kernels (or an earlier lesson's that it takes); no proof or chapter helper
-// includes a lesson. And, run on the book's example, it labels each array that it prints with a name from its own sources or from
-// common/, or gives the book's name beside it. programs.txt lists every one.
+// includes a lesson or has a line over 100 columns. And, run on the book's example, it labels
+// each array that it prints with a name from its own sources or from common/, or gives the
+// book's name beside it. programs.txt lists every one.
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <filesystem>
@@ -375,7 +376,8 @@ TEST_CASE("anatomy: a kernel lesson's main launches its kernels, itself or throu
     }
 }
 
-TEST_CASE("anatomy: a proof or a chapter helper includes no lesson and no lesson's own proof",
+TEST_CASE("anatomy: a proof or a chapter helper includes no lesson and no lesson's own proof, "
+          "and has no line over 100 columns",
           "[anatomy]") {
     const std::regex include("#include \"([^\"]+)\"");
     const std::regex numbered("[0-9]{3}_\\w+\\.\\w+");
@@ -396,6 +398,12 @@ TEST_CASE("anatomy: a proof or a chapter helper includes no lesson and no lesson
                 const std::string included = fs::path((*it)[1].str()).filename().string();
                 INFO(file.string() << " includes " << (*it)[1].str());
                 CHECK(!std::regex_match(included, numbered));
+            }
+            int line_number = 0;
+            for (const std::string& line : lines_of(text)) {
+                ++line_number;
+                INFO(file.string() << ":" << line_number);
+                CHECK(line.size() <= 100);
             }
         }
     }
