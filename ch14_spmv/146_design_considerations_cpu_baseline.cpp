@@ -469,8 +469,7 @@ int main(int argc, char** argv) {
     if (input.nnz() >= kAnnouncedSize) announce("sorting the input's entries, to compare with");
     const std::vector<Entry> input_entries = sorted_entries(input);
 
-    show_space(f);
-    check_space(f, input_entries, check);
+    show_and_check_space(f, input_entries, check);
     if (check_room_for_an_entry(f, check)) {
         const int middle = f.csr.num_rows / 2;  // the row that takes an entry and the lookups
         check_flexibility(show_flexibility(f, middle), middle, input_entries, check);

@@ -56,11 +56,24 @@ inline void show_matrix_summary(const Formats& f, const Balance& rows) {
                   (f.dia_built ? "" : ", not built: see space") + "\n");
 }
 
-// Each format's bytes by 145's formulas (unbuilt ones computed), x CSR, and padding slots.
-inline void show_space(const Formats& f) {
+// Each built format, back as a list of entries, holds `entries`; DIA the CSR's summed ones.
+inline bool holds_entries(const Formats& f, const std::vector<Entry>& entries) {
+    return sorted_entries(f.coo) == entries && sorted_entries(f.csr) == entries &&
+           (!f.ell_built || sorted_entries(coo_from_ell(f.ell)) == entries) &&
+           sorted_entries(coo_from_hyb(f.hyb)) == entries &&
+           sorted_entries(coo_from_jds(f.jds)) == entries &&
+           (!f.dia_built || sorted_entries(coo_from_dia(f.dia)) == summed_entries(f.csr));
+}
+
+// Each format's bytes by 145's formulas (unbuilt ones computed), x CSR, and padding slots; then
+// the arrays as built against the formulas, and each format's entries against the input's.
+inline void show_and_check_space(const Formats& f, const std::vector<Entry>& input_entries,
+                                 SelfCheck& check) {
     const HostCsr& csr = f.csr;
     const size_t nnz = csr.nnz(), rows = static_cast<size_t>(csr.num_rows);
+    const size_t ell_bytes_computed = ell_bytes(csr.num_rows, max_row_length(csr));
     const DiaSize dia = dia_size(csr);
+    const size_t dia_padding = rows * dia.num_diagonals - summed_entries(csr).size();
     std::printf(
         "space: bytes of the arrays (4-byte indices and values)\n  %-6s %15s %7s %14s   %s\n",
         "format", "bytes", "x CSR", "padding slots", "arrays");
@@ -71,32 +84,17 @@ inline void show_space(const Formats& f) {
     };
     row("COO", 12 * nnz, 0, "rows, cols, values: 3 x nnz");
     row("CSR", csr_bytes(csr), 0, "row_offsets: rows + 1; col_idx, values: nnz");
-    row("ELL", ell_bytes(csr.num_rows, max_row_length(csr)), rows * max_row_length(csr) - nnz,
+    row("ELL", ell_bytes_computed, rows * max_row_length(csr) - nnz,
         f.ell_built ? "nnz_per_row: rows; col_idx, values: rows x width"
                     : "computed, not built: its padding passes 8x CSR");
     row("HYB", hyb_bytes(f.hyb), f.hyb.ell.num_slots() - (nnz - f.hyb.coo.nnz()),
         "ELL part: rows x its width; COO part");
     row("JDS", jds_bytes(f.jds), 0, "row_perm: rows; diag_ptrs; col_idx, values: nnz");
-    row("DIA", dia.bytes, rows * dia.num_diagonals - summed_entries(csr).size(),
+    row("DIA", dia.bytes, dia_padding,
         f.dia_built ? "offsets: diagonals; data: rows x diagonals"
                     : "computed, not built: passes 1.5x CSR");
     std::printf("\n");
-}
 
-// Each built format, back as a list of entries, holds `entries`; DIA the CSR's summed ones.
-inline bool holds_entries(const Formats& f, const std::vector<Entry>& entries) {
-    return sorted_entries(f.coo) == entries && sorted_entries(f.csr) == entries &&
-           (!f.ell_built || sorted_entries(coo_from_ell(f.ell)) == entries) &&
-           sorted_entries(coo_from_hyb(f.hyb)) == entries &&
-           sorted_entries(coo_from_jds(f.jds)) == entries &&
-           (!f.dia_built || sorted_entries(coo_from_dia(f.dia)) == summed_entries(f.csr));
-}
-
-// The arrays as built against the formulas, and each format's entries against the input's.
-inline void check_space(const Formats& f, const std::vector<Entry>& input_entries,
-                        SelfCheck& check) {
-    const HostCsr& csr = f.csr;
-    const size_t nnz = csr.nnz(), rows = static_cast<size_t>(csr.num_rows);
     const std::vector<int> lengths = row_lengths(csr);
     check.claim("the row lengths add up to nnz (" + with_separators(nnz) + ")",
                 std::accumulate(lengths.begin(), lengths.end(), size_t{0}) == nnz);
@@ -108,14 +106,13 @@ inline void check_space(const Formats& f, const std::vector<Entry>& input_entrie
     if (f.ell_built)
         check.claim(ell_claim + ", and rows x width - nnz of its slots are padding",
                     built_bytes(f.ell) == 8 * ell_slots + 4 * rows &&
-                        built_bytes(f.ell) == ell_bytes(csr.num_rows, max_row_length(csr)) &&
+                        built_bytes(f.ell) == ell_bytes_computed &&
                         std::count(f.ell.col_idx.begin(), f.ell.col_idx.end(), kEllPadding) ==
                             static_cast<long>(ell_slots - nnz));
     else
-        check.skip(ell_claim,
-                   "ELL is not built: " +
-                       readable_bytes(double(ell_bytes(csr.num_rows, max_row_length(csr)))) + ", " +
-                       readable_ratio(ell_to_csr_bytes(csr)) + " the CSR's bytes");
+        check.skip(ell_claim, "ELL is not built: " + readable_bytes(double(ell_bytes_computed)) +
+                                  ", " + readable_ratio(ell_to_csr_bytes(csr)) +
+                                  " the CSR's bytes");
     check.claim("HYB's arrays take what its formula says, and its two parts hold nnz entries",
                 built_bytes(f.hyb) == hyb_bytes(f.hyb) &&
                     coo_from_ell(f.hyb.ell).nnz() + f.hyb.coo.nnz() == nnz);
@@ -125,17 +122,15 @@ inline void check_space(const Formats& f, const std::vector<Entry>& input_entrie
         built_bytes(f.jds) == jds_bytes(f.jds) &&
             jds_bytes(f.jds) == 8 * nnz + 4 * rows + 4 * (f.jds.num_diagonals() + size_t{1}) &&
             f.jds.num_diagonals() == max_row_length(csr));
-    const DiaSize dia = dia_size(csr);
     const std::string dia_claim = "DIA's arrays take 4 x (rows + 1) x diagonals bytes";
     if (f.dia_built)
         check.claim(
             dia_claim +
-                ", and rows x diagonals - the matrix's nonzeros of its slots are padding "
-                "zeros",
+                ", and rows x diagonals - the matrix's nonzeros of its slots are padding zeros",
             built_bytes(f.dia) == dia.bytes &&
                 built_bytes(f.dia) == 4 * (rows + 1) * f.dia.num_diagonals() &&
                 static_cast<size_t>(std::count(f.dia.data.begin(), f.dia.data.end(), 0.0f)) ==
-                    rows * dia.num_diagonals - summed_entries(csr).size());
+                    dia_padding);
     else
         check.skip(dia_claim, dia_not_built(dia));
     if (nnz >= kAnnouncedSize) announce("comparing each format's entries with the input's");
