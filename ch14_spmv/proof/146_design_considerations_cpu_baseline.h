@@ -313,10 +313,8 @@ inline void show_and_check_recommendation(const StructureFacts& facts, const For
     const Recommendation r = recommend_format(facts, f.csr.num_rows);
     print_wrapped("\nwhich format, by the rule of chapter 14's \"which format when\": " +
                   std::string(kFormatRule) + ".");
-    print_wrapped("mean row " + fixed_text(facts.mean_row, 2) + ", bandwidth " +
-                  with_separators(static_cast<size_t>(facts.bandwidth)) + ", " +
-                  counted(static_cast<size_t>(facts.diagonals), "diagonal") + " -> " + r.format +
-                  ": " + r.reason);
+    print_wrapped("bandwidth " + with_separators(static_cast<size_t>(facts.bandwidth)) + " -> " +
+                  r.format + ": " + r.reason);
     check.claim("the input's entries lie on as many diagonals as DIA's offsets count",
                 facts.diagonals == dia_size(f.csr).num_diagonals);
 }

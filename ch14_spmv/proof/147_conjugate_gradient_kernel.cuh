@@ -38,6 +38,14 @@ inline double poisson_condition_number(int nx, int ny) {
     return (4 + 2 * cx + 2 * cy) / (4 - 2 * cx - 2 * cy);
 }
 
+// printf's text as a string, for the refusals.
+template <class... Args>
+std::string formatted(const char* format, Args... args) {
+    char text[320];
+    std::snprintf(text, sizeof text, format, args...);
+    return text;
+}
+
 // Why a file cannot go to CG, or "" (definiteness shows only in the solve); duplicates summed.
 inline std::string spd_refusal(const HostCoo& a) {
     if (a.num_rows != a.num_cols)
@@ -51,19 +59,13 @@ inline std::string spd_refusal(const HostCoo& a) {
         const auto it = merged.find({r, c});
         return it == merged.end() ? 0.0 : it->second;
     };
-    char text[200];
     for (int r = 0; r < a.num_rows; ++r)
-        if (!(value_at(r, r) > 0)) {
-            std::snprintf(text, sizeof text, "diagonal not positive: a(%d,%d) = %g", r + 1, r + 1,
-                          value_at(r, r));
-            return text;
-        }
+        if (!(value_at(r, r) > 0))
+            return formatted("diagonal not positive: a(%d,%d) = %g", r + 1, r + 1, value_at(r, r));
     for (const auto& [place, v] : merged)
-        if (const auto [r, c] = place; value_at(c, r) != v) {
-            std::snprintf(text, sizeof text, "not symmetric: a(%d,%d) = %.9g but a(%d,%d) = %.9g",
-                          r + 1, c + 1, v, c + 1, r + 1, value_at(c, r));
-            return text;
-        }
+        if (const auto [r, c] = place; value_at(c, r) != v)
+            return formatted("not symmetric: a(%d,%d) = %.9g but a(%d,%d) = %.9g", r + 1, c + 1, v,
+                             c + 1, r + 1, value_at(c, r));
     return "";
 }
 
@@ -106,12 +108,10 @@ inline CgInput cg_input(const ProgramOptions& options) {
 
 [[noreturn]] inline void refuse_not_positive_definite(const std::string& source, double value,
                                                       int iteration) {
-    char text[240];
-    std::snprintf(text, sizeof text,
-                  "%s: not positive definite: CG met p . A p = %.6g <= 0 at iteration %d; "
-                  "conjugate gradient needs a symmetric positive definite matrix",
-                  source.c_str(), value, iteration);
-    fail_bad_input(text);
+    fail_bad_input(
+        formatted("%s: not positive definite: CG met p . A p = %.6g <= 0 at iteration "
+                  "%d; conjugate gradient needs a symmetric positive definite matrix",
+                  source.c_str(), value, iteration));
 }
 
 // Overflow or p . A p <= 0 ends the program (exit 2); for overflow the largest |a_ij|, |b_i|.
@@ -121,14 +121,12 @@ inline void refuse_unless_solvable(const CgInput& in, const CgSystem& s, const C
     double largest_entry = 0, largest_b = 0;
     for (float v : s.matrix.values) largest_entry = std::max(largest_entry, std::fabs(double(v)));
     for (float v : s.b) largest_b = std::max(largest_b, std::fabs(double(v)));
-    char text[320];
-    std::snprintf(text, sizeof text,
-                  "%s: the input's values overflow float: at iteration %d the float CG's A p or "
-                  "its dot products passed the largest float (%.4g), with entries of A up to "
-                  "%.3g and of b up to %.3g; scale the matrix down",
-                  in.source.c_str(), out.iterations,
-                  static_cast<double>(std::numeric_limits<float>::max()), largest_entry, largest_b);
-    fail_bad_input(text);
+    fail_bad_input(formatted(
+        "%s: the input's values overflow float: at iteration %d the float CG's A p or its dot "
+        "products passed the largest float (%.4g), with entries of A up to %.3g and of b up to "
+        "%.3g; scale the matrix down",
+        in.source.c_str(), out.iterations, static_cast<double>(std::numeric_limits<float>::max()),
+        largest_entry, largest_b));
 }
 
 // CG's coefficients build the Lanczos tridiagonal T, whose extreme eigenvalues (Ritz values,
@@ -222,9 +220,7 @@ double relative_difference(const std::vector<A>& got, const std::vector<B>& expe
 // ||rhs - A y|| / ||rhs||, all in double.
 inline double relative_residual(const HostCsr& a, const std::vector<double>& rhs,
                                 const std::vector<double>& y) {
-    std::vector<double> r = multiply_in_double(a, y);
-    for (size_t i = 0; i < r.size(); ++i) r[i] = rhs[i] - r[i];
-    return norm2(r) / norm2(rhs);
+    return relative_difference(multiply_in_double(a, y), rhs);
 }
 
 // b - A y in double, and spmv_reference's float32 bound for b + A * (-y): the solver's own
@@ -261,14 +257,11 @@ inline Accuracy measure_accuracy(const CgInput& in, const CgSystem& s, const Ref
                                  const std::vector<float>& solution, double recurrence) {
     Accuracy acc;
     const std::vector<double> y(solution.begin(), solution.end());
-    const std::vector<double> x_true = known_solution(s.matrix.num_rows);
-    auto x_of = [&](std::vector<double> v) {
-        for (size_t i = 0; i < v.size(); ++i) v[i] *= s.x_of_y[i];
-        return v;
-    };
+    std::vector<double> x = y;
+    for (size_t i = 0; i < x.size(); ++i) x[i] *= s.x_of_y[i];
     acc.scratch = residual_from_scratch(s, solution);
     acc.recurrence = recurrence;
-    acc.error = relative_difference(x_of(y), x_true);
+    acc.error = relative_difference(x, known_solution(s.matrix.num_rows));
     if (ref.available) {
         acc.reference_residual =
             relative_residual(s.matrix, std::vector<double>(s.b.begin(), s.b.end()), ref.solve.y);
