@@ -25,6 +25,7 @@ inline ProgramDescription design_considerations_program() {
         .with_memory({260, 528, 200e6});
 }
 
+// printf's text as a string: a table's cells.
 template <class... Args>
 std::string cells(const char* format, Args... args) {
     char text[256];

@@ -332,8 +332,7 @@ inline int history_stride(int iterations) {
 inline void show_history(const CgOutcome& out) {
     const int last = out.iterations, stride = history_stride(last);
     std::printf(
-        "relative residual ||r|| / ||b|| by the recurrence, every %dth iteration and the "
-        "last:\n",
+        "relative residual ||r|| / ||b|| by the recurrence, every %dth iteration and the last:\n",
         stride);
     for (int it = 0; it <= last; ++it)
         if (it % stride == 0 || it == last)
