@@ -1,5 +1,4 @@
-// What 146 prints and checks around its lesson: the five considerations' tables and claims,
-// each format's y against the double reference, and the format that the rule picks.
+// What 146 prints and checks: the five considerations' tables and claims, and the rule's pick.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -57,17 +56,16 @@ inline void show_matrix_summary(const Formats& f, const Balance& rows) {
                   (f.dia_built ? "" : ", not built: see space") + "\n");
 }
 
-// Each built format, back as a list of entries, holds `entries`; DIA the CSR's summed ones.
+// Each built format but COO, as a list of entries, holds `entries`; DIA the CSR's summed ones.
 inline bool holds_entries(const Formats& f, const std::vector<Entry>& entries) {
-    return sorted_entries(f.coo) == entries && sorted_entries(f.csr) == entries &&
+    return sorted_entries(f.csr) == entries &&
            (!f.ell_built || sorted_entries(coo_from_ell(f.ell)) == entries) &&
            sorted_entries(coo_from_hyb(f.hyb)) == entries &&
            sorted_entries(coo_from_jds(f.jds)) == entries &&
            (!f.dia_built || sorted_entries(coo_from_dia(f.dia)) == summed_entries(f.csr));
 }
 
-// Each format's bytes by 145's formulas (unbuilt ones computed), x CSR, and padding slots; then
-// the arrays as built against the formulas, and each format's entries against the input's.
+// Each format's bytes by 145's formulas (unbuilt ones computed), then held to the built arrays.
 inline void show_and_check_space(const Formats& f, const std::vector<Entry>& input_entries,
                                  SelfCheck& check) {
     const HostCsr& csr = f.csr;
@@ -185,9 +183,10 @@ inline void check_flexibility(const Formats& grown, int row, std::vector<Entry> 
     check.claim(
         "after adding the entry, every format holds the input's entries and the new "
         "one (as a multiset; DIA the grown CSR's matrix), and is still well formed",
-        holds_entries(grown, entries) && is_well_formed(grown.csr) &&
-            (!grown.ell_built || is_well_formed(grown.ell)) && is_well_formed(grown.hyb.ell) &&
-            is_well_formed(grown.jds) && (!grown.dia_built || is_well_formed(grown.dia)));
+        sorted_entries(grown.coo) == entries && holds_entries(grown, entries) &&
+            is_well_formed(grown.csr) && (!grown.ell_built || is_well_formed(grown.ell)) &&
+            is_well_formed(grown.hyb.ell) && is_well_formed(grown.jds) &&
+            (!grown.dia_built || is_well_formed(grown.dia)));
 }
 
 // Looks up the row's last entry, so a scan goes all the way; DIA finds only a nonzero sum.
@@ -291,8 +290,7 @@ inline void check_access(const Formats& f, const KernelModels& m, SelfCheck& che
                 stats[kDia].contiguous_fraction() == 1.0 && stats[kDia].reads == slots_inside);
 }
 
-// Each format's CPU y (142 to 145), indexed by Kernel: they add in different orders, so each
-// is held to the double reference's float32 bound rather than to the others' bits.
+// Each format's CPU y (142 to 145) adds in its own order: each is held to the reference's bound.
 inline void check_products(const Formats& f, const SpmvReference& reference,
                            const std::vector<std::vector<float>>& y, SelfCheck& check) {
     std::string names;
@@ -307,8 +305,7 @@ inline void check_products(const Formats& f, const SpmvReference& reference,
         all_match);
 }
 
-// The matrix's facts (common/matrix_facts.h), the rule, and the format that it picks, with why;
-// the rule's diagonals, from the input's entries, against DIA's offsets from the CSR.
+// The rule and its pick from the matrix's facts, whose diagonals must be DIA's offsets.
 inline void show_and_check_recommendation(const StructureFacts& facts, const Formats& f,
                                           SelfCheck& check) {
     const Recommendation r = recommend_format(facts, f.csr.num_rows);

@@ -1,5 +1,4 @@
-// What 147 prints, checks and times around its lesson: its input, kappa, the residual history,
-// the solution's accuracy beside its bounds, and at --scale the solve timed with its SpMVs.
+// What 147 prints, checks and times: kappa, the residuals, the accuracy and its bounds, the solve.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -223,8 +222,7 @@ inline double relative_residual(const HostCsr& a, const std::vector<double>& rhs
     return relative_difference(multiply_in_double(a, y), rhs);
 }
 
-// b - A y in double, and spmv_reference's float32 bound for b + A * (-y): the solver's own
-// float check of the residual must lie within it.
+// b - A y in double, and the float32 bound within which the solver's float check must lie.
 struct ResidualFromScratch {
     double relative;     // ||b - A y|| / ||b||, in double
     double float_bound;  // ||per-row float32 bound|| / ||b||

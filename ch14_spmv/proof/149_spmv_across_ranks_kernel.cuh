@@ -1,5 +1,4 @@
-// What 149 prints, checks and times around its lesson: the ranks, each split and its gather,
-// the claims, and at --scale on a GPU the ranks' SpMVs, gathers and CG against one rank.
+// What 149 prints, checks and times: the splits and gathers, and the ranks against one rank.
 #pragma once
 #include <algorithm>
 #include <cmath>
