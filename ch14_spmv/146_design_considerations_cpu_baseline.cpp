@@ -469,16 +469,15 @@ int main(int argc, char** argv) {
     if (input.nnz() >= kAnnouncedSize) announce("sorting the input's entries, to compare with");
     const std::vector<Entry> input_entries = sorted_entries(input);
 
-    show_space(f);
-    check_space(f, input_entries, check);
+    show_and_check_space(f, input_entries, check);
     if (check_room_for_an_entry(f, check)) {
         const int middle = f.csr.num_rows / 2;  // the row that takes an entry and the lookups
-        check_flexibility(f, show_flexibility(f, middle), middle, input_entries, check);
+        check_flexibility(show_flexibility(f, middle), middle, input_entries, check);
         check_accessibility(f, middle, check);
     }
     if (input.nnz() >= kAnnouncedSize) announce("modelling each SpMV kernel's warp requests");
     const KernelModels models = model_kernels(f);
-    show_memory_access_and_load_balance(models, rows);
+    show_memory_access_and_load_balance(models);
     check_access(f, models, check);
 
     const std::vector<float> x = lesson_x(f.csr.num_cols), y0 = lesson_y0(f.csr.num_rows);
@@ -491,9 +490,7 @@ int main(int argc, char** argv) {
     if (f.dia_built) spmv_dia_cpu(f.dia, x, y_dia);
     check_products(f, spmv_reference(input, x, y0), {y_coo, y_csr, y_ell, y_hyb, y_jds, y_dia},
                    check);
-    const StructureFacts facts = structure_facts(input);
-    show_recommendation(facts, recommend_format(facts, f.csr.num_rows));
-    check_recommendation(facts, f, check);
+    show_and_check_recommendation(structure_facts(input), f, check);
     if (!options.book_example()) {
         std::vector<float> y_of_ones = zeros(f.csr.num_rows);
         spmv_csr_cpu(f.csr, ones(f.csr.num_cols), y_of_ones);

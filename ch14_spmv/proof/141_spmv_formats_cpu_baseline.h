@@ -53,7 +53,6 @@ inline void show_products(const std::vector<float>& x, const std::vector<float>&
 
 inline void show_storage(const DenseMatrix& d, size_t nnz) {
     const StorageBytes fig = storage_bytes(d.num_rows, d.num_cols, static_cast<double>(nnz));
-    const int coo_largest = largest_nnz_where_coo_is_smaller(d.num_rows, d.num_cols);
     std::printf(
         "\nstorage, 4-byte values and indices: dense %.0f bytes, COO %zu x 12 = %.0f, CSR "
         "%zu x 8 + %d x 4 = %.0f\n",
@@ -61,9 +60,7 @@ inline void show_storage(const DenseMatrix& d, size_t nnz) {
     print_wrapped("Fig. 14.1 is " + fixed_text(100.0 * nnz / (d.num_rows * d.num_cols), 0) +
                   "% nonzero: too dense for either format to save anything. COO is smaller than "
                   "dense only below " +
-                  fixed_text(100 * coo_break_even_density(), 1) +
-                  "% nonzeros, 4 / (4 + 4 + 4): on this 4 x 4, at most " +
-                  std::to_string(coo_largest) + " nonzeros.");
+                  fixed_text(100 * coo_break_even_density(), 1) + "% nonzeros, 4 / (4 + 4 + 4).");
     const double big = 10000;
     std::printf(
         "CSR repeats no row index and is smaller below %.3f%% on a 10,000 x 10,000 "

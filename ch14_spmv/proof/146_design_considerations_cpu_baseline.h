@@ -1,8 +1,6 @@
-// What 146 prints and checks around its lesson: the five considerations' tables and claims,
-// each format's y against the double reference, and the format that the rule picks.
+// What 146 prints and checks: the five considerations' tables and claims, and the rule's pick.
 #pragma once
 #include <algorithm>
-#include <cstdarg>
 #include <cstdio>
 #include <numeric>
 #include <string>
@@ -26,13 +24,11 @@ inline ProgramDescription design_considerations_program() {
         .with_memory({260, 528, 200e6});
 }
 
-inline std::string cells(const char* format, ...) __attribute__((format(printf, 1, 2)));
-inline std::string cells(const char* format, ...) {
+// printf's text as a string: a table's cells.
+template <class... Args>
+std::string cells(const char* format, Args... args) {
     char text[256];
-    va_list args;
-    va_start(args, format);
-    std::vsnprintf(text, sizeof text, format, args);
-    va_end(args);
+    std::snprintf(text, sizeof text, format, args...);
     return text;
 }
 
@@ -60,14 +56,25 @@ inline void show_matrix_summary(const Formats& f, const Balance& rows) {
                   (f.dia_built ? "" : ", not built: see space") + "\n");
 }
 
-// Each format's bytes by 145's formulas (unbuilt ones computed), x CSR, and padding slots.
-inline void show_space(const Formats& f) {
+// Each built format but COO, as a list of entries, holds `entries`; DIA the CSR's summed ones.
+inline bool holds_entries(const Formats& f, const std::vector<Entry>& entries) {
+    return sorted_entries(f.csr) == entries &&
+           (!f.ell_built || sorted_entries(coo_from_ell(f.ell)) == entries) &&
+           sorted_entries(coo_from_hyb(f.hyb)) == entries &&
+           sorted_entries(coo_from_jds(f.jds)) == entries &&
+           (!f.dia_built || sorted_entries(coo_from_dia(f.dia)) == summed_entries(f.csr));
+}
+
+// Each format's bytes by 145's formulas (unbuilt ones computed), then held to the built arrays.
+inline void show_and_check_space(const Formats& f, const std::vector<Entry>& input_entries,
+                                 SelfCheck& check) {
     const HostCsr& csr = f.csr;
     const size_t nnz = csr.nnz(), rows = static_cast<size_t>(csr.num_rows);
+    const size_t ell_bytes_computed = ell_bytes(csr.num_rows, max_row_length(csr));
     const DiaSize dia = dia_size(csr);
+    const size_t dia_padding = rows * dia.num_diagonals - summed_entries(csr).size();
     std::printf(
-        "space: bytes of the arrays (4-byte indices and values)\n  %-6s %15s %7s %14s   "
-        "%s\n",
+        "space: bytes of the arrays (4-byte indices and values)\n  %-6s %15s %7s %14s   %s\n",
         "format", "bytes", "x CSR", "padding slots", "arrays");
     auto row = [&](const char* name, size_t bytes, size_t padding, const char* arrays) {
         std::printf("  %-6s %15s %7.2f %14s   %s\n", name, with_separators(bytes).c_str(),
@@ -76,23 +83,17 @@ inline void show_space(const Formats& f) {
     };
     row("COO", 12 * nnz, 0, "rows, cols, values: 3 x nnz");
     row("CSR", csr_bytes(csr), 0, "row_offsets: rows + 1; col_idx, values: nnz");
-    row("ELL", ell_bytes(csr.num_rows, max_row_length(csr)), rows * max_row_length(csr) - nnz,
+    row("ELL", ell_bytes_computed, rows * max_row_length(csr) - nnz,
         f.ell_built ? "nnz_per_row: rows; col_idx, values: rows x width"
                     : "computed, not built: its padding passes 8x CSR");
     row("HYB", hyb_bytes(f.hyb), f.hyb.ell.num_slots() - (nnz - f.hyb.coo.nnz()),
         "ELL part: rows x its width; COO part");
     row("JDS", jds_bytes(f.jds), 0, "row_perm: rows; diag_ptrs; col_idx, values: nnz");
-    row("DIA", dia.bytes, rows * dia.num_diagonals - summed_entries(csr).size(),
+    row("DIA", dia.bytes, dia_padding,
         f.dia_built ? "offsets: diagonals; data: rows x diagonals"
                     : "computed, not built: passes 1.5x CSR");
     std::printf("\n");
-}
 
-// The arrays as built against the formulas, and each format's entries against the input's.
-inline void check_space(const Formats& f, const std::vector<Entry>& input_entries,
-                        SelfCheck& check) {
-    const HostCsr& csr = f.csr;
-    const size_t nnz = csr.nnz(), rows = static_cast<size_t>(csr.num_rows);
     const std::vector<int> lengths = row_lengths(csr);
     check.claim("the row lengths add up to nnz (" + with_separators(nnz) + ")",
                 std::accumulate(lengths.begin(), lengths.end(), size_t{0}) == nnz);
@@ -100,19 +101,17 @@ inline void check_space(const Formats& f, const std::vector<Entry>& input_entrie
                 built_bytes(f.coo) == 12 * nnz && built_bytes(csr) == csr_bytes(csr) &&
                     csr_bytes(csr) == 8 * nnz + 4 * (rows + 1));
     const size_t ell_slots = rows * f.ell.width;
+    const std::string ell_claim = "ELL's arrays take rows x width x 8 + rows x 4 bytes";
     if (f.ell_built)
-        check.claim(
-            "ELL's arrays take rows x width x 8 + rows x 4 bytes, and rows x width - nnz "
-            "of its slots are padding",
-            built_bytes(f.ell) == 8 * ell_slots + 4 * rows &&
-                built_bytes(f.ell) == ell_bytes(csr.num_rows, max_row_length(csr)) &&
-                std::count(f.ell.col_idx.begin(), f.ell.col_idx.end(), kEllPadding) ==
-                    static_cast<long>(ell_slots - nnz));
+        check.claim(ell_claim + ", and rows x width - nnz of its slots are padding",
+                    built_bytes(f.ell) == 8 * ell_slots + 4 * rows &&
+                        built_bytes(f.ell) == ell_bytes_computed &&
+                        std::count(f.ell.col_idx.begin(), f.ell.col_idx.end(), kEllPadding) ==
+                            static_cast<long>(ell_slots - nnz));
     else
-        check.skip("ELL's arrays take rows x width x 8 + rows x 4 bytes",
-                   "ELL is not built: " +
-                       readable_bytes(double(ell_bytes(csr.num_rows, max_row_length(csr)))) + ", " +
-                       readable_ratio(ell_to_csr_bytes(csr)) + " the CSR's bytes");
+        check.skip(ell_claim, "ELL is not built: " + readable_bytes(double(ell_bytes_computed)) +
+                                  ", " + readable_ratio(ell_to_csr_bytes(csr)) +
+                                  " the CSR's bytes");
     check.claim("HYB's arrays take what its formula says, and its two parts hold nnz entries",
                 built_bytes(f.hyb) == hyb_bytes(f.hyb) &&
                     coo_from_ell(f.hyb.ell).nnz() + f.hyb.coo.nnz() == nnz);
@@ -122,27 +121,22 @@ inline void check_space(const Formats& f, const std::vector<Entry>& input_entrie
         built_bytes(f.jds) == jds_bytes(f.jds) &&
             jds_bytes(f.jds) == 8 * nnz + 4 * rows + 4 * (f.jds.num_diagonals() + size_t{1}) &&
             f.jds.num_diagonals() == max_row_length(csr));
-    const DiaSize dia = dia_size(csr);
-    const size_t dia_padding = rows * dia.num_diagonals - summed_entries(csr).size();
+    const std::string dia_claim = "DIA's arrays take 4 x (rows + 1) x diagonals bytes";
     if (f.dia_built)
         check.claim(
-            "DIA's arrays take 4 x (rows + 1) x diagonals bytes, and rows x diagonals - the "
-            "matrix's nonzeros of its slots are padding zeros",
+            dia_claim +
+                ", and rows x diagonals - the matrix's nonzeros of its slots are padding zeros",
             built_bytes(f.dia) == dia.bytes &&
                 built_bytes(f.dia) == 4 * (rows + 1) * f.dia.num_diagonals() &&
                 static_cast<size_t>(std::count(f.dia.data.begin(), f.dia.data.end(), 0.0f)) ==
                     dia_padding);
     else
-        check.skip("DIA's arrays take 4 x (rows + 1) x diagonals bytes", dia_not_built(dia));
+        check.skip(dia_claim, dia_not_built(dia));
     if (nnz >= kAnnouncedSize) announce("comparing each format's entries with the input's");
     check.claim(
         "each format, converted back to a list of entries, holds the input's (as a multiset); "
         "DIA the matrix's (the entries of one place added, zeros left out)",
-        sorted_entries(csr) == input_entries &&
-            (!f.ell_built || sorted_entries(coo_from_ell(f.ell)) == input_entries) &&
-            sorted_entries(coo_from_hyb(f.hyb)) == input_entries &&
-            sorted_entries(coo_from_jds(f.jds)) == input_entries &&
-            (!f.dia_built || sorted_entries(coo_from_dia(f.dia)) == summed_entries(csr)));
+        holds_entries(f, input_entries));
 }
 
 // A matrix without rows or columns has no place to add an entry to or look one up, and says so.
@@ -181,23 +175,18 @@ inline Formats show_flexibility(const Formats& f, int row) {
     return grown;
 }
 
-inline void check_flexibility(const Formats& f, const Formats& grown, int row,
-                              std::vector<Entry> entries, SelfCheck& check) {
-    if (f.csr.nnz() >= kAnnouncedSize) announce("comparing their entries with the input's");
+inline void check_flexibility(const Formats& grown, int row, std::vector<Entry> entries,
+                              SelfCheck& check) {
+    if (grown.csr.nnz() >= kAnnouncedSize) announce("comparing their entries with the input's");
     entries.emplace_back(row, 0, 1.0f);
     std::sort(entries.begin(), entries.end());
     check.claim(
         "after adding the entry, every format holds the input's entries and the new "
         "one (as a multiset; DIA the grown CSR's matrix), and is still well formed",
-        sorted_entries(grown.coo) == entries && is_well_formed(grown.csr) &&
-            sorted_entries(grown.csr) == entries &&
-            (!f.ell_built ||
-             (is_well_formed(grown.ell) && sorted_entries(coo_from_ell(grown.ell)) == entries)) &&
-            is_well_formed(grown.hyb.ell) && sorted_entries(coo_from_hyb(grown.hyb)) == entries &&
-            is_well_formed(grown.jds) && sorted_entries(coo_from_jds(grown.jds)) == entries &&
-            (!f.dia_built ||
-             (is_well_formed(grown.dia) &&
-              sorted_entries(coo_from_dia(grown.dia)) == summed_entries(grown.csr))));
+        sorted_entries(grown.coo) == entries && holds_entries(grown, entries) &&
+            is_well_formed(grown.csr) && (!grown.ell_built || is_well_formed(grown.ell)) &&
+            is_well_formed(grown.hyb.ell) && is_well_formed(grown.jds) &&
+            (!grown.dia_built || is_well_formed(grown.dia)));
 }
 
 // Looks up the row's last entry, so a scan goes all the way; DIA finds only a nonzero sum.
@@ -241,34 +230,32 @@ inline void check_accessibility(const Formats& f, int row, SelfCheck& check) {
 }
 
 // The kernels' warp requests (request_model.h) and their threads' work, a row each.
-inline void show_memory_access_and_load_balance(const KernelModels& m, const Balance& rows) {
+inline void show_memory_access_and_load_balance(const KernelModels& m) {
+    // One row per kernel; DIA's is a dash row where its model was not run.
+    auto rows_of = [&](auto row_cells) {
+        for (int k = 0; k < kNumKernels; ++k)
+            table_row(cells("%-6s %-24s", kKernelNames[k][0], kKernelNames[k][1]),
+                      k != kDia || m.dia_modelled, row_cells(m.stats[k]), 1);
+        std::printf("\n");
+    };
     std::printf(
         "memory access: the SpMV kernel's reads of the values, per warp request, in the\n"
         "  model of request_model.h (4-byte values, 32-byte sectors; ELL's from its row lengths;\n"
         "  DIA's reads are its slots inside the matrix, padding zeros included)\n"
         "  %-6s %-24s %13s %11s %12s %10s %10s\n",
         "format", "kernel", "requests", "sectors/req", "fetched/used", "contiguous", "lanes busy");
-    // One row per kernel; DIA's is a dash row where its model was not run.
-    auto rows_of = [&](auto row_cells) {
-        for (int k = 0; k < kNumKernels; ++k)
-            table_row(cells("%-6s %-24s", kKernelNames[k][0], kKernelNames[k][1]),
-                      k != kDia || m.dia_modelled, row_cells(m.stats[k]), 1);
-    };
     rows_of([](const AccessStats& s) {
         return cells(" %13s %11.2f %12.2f %9.1f%% %9.1f%%", with_separators(s.requests).c_str(),
                      s.sectors_per_request(), s.fetched_per_used(), 100 * s.contiguous_fraction(),
                      100 * s.lanes_busy());
     });
     std::printf(
-        "\nload balance: entries per thread of the SpMV kernel (row lengths: max %s, mean "
-        "%.2f, CV %.2f)\n  %-6s %-24s %13s %13s %10s %8s\n",
-        with_separators(static_cast<size_t>(rows.max)).c_str(), rows.mean, rows.cv, "format",
-        "kernel", "threads", "max", "mean", "CV");
+        "load balance: entries per thread of the SpMV kernel\n  %-6s %-24s %13s %13s %10s %8s\n",
+        "format", "kernel", "threads", "max", "mean", "CV");
     rows_of([](const AccessStats& s) {
         return cells(" %13s %13s %10.2f %8.2f", with_separators(s.threads).c_str(),
                      with_separators(s.max_work).c_str(), s.mean_work(), s.work_cv());
     });
-    std::printf("\n");
 }
 
 inline void check_access(const Formats& f, const KernelModels& m, SelfCheck& check) {
@@ -303,39 +290,29 @@ inline void check_access(const Formats& f, const KernelModels& m, SelfCheck& che
                 stats[kDia].contiguous_fraction() == 1.0 && stats[kDia].reads == slots_inside);
 }
 
-// Each format's CPU y (142 to 145), indexed by Kernel: they add in different orders, so each
-// is held to the double reference's float32 bound rather than to the others' bits.
+// Each format's CPU y (142 to 145) adds in its own order: each is held to the reference's bound.
 inline void check_products(const Formats& f, const SpmvReference& reference,
                            const std::vector<std::vector<float>>& y, SelfCheck& check) {
-    const char* const y_names[kNumKernels] = {"y_coo", "y_csr", "y_ell", "y_hyb", "y_jds", "y_dia"};
     std::string names;
     bool all_match = true;
-    if (printable(f.csr))
-        std::printf("SpMV, y = A * x + y0, by each format's CPU loop (142 to 145):\n");
     for (int k = 0; k < kNumKernels; ++k) {
         if ((k == kEll && !f.ell_built) || (k == kDia && !f.dia_built)) continue;
         names += std::string(names.empty() ? "" : ", ") + kKernelNames[k][0];
         all_match = all_match && spmv_matches(y[k], reference);
-        if (printable(f.csr)) print_array(y_names[k], y[k], 5);
     }
-    if (printable(f.csr)) std::printf("\n");
     check.claim(
         "each format's CPU SpMV (" + names + ") is within float32 rounding of the double reference",
         all_match);
 }
 
-// The matrix's facts (common/matrix_facts.h), the rule, and the format that it picks, with why.
-inline void show_recommendation(const StructureFacts& facts, const Recommendation& r) {
+// The rule and its pick from the matrix's facts, whose diagonals must be DIA's offsets.
+inline void show_and_check_recommendation(const StructureFacts& facts, const Formats& f,
+                                          SelfCheck& check) {
+    const Recommendation r = recommend_format(facts, f.csr.num_rows);
     print_wrapped("\nwhich format, by the rule of chapter 14's \"which format when\": " +
                   std::string(kFormatRule) + ".");
-    print_wrapped("mean row " + fixed_text(facts.mean_row, 2) + ", bandwidth " +
-                  with_separators(static_cast<size_t>(facts.bandwidth)) + ", " +
-                  counted(static_cast<size_t>(facts.diagonals), "diagonal") + " -> " + r.format +
-                  ": " + r.reason);
-}
-
-// The rule's diagonals, from the input's entries, against DIA's offsets from the CSR.
-inline void check_recommendation(const StructureFacts& facts, const Formats& f, SelfCheck& check) {
+    print_wrapped("bandwidth " + with_separators(static_cast<size_t>(facts.bandwidth)) + " -> " +
+                  r.format + ": " + r.reason);
     check.claim("the input's entries lie on as many diagonals as DIA's offsets count",
                 facts.diagonals == dia_size(f.csr).num_diagonals);
 }

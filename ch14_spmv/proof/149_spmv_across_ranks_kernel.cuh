@@ -1,5 +1,4 @@
-// What 149 prints, checks and times around its lesson: the ranks, each split and its gather,
-// the claims, and at --scale on a GPU the ranks' SpMVs, gathers and CG against one rank.
+// What 149 prints, checks and times: the splits and gathers, and the ranks against one rank.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -130,14 +129,12 @@ double median_step_ms(const RankFabric& fabric, Step step) {
         for (int i = 0; i < runs.warmups; ++i) step();
         fabric.synchronize();
     });
-    const int repetitions = repetitions_for(runs, warmup_ms);
-    std::vector<double> ms;
-    for (int i = 0; i < repetitions; ++i) {
-        ms.push_back(host_ms([&] {
+    std::vector<double> ms(repetitions_for(runs, warmup_ms));
+    for (double& run_ms : ms)
+        run_ms = host_ms([&] {
             step();
             fabric.synchronize();
-        }));
-    }
+        });
     std::sort(ms.begin(), ms.end());
     return ms[ms.size() / 2];
 }
