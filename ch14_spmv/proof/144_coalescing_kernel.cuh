@@ -218,7 +218,7 @@ inline void write_access_figure(const ProgramOptions& options, const HostCsr& a,
     write_figure_data(options, figure);
 }
 
-// The fixes' tables on a small matrix, then ELL's padding, or why ELL is not built.
+// The fixes' tables on a small matrix, then ELL's padding where ELL is built.
 inline void show_fixes(const HostCsr& a, const std::optional<HostEll>& ell) {
     if (printable(a)) {
         std::printf(
@@ -240,18 +240,6 @@ inline void show_fixes(const HostCsr& a, const std::optional<HostEll>& ell) {
                       counted(slots, "slot") + " for " + counted(a.nnz(), "entry", "entries") +
                       " (" + fixed_text(slots ? 100.0 * padding / slots : 0.0, 1) + "% padding), " +
                       readable_ratio(ell_to_csr_bytes(a)) + " the CSR's bytes");
-    } else {
-        const int longest = max_row_length(a);
-        print_wrapped(
-            "ELL: the longest row has " + counted(longest, "entry", "entries") +
-            ", so ELL would pad all " + counted(a.num_rows, "row") + " to " +
-            counted(longest, "slot") + ": " +
-            readable_bytes(static_cast<double>(ell_bytes(a.num_rows, longest))) + ", " +
-            readable_ratio(ell_to_csr_bytes(a)) + " the CSR's " +
-            readable_bytes(static_cast<double>(csr_bytes(a))) + ". Past " +
-            fixed_text(kEllPaddingLimit, 0) +
-            " times this program does not build it (and never trims rows to make it fit); 145's "
-            "HYB keeps ELL narrow and puts the long rows' extra entries in COO.");
     }
     std::printf("\n");
 }

@@ -79,15 +79,6 @@ inline void show_and_check_ell(const KernelProgram& p, const HostCsr& a,
                                const std::optional<HostEll>& ell, const InputEntries& entries,
                                SelfCheck& check) {
     if (!ell) {
-        const int longest = max_row_length(a);
-        print_wrapped("ELL: the longest row has " + counted(longest, "entry", "entries") +
-                      "; padding all " + counted(a.num_rows, "row") + " to it would take " +
-                      readable_bytes(static_cast<double>(ell_bytes(a.num_rows, longest))) + ", " +
-                      readable_ratio(ell_to_csr_bytes(a)) + " the CSR's bytes. Past " +
-                      fixed_text(kEllPaddingLimit, 0) +
-                      " times ELL is not built (the rows are never trimmed to make it fit): HYB "
-                      "below is the remedy.");
-        std::printf("\n");
         check.skip("ELL converted back holds the input's entries", ell_not_built(a));
         std::printf("\n");
         return;
@@ -138,10 +129,6 @@ inline void show_and_check_hyb(const KernelProgram& p, const HostCsr& a, const H
                       fixed_text(a.nnz() ? 100.0 * in_coo / a.nnz() : 0.0, 1) + "% of all); " +
                       bytes_beside_csr(hyb_bytes(hyb), a),
                   2);
-    if (width == 0 && a.nnz() > 0)
-        print_wrapped(
-            "  (width 0: fewer than a third of the rows have an entry at all, so on "
-            "this matrix HYB is COO)");
     std::printf("\n");
     announce_large(a.nnz(), "converting HYB back to entries, to compare");
     check.claim("HYB converted back holds the input's entries (ELL part + COO part, as a multiset)",
@@ -161,10 +148,9 @@ inline void show_and_check_jds(const KernelProgram& p, const HostCsr& a, const H
     print_wrapped(
         "JDS: rows sorted longest first; diagonal d holds the d-th entry of each row "
         "that has one, in sorted order, in [diag_ptrs[d], diag_ptrs[d + 1])");
-    if (printable(a)) {
+    if (printable(a))
         print_arrays("row_perm", jds.row_perm, "diag_ptrs", jds.diag_ptrs, "col_idx", jds.col_idx,
                      "values", jds.values);
-    }
     std::printf("  %s, no padding; %s\n\n", counted(jds.num_diagonals(), "diagonal").c_str(),
                 bytes_beside_csr(jds_bytes(jds), a).c_str());
     announce_large(a.nnz(), "converting JDS back to entries, to compare");
