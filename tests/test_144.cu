@@ -194,7 +194,7 @@ TEST_CASE("144: the sector model on patterns whose counts are known", "[144][emu
     // Stride s: a warp's reads span 4s sectors and touch min(4s, 32) of them.
     for (int stride : {1, 2, 4, 8, 16, 32, 64}) {
         CAPTURE(stride);
-        CHECK(access_stats(StridedRead(stride, 12)).sectors_per_request() ==
+        CHECK(access_stats(StridedRead{stride, 12}).sectors_per_request() ==
               std::min(4 * stride, 32));
     }
 }

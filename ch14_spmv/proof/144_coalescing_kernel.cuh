@@ -58,17 +58,13 @@ inline void print_access_table(const AccessTable& table, const std::string& arra
 }
 
 // The stride benchmark's reads as a mapping of the access model: one step, one element each.
-class StridedRead {
-public:
-    StridedRead(int stride, int log2_length) : stride_(stride), log2_length_(log2_length) {}
-    size_t num_threads() const { return size_t{1} << log2_length_; }
+struct StridedRead {
+    int stride, log2_length;
+    size_t num_threads() const { return size_t{1} << log2_length; }
     int length(size_t) const { return 1; }
     long long element(size_t t, int) const {
-        return static_cast<long long>(strided_index(t, stride_, log2_length_));
+        return static_cast<long long>(strided_index(t, stride, log2_length));
     }
-
-private:
-    int stride_, log2_length_;
 };
 
 // The four mappings' warp requests; ELL's needs only the row lengths, so it is always modelled.
@@ -259,7 +255,7 @@ inline void time_strided_reads(TimingTable& table) {
     std::vector<double> ms, sectors;
     for (int stride : kStrides) {
         // The model needs one pass of the pattern, not the whole gigabyte.
-        sectors.push_back(access_stats(StridedRead(stride, 16)).sectors_per_request());
+        sectors.push_back(access_stats(StridedRead{stride, 16}).sectors_per_request());
         ms.push_back(
             table.time("strided_read_" + std::to_string(stride),
                        "stride " + std::to_string(stride) + ", model " +
