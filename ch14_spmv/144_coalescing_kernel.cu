@@ -340,7 +340,7 @@ inline void launch_spmv_csr_warp_per_row(const Here& here, DeviceCsr& a, const f
 int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(argc, argv, coalescing_program());
     const SpmvLessonInput in = spmv_lesson_input(p.options);
-    const HostCoo coo = row_sorted_coo(in.csr);
+    const HostCoo coo = sorted_by_row(in.coo);
     SelfCheck check;
 
     std::printf(
@@ -367,7 +367,7 @@ int main(int argc, char** argv) {
                        in.x, in.y0)
             : SpmvRun{"ELL thread-per-row kernel", {}, {}, ell_not_built(in.csr)}};
     check_runs(p, in, runs, check);
-    compare_with_library(p, in, coo, ell, model, check);
+    compare_with_library(p, in, coo, ell, check);
     if (!p.options.book_example())
         check.end_with(spmv_result_line(
             in.coo, spmv_on_device(p.here, launch_spmv_csr_warp_per_row, in.csr,

@@ -459,7 +459,6 @@ int main(int argc, char** argv) {
         spmv_run(p.here, "JDS kernel", launch_spmv_jds, spmv_jds_cpu, jds, in.x, in.y0),
         dia ? spmv_run(p.here, "DIA kernel", launch_spmv_dia<>, spmv_dia_cpu, *dia, in.x, in.y0)
             : SpmvRun{"DIA kernel", {}, {}, dia_not_built(dia_size(in.csr))}};
-    show_format_ys(in, runs);
     check_runs(p, in, runs, check);
     compare_with_library(p, in, ell, hyb, jds, dia, check);
     if (!p.options.book_example())

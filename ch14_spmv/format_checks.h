@@ -1,6 +1,5 @@
-// The way back from each regularized format of 144's and 145's lessons to a plain list of
-// entries, and each format's invariants: what every conversion is checked with, by 145's and
-// 146's proofs and the tests. It names the lessons' formats, so it is included after them.
+// Each regular format of 144's and 145's lessons back to a list of entries, and its invariants:
+// what 145's and 146's proofs check each conversion with. Included after the lessons.
 #pragma once
 #include <algorithm>
 #include <vector>
@@ -21,8 +20,7 @@ inline HostCoo coo_from_ell(const HostEll& e, size_t after = 0) {
         after);
 }
 
-// Sizes agree, every row fits its width, used slots hold columns in range, and every padding
-// slot holds the padding marker and a zero.
+// Every row fits the width, used slots hold columns in range, padding slots the marker and 0.
 inline bool is_well_formed(const HostEll& e) {
     const size_t slots = static_cast<size_t>(e.num_rows) * e.width;
     if (e.width < 0 || e.nnz_per_row.size() != static_cast<size_t>(e.num_rows) ||
@@ -30,37 +28,28 @@ inline bool is_well_formed(const HostEll& e) {
         return false;
     long long wrong = 0;
 #pragma omp parallel for reduction(+ : wrong) schedule(dynamic, 4096) if (slots >= kParallelSize)
-    for (int r = 0; r < e.num_rows; ++r) {
-        if (e.nnz_per_row[r] < 0 || e.nnz_per_row[r] > e.width) {
-            ++wrong;
-            continue;
-        }
+    for (int r = 0; r < e.num_rows; ++r)
         for (int i = 0; i < e.width; ++i) {
             const int c = e.col_idx[e.slot(r, i)];
             const bool used = i < e.nnz_per_row[r];
             wrong += used && (c < 0 || c >= e.num_cols);
             wrong += !used && (c != kEllPadding || e.values[e.slot(r, i)] != 0.0f);
         }
-    }
-    return wrong == 0;
+    const auto fits = [&](int n) { return n >= 0 && n <= e.width; };
+    return wrong == 0 && std::all_of(e.nnz_per_row.begin(), e.nnz_per_row.end(), fits);
 }
 
 // The ELL part's entries, then the COO part's.
 inline HostCoo coo_from_hyb(const HostHyb& h) {
     HostCoo c = coo_from_ell(h.ell, h.coo.nnz());
     const size_t in_ell = c.nnz() - h.coo.nnz();
-    const long long in_coo = static_cast<long long>(h.coo.nnz());
-#pragma omp parallel for if (h.coo.nnz() >= kParallelSize)
-    for (long long k = 0; k < in_coo; ++k) {
-        c.rows[in_ell + k] = h.coo.rows[k];
-        c.cols[in_ell + k] = h.coo.cols[k];
-        c.values[in_ell + k] = h.coo.values[k];
-    }
+    std::copy(h.coo.rows.begin(), h.coo.rows.end(), c.rows.begin() + in_ell);
+    std::copy(h.coo.cols.begin(), h.coo.cols.end(), c.cols.begin() + in_ell);
+    std::copy(h.coo.values.begin(), h.coo.values.end(), c.values.begin() + in_ell);
     return c;
 }
 
-// Entry k of the COO is slot k of the diagonals: the arrays are the same, and each diagonal's
-// rows are read off row_perm, the diagonals shared among the cores.
+// Entry k is slot k of the diagonals; each diagonal's rows are read off row_perm.
 inline HostCoo coo_from_jds(const HostJds& j) {
     HostCoo c{j.num_rows, j.num_cols, std::vector<int>(j.nnz()), j.col_idx, j.values};
 #pragma omp parallel for schedule(dynamic, 1) if (j.nnz() >= kParallelSize)
@@ -69,8 +58,8 @@ inline HostCoo coo_from_jds(const HostJds& j) {
     return c;
 }
 
-// row_perm is a permutation, the diagonals start at 0, never grow (a row that lacks a d-th entry
-// cannot have a (d+1)-th) and end at nnz, the last one is not empty, and the columns are in range.
+// row_perm is a permutation; the diagonals run from 0 to nnz, none empty and none longer than
+// the one before (a row without a d-th entry has no (d+1)-th); the columns are in range.
 inline bool is_well_formed(const HostJds& j) {
     if (j.row_perm.size() != static_cast<size_t>(j.num_rows) || j.diag_ptrs.empty() ||
         j.diag_ptrs.front() != 0 || static_cast<size_t>(j.diag_ptrs.back()) != j.nnz() ||
@@ -109,25 +98,22 @@ inline HostCoo coo_from_dia(const HostDia& d) {
     });
 }
 
-// The matrix that a CSR stands for, as DIA can hold it: each (row, column)'s entries added, in
-// the row's order, into one value, and the values that are 0 left out; sorted.
-// The rows are shared among the cores: each row is summed once to count what it keeps, and once
-// more to write that where the rows before it end.
+// The matrix as DIA holds it: each place's entries added in the row's order, zero sums left out;
+// sorted. Each row is summed twice, to count what it keeps and to write it after the rows before.
 inline std::vector<Entry> summed_entries(const HostCsr& a) {
     // Row r's (column, sum) pairs, in column order.
     auto sum_row = [&](int r, std::vector<std::pair<int, float>>& row) {
         row_by_column(a, r, row);
         size_t kept = 0;
-        for (size_t i = 0; i < row.size();) {
+        for (size_t i = 0, j = 0; i < row.size(); i = j) {
             float sum = 0.0f;
-            size_t j = i;
             for (; j < row.size() && row[j].first == row[i].first; ++j) sum += row[j].second;
             if (sum != 0.0f) row[kept++] = {row[i].first, sum};
-            i = j;
         }
         row.resize(kept);
     };
     std::vector<size_t> first(static_cast<size_t>(a.num_rows) + 1, 0);
+    std::vector<Entry> e;
 #pragma omp parallel if (a.nnz() >= kParallelSize)
     {
         std::vector<std::pair<int, float>> row;
@@ -136,12 +122,11 @@ inline std::vector<Entry> summed_entries(const HostCsr& a) {
             sum_row(r, row);
             first[r + 1] = row.size();
         }
-    }
-    for (int r = 0; r < a.num_rows; ++r) first[r + 1] += first[r];
-    std::vector<Entry> e(first.back());
-#pragma omp parallel if (a.nnz() >= kParallelSize)
-    {
-        std::vector<std::pair<int, float>> row;
+#pragma omp single
+        {
+            for (int r = 0; r < a.num_rows; ++r) first[r + 1] += first[r];
+            e.resize(first.back());
+        }
 #pragma omp for schedule(dynamic, 4096)
         for (int r = 0; r < a.num_rows; ++r) {
             sum_row(r, row);
@@ -152,8 +137,7 @@ inline std::vector<Entry> summed_entries(const HostCsr& a) {
     return e;
 }
 
-// Sizes agree, the offsets are distinct, sorted and name diagonals that meet the matrix, and every
-// slot whose column is outside the matrix holds 0.
+// The offsets are sorted, distinct and meet the matrix; slots outside the matrix hold 0.
 inline bool is_well_formed(const HostDia& d) {
     if (d.num_rows < 0 || d.num_cols < 0 ||
         d.data.size() != static_cast<size_t>(d.num_rows) * d.offsets.size())

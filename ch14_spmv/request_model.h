@@ -1,16 +1,10 @@
-// The warp requests of an SpMV kernel's reads, computed from a mapping (which element of its
-// entry array each thread reads in each step: 144's and 145's lessons define the chapter's
-// mappings), summed up per warp request, the unit in which the hardware serves loads:
-//   sectors     distinct 32-byte sectors that the request's active lanes touch (the array holds
-//               4-byte elements, so 8 to a sector, and cudaMalloc aligns it to 256 bytes);
-//               32 lanes reading 32 consecutive elements touch 4, 32 scattered lanes touch 32
-//   fetched/used bytes of the touched sectors per byte asked for: 1 when contiguous, 8 when
-//               every 4-byte read has a sector to itself
-//   contiguous  every active lane l reads element base + l for one base: the coalesced case
-//   lanes busy  active lanes over the lanes of the warp: the rest wait (divergence)
-// The model follows one array, the values; a kernel reads its column indices in the same
-// pattern, and its x and y accesses are not modelled. And the check that a mapping reads every
-// stored entry exactly once.
+// The warp requests of a mapping's reads of the values (which element each thread reads in each
+// step; 144's and 145's lessons define the mappings), the unit in which the hardware serves loads:
+//   sectors      distinct 32-byte sectors that the active lanes touch (32 consecutive floats: 4)
+//   fetched/used bytes of the touched sectors per byte asked for: 1 when contiguous, up to 8
+//   contiguous   every active lane l reads element base + l: the coalesced case
+//   lanes busy   active lanes over the warp's lanes: the rest wait (divergence)
+// Column indices follow the same pattern; x and y are not modelled.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -21,11 +15,8 @@
 constexpr int kElementBytes = 4;
 constexpr int kSectorBytes = 32;
 
-// True when the mapping reads every stored entry exactly once and nothing else: is_entry[e]
-// says whether element e holds an entry (1) or is padding (0), and a read outside the array,
-// of padding, or of an entry already read makes it false. The threads are shared among the
-// cores; each read of an element counts it atomically, so that a second read is seen however the
-// reads interleave.
+// True when the mapping reads every entry (is_entry[e] == 1) exactly once and nothing else; the
+// counts are atomic, so that a second read is seen however the cores interleave.
 template <class Mapping>
 bool reads_each_entry_once(const Mapping& m, const std::vector<char>& is_entry) {
     std::vector<unsigned char> times_read(is_entry.size(), 0);
@@ -50,7 +41,7 @@ bool reads_each_entry_once(const Mapping& m, const std::vector<char>& is_entry) 
            reads == static_cast<size_t>(std::count(is_entry.begin(), is_entry.end(), 1));
 }
 
-// The per-request model, summed over all warps and steps, and the work of each thread.
+// The model summed over all warps and steps, and the work of each thread.
 struct AccessStats {
     size_t threads = 0;
     size_t requests = 0;  // (warp, step) pairs in which at least one lane of the warp reads
@@ -65,13 +56,12 @@ struct AccessStats {
     double contiguous_fraction() const {
         return requests ? double(contiguous_requests) / requests : 1.0;
     }
-    // Bytes that the touched sectors hold per byte that a lane asked for: 1 when contiguous.
     double fetched_per_used() const {
         return reads ? double(sectors) * kSectorBytes / (double(reads) * kElementBytes) : 0.0;
     }
     double lanes_busy() const { return lane_slots ? double(reads) / lane_slots : 1.0; }
     double mean_work() const { return threads ? double(reads) / threads : 0.0; }
-    // Coefficient of variation of the work per thread: 0 when every thread does the same.
+    // 0 when every thread does the same work.
     double work_cv() const {
         if (threads == 0 || reads == 0) return 0.0;
         const double mean = mean_work();
@@ -93,7 +83,7 @@ inline AccessStats combined(const AccessStats& a, const AccessStats& b) {
     return c;
 }
 
-// One warp's requests, step by step, over its lanes still active, added to s.
+// One warp's requests, step by step over its lanes still active, added to s.
 template <class Mapping>
 void add_warp_requests(const Mapping& m, size_t warp_start, AccessStats& s,
                        std::vector<int>& active) {
@@ -116,25 +106,19 @@ void add_warp_requests(const Mapping& m, size_t warp_start, AccessStats& s,
         for (int lane : active) {
             const long long e = m.element(warp_start + lane, i);
             contiguous = contiguous && e - lane == base;
-            // Insertion sort: the ids nearly always arrive in order already.
-            const long long id = e * kElementBytes / kSectorBytes;
-            int k = count++;
-            for (; k > 0 && sector_ids[k - 1] > id; --k) sector_ids[k] = sector_ids[k - 1];
-            sector_ids[k] = id;
+            sector_ids[count++] = e * kElementBytes / kSectorBytes;
         }
-        for (int k = 0; k < count; ++k) s.sectors += k == 0 || sector_ids[k] != sector_ids[k - 1];
+        std::sort(sector_ids, sector_ids + count);
+        s.sectors += std::unique(sector_ids, sector_ids + count) - sector_ids;
         s.contiguous_requests += contiguous;
-        size_t kept = 0;
-        for (int lane : active)
-            if (m.length(warp_start + lane) > i + 1) active[kept++] = lane;
-        active.resize(kept);
+        active.erase(std::remove_if(active.begin(), active.end(),
+                                    [&](int lane) { return m.length(warp_start + lane) <= i + 1; }),
+                     active.end());
     }
 }
 
-// Warp by warp: the cost is the number of reads plus the number of requests, so it runs on
-// matrices with millions of rows, the warps shared among the cores. The sums are of whole
-// numbers (work_squares too, exactly, below 2^53), so they come out the same however the warps
-// are shared.
+// Warp by warp, the warps shared among the cores: the sums are of whole numbers (work_squares
+// exactly, below 2^53), so they come out the same however the warps are shared.
 template <class Mapping>
 AccessStats access_stats(const Mapping& m) {
     const size_t threads = m.num_threads();

@@ -24,11 +24,14 @@ inline ProgramDescription coalescing_program() {
 // One line per step, "t3->values[7]" or "t3 done", in columns, wrapped at 100 columns; past 8
 // threads (a warp per row has 32) only the active ones are listed, with a count of the idle.
 inline void print_access_table(const AccessTable& table, const std::string& array) {
-    constexpr size_t kMaxThreadsInFull = 8;
-    const bool in_full = table.num_threads <= kMaxThreadsInFull;
+    const bool in_full = table.num_threads <= 8;
     auto cell = [&](size_t t, long long e) {
         return "t" + std::to_string(t) +
                (e == kDone ? std::string(" done") : "->" + array + "[" + std::to_string(e) + "]");
+    };
+    auto print_line = [](std::string line) {
+        line.erase(line.find_last_not_of(' ') + 1);
+        std::printf("%s\n", line.c_str());
     };
     size_t width = 0;
     for (const auto& step : table.reads)
@@ -36,71 +39,42 @@ inline void print_access_table(const AccessTable& table, const std::string& arra
             width = std::max(width, cell(t, step[t]).size());
     const size_t label_width = std::to_string(table.num_steps() - 1).size() + 8;
     for (int i = 0; i < table.num_steps(); ++i) {
-        std::string label = "  step " + std::to_string(i) + ":";
-        label.resize(label_width, ' ');
+        std::string line = "  step " + std::to_string(i) + ":";
+        line.resize(label_width, ' ');
         std::vector<std::string> cells;
-        size_t idle = 0;
-        for (size_t t = 0; t < table.num_threads; ++t) {
-            const long long e = table.reads[i][t];
-            if (e == kDone && !in_full)
-                ++idle;
-            else
-                cells.push_back(cell(t, e));
-        }
+        for (size_t t = 0; t < table.num_threads; ++t)
+            if (in_full || table.reads[i][t] != kDone) cells.push_back(cell(t, table.reads[i][t]));
+        const size_t idle = table.num_threads - cells.size();
         if (idle > 0) cells.push_back("(" + counted(idle, "thread") + " idle)");
-        std::string line = label;
         for (const std::string& c : cells) {
-            const std::string text =
-                "  " + c + std::string(width > c.size() ? width - c.size() : 0, ' ');
-            if (line.size() > label.size() && line.size() + 2 + c.size() > kOutputColumns) {
-                while (line.back() == ' ') line.pop_back();
-                std::printf("%s\n", line.c_str());
-                line = std::string(label.size(), ' ');
+            if (line.size() > label_width && line.size() + 2 + c.size() > kOutputColumns) {
+                print_line(line);
+                line = std::string(label_width, ' ');
             }
-            line += text;
+            line += "  " + c + std::string(width > c.size() ? width - c.size() : 0, ' ');
         }
-        while (!line.empty() && line.back() == ' ') line.pop_back();
-        std::printf("%s\n", line.c_str());
+        print_line(line);
     }
-}
-
-// The notes' COO, the entries in row order, read off the CSR (the same order as a stable sort),
-// the rows shared among the cores.
-inline HostCoo row_sorted_coo(const HostCsr& a) {
-    HostCoo c = coo_of_size(a.num_rows, a.num_cols, a.nnz());
-#pragma omp parallel for schedule(dynamic, 4096) if (a.nnz() >= kParallelSize)
-    for (int r = 0; r < a.num_rows; ++r)
-        for (int k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k) {
-            c.rows[k] = r;
-            c.cols[k] = a.col_idx[k];
-            c.values[k] = a.values[k];
-        }
-    return c;
 }
 
 // The stride benchmark's reads as a mapping of the access model: one step, one element each.
-class StridedRead {
-public:
-    StridedRead(int stride, int log2_length) : stride_(stride), log2_length_(log2_length) {}
-    size_t num_threads() const { return size_t{1} << log2_length_; }
+struct StridedRead {
+    int stride, log2_length;
+    size_t num_threads() const { return size_t{1} << log2_length; }
     int length(size_t) const { return 1; }
     long long element(size_t t, int) const {
-        return static_cast<long long>(strided_index(t, stride_, log2_length_));
+        return static_cast<long long>(strided_index(t, stride, log2_length));
     }
-
-private:
-    int stride_, log2_length_;
 };
 
-// The four mappings' warp requests, summed by the model of request_model.h. ELL's needs only
-// the row lengths, so it is modelled whether ELL is built or not.
+// The four mappings' warp requests; ELL's needs only the row lengths, so it is always modelled.
 struct RequestModel {
     int longest_row = 0;
     AccessStats csr_rows, coo_entries, csr_warps, ell_rows;
 };
 
 inline RequestModel model_requests(const HostCsr& a) {
-    if (a.nnz() >= kAnnouncedSize) announce("modelling the warp requests of four mappings");
+    announce_large(a.nnz(), "modelling the warp requests of four mappings");
     RequestModel m;
     m.longest_row = max_row_length(a);
     m.csr_rows = access_stats(CsrThreadPerRow(a.row_offsets));
@@ -138,26 +112,19 @@ inline std::string array_extent(size_t elements) {
            counted((bytes + kSectorBytes - 1) / kSectorBytes, "sector");
 }
 
-// On a small matrix every request may touch a single sector; then each sector count is a request
-// count, and what tells the mappings apart is how many requests they need and their contiguity.
+// Where every request touches a single sector, the mappings differ in requests and contiguity.
 inline void explain_small_model(const HostCsr& a, const RequestModel& m) {
     const size_t ell_slots = static_cast<size_t>(a.num_rows) * m.longest_row;
     std::string text = "CSR's values holds " + counted(a.nnz(), "float") + " (" +
                        array_extent(a.nnz()) + "); ELL's values has " + counted(ell_slots, "slot") +
                        " (" + array_extent(ell_slots) + ").";
     const AccessStats* all[] = {&m.csr_rows, &m.coo_entries, &m.csr_warps, &m.ell_rows};
-    bool one_sector_each = true;
-    for (const AccessStats* s : all) one_sector_each = one_sector_each && s->sectors == s->requests;
-    if (one_sector_each)
+    if (std::all_of(all, all + 4, [](const AccessStats* s) { return s->sectors == s->requests; }))
         text +=
             " Every request here touches a single sector, so each mapping's sector count is "
-            "its request count (" +
-            std::to_string(m.csr_rows.sectors) + ", " + std::to_string(m.coo_entries.sectors) +
-            ", " + std::to_string(m.csr_warps.sectors) + " and " +
-            std::to_string(m.ell_rows.sectors) +
-            "): here the mappings differ in how many requests they need and in whether each "
-            "request is contiguous. On a larger matrix the sectors per request differ too: "
-            "try --scale 16.";
+            "its request count: here the mappings differ in how many requests they need and in "
+            "whether each request is contiguous. On a larger matrix the sectors per request "
+            "differ too: try --scale 16.";
     print_wrapped(text);
 }
 
@@ -186,7 +153,7 @@ inline void check_request_model(const KernelProgram& p, const HostCsr& a, const 
         check.claim("the COO table is the notes' (thread t reads values[t], in one step)",
                     access_table(CooThreadPerEntry(a.nnz())).reads == kNotesCooAccessTable);
     }
-    if (a.nnz() >= kAnnouncedSize) announce("checking that each mapping reads every entry once");
+    announce_large(a.nnz(), "checking that each mapping reads every entry once");
     const std::vector<char> every_entry(a.nnz(), 1);
     check.claim(
         "CSR thread per row, COO thread per nonzero and CSR warp per row each read every entry "
@@ -206,8 +173,7 @@ inline void check_request_model(const KernelProgram& p, const HostCsr& a, const 
     std::printf("\n");
 }
 
-// One mapping's access map: reads[i][t], the element of values (of `elements`, the listed ones
-// padding) that thread t reads in step i (kDone once finished), and its warp requests.
+// One mapping's reads[i][t] (kDone once finished) of `elements`, `padding` listed, and requests.
 template <class Mapping>
 void add_access_map(JsonWriter& figure, const std::string& name, const std::string& label,
                     const Mapping& m, size_t elements, const std::vector<long long>& padding) {
@@ -219,8 +185,7 @@ void add_access_map(JsonWriter& figure, const std::string& name, const std::stri
     figure.field("sectors", stats.sectors).end();
 }
 
-// --figure-data: the CSR arrays, ELL's, and the access maps of thread per row, warp per row and
-// ELL column-major (the COO table is the notes'; its map is the identity).
+// --figure-data: the CSR's and ELL's arrays, and the maps of all but COO (the identity).
 inline void write_access_figure(const ProgramOptions& options, const HostCsr& a,
                                 const std::optional<HostEll>& ell) {
     if (!wants_figure_data(options)) return;
@@ -249,7 +214,7 @@ inline void write_access_figure(const ProgramOptions& options, const HostCsr& a,
     write_figure_data(options, figure);
 }
 
-// The fixes' tables on a small matrix, then ELL's padding, or why ELL is not built.
+// The fixes' tables on a small matrix, then ELL's padding where ELL is built.
 inline void show_fixes(const HostCsr& a, const std::optional<HostEll>& ell) {
     if (printable(a)) {
         std::printf(
@@ -271,18 +236,6 @@ inline void show_fixes(const HostCsr& a, const std::optional<HostEll>& ell) {
                       counted(slots, "slot") + " for " + counted(a.nnz(), "entry", "entries") +
                       " (" + fixed_text(slots ? 100.0 * padding / slots : 0.0, 1) + "% padding), " +
                       readable_ratio(ell_to_csr_bytes(a)) + " the CSR's bytes");
-    } else {
-        const int longest = max_row_length(a);
-        print_wrapped(
-            "ELL: the longest row has " + counted(longest, "entry", "entries") +
-            ", so ELL would pad all " + counted(a.num_rows, "row") + " to " +
-            counted(longest, "slot") + ": " +
-            readable_bytes(static_cast<double>(ell_bytes(a.num_rows, longest))) + ", " +
-            readable_ratio(ell_to_csr_bytes(a)) + " the CSR's " +
-            readable_bytes(static_cast<double>(csr_bytes(a))) + ". Past " +
-            fixed_text(kEllPaddingLimit, 0) +
-            " times this program does not build it (and never trims rows to make it fit); 145's "
-            "HYB keeps ELL narrow and puts the long rows' extra entries in COO.");
     }
     std::printf("\n");
 }
@@ -302,7 +255,7 @@ inline void time_strided_reads(TimingTable& table) {
     std::vector<double> ms, sectors;
     for (int stride : kStrides) {
         // The model needs one pass of the pattern, not the whole gigabyte.
-        sectors.push_back(access_stats(StridedRead(stride, 16)).sectors_per_request());
+        sectors.push_back(access_stats(StridedRead{stride, 16}).sectors_per_request());
         ms.push_back(
             table.time("strided_read_" + std::to_string(stride),
                        "stride " + std::to_string(stride) + ", model " +
@@ -313,11 +266,6 @@ inline void time_strided_reads(TimingTable& table) {
                            CUDA_CHECK_LAUNCH();
                        }));
     }
-    print_wrapped(
-        "  A warp asks for 128 bytes at every stride; at stride s its 32 reads span 4s sectors "
-        "and touch min(4s, 32) of them, so from stride 8 on each 32-byte sector brings one "
-        "useful float.",
-        4);
     print_wrapped("  measured, not a self-check: stride 2 runs at " + fixed_text(ms[0] / ms[1], 2) +
                       " and stride 32 at " + fixed_text(ms[0] / ms.back(), 2) +
                       " of stride 1's speed, where the model's sectors per request say 1/" +
@@ -326,12 +274,11 @@ inline void time_strided_reads(TimingTable& table) {
                   4);
 }
 
-// cuSPARSE checked; then, measured on a GPU at --scale, the stride benchmark, and the four
-// mappings beside cuSPARSE, on the same arrays. Every kernel is given the same bytes, those that
-// any SpMV must move at least once, so GB/s ranks them as time does.
+// cuSPARSE checked; on a GPU at --scale, the stride benchmark, and the four mappings beside
+// cuSPARSE, each given the bytes that any SpMV must move, so GB/s ranks them as time does.
 inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& in,
                                  const HostCoo& coo, const std::optional<HostEll>& ell,
-                                 const RequestModel& m, SelfCheck& check) {
+                                 SelfCheck& check) {
     check_library_route(p, in, check);
     std::printf("\n(3) measured\n");
     if (!timed_here(p)) {
@@ -360,10 +307,4 @@ inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& 
                 "csr_thread_per_row", "warp per row is faster");
     print_ratio(table, ms, "ELL / thread per row", "ell_thread_per_row", "csr_thread_per_row",
                 "ELL is faster");
-    const double mean = a.num_rows ? static_cast<double>(a.nnz()) / a.num_rows : 0.0;
-    print_wrapped("  the longest row has " + counted(m.longest_row, "entry", "entries") +
-                      ", the mean row " + fixed_text(mean, 2) + "; the model: ELL touches " +
-                      with_separators(m.ell_rows.sectors) + " sectors to thread per row's " +
-                      with_separators(m.csr_rows.sectors),
-                  4);
 }

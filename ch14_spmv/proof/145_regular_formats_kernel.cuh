@@ -3,10 +3,8 @@
 #pragma once
 #include <algorithm>
 #include <cstdio>
-#include <cctype>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 #include "../format_checks.h"
 #include "spmv_proof.cuh"
@@ -20,14 +18,12 @@ inline ProgramDescription regular_formats_program() {
         {152, 120, 1000e6});
 }
 
-// How many rows have at least `length` entries.
 inline size_t rows_with_at_least(const std::vector<int>& lengths, int length) {
     return static_cast<size_t>(
         std::count_if(lengths.begin(), lengths.end(), [&](int n) { return n >= length; }));
 }
 
-// The rule of hyb_ell_width, checked by counting: at least a third of the rows reach the
-// width, fewer than a third go past it. A matrix with no rows has width 0.
+// hyb_ell_width's rule, counted: a third of the rows reach the width, under a third pass it.
 inline bool follows_hyb_rule(const std::vector<int>& lengths, int width) {
     if (lengths.empty()) return width == 0;
     return 3 * rows_with_at_least(lengths, width) >= lengths.size() &&
@@ -40,12 +36,11 @@ inline bool sorted_longest_first(const HostJds& j, const std::vector<int>& lengt
     return true;
 }
 
-// The input's entries by row, from the COO as read (not the CSR the formats come from), that
-// each format's entries are compared with, as a multiset per row.
+// The input's entries by row, from the COO as read (not the CSR that the formats come from):
+// each format's entries are compared with them, as a multiset per row.
 struct InputEntries {
     explicit InputEntries(const HostCoo& a) {
-        if (a.nnz() >= kAnnouncedSize)
-            announce("grouping the input's entries by row, for the checks");
+        announce_large(a.nnz(), "grouping the input's entries by row, for the checks");
         by_row = csr_from_coo_by_stable_sort(a);
     }
     bool held_by(const HostCoo& got) const { return holds_rows_of(got, by_row); }
@@ -66,6 +61,13 @@ inline std::string bytes_beside_csr(size_t bytes, const HostCsr& a) {
            fixed_text(static_cast<double>(bytes) / csr_bytes(a), 2) + " times the CSR's";
 }
 
+// "  12 slots, 4 of them padding (33.3%); 112 bytes, 1.33 times the CSR's"
+inline void show_padding(size_t slots, size_t padding, size_t bytes, const HostCsr& a) {
+    std::printf("  %s, %s of them padding (%.1f%%); %s\n\n", counted(slots, "slot").c_str(),
+                with_separators(padding).c_str(), slots ? 100.0 * padding / slots : 0.0,
+                bytes_beside_csr(bytes, a).c_str());
+}
+
 // The bar that every format's bytes are set beside.
 inline void show_csr_bytes(const HostCsr& a) {
     std::printf("%s, %s; CSR takes %s\n\n", counted(a.num_rows, "row").c_str(),
@@ -77,15 +79,6 @@ inline void show_and_check_ell(const KernelProgram& p, const HostCsr& a,
                                const std::optional<HostEll>& ell, const InputEntries& entries,
                                SelfCheck& check) {
     if (!ell) {
-        const int longest = max_row_length(a);
-        print_wrapped("ELL: the longest row has " + counted(longest, "entry", "entries") +
-                      "; padding all " + counted(a.num_rows, "row") + " to it would take " +
-                      readable_bytes(static_cast<double>(ell_bytes(a.num_rows, longest))) + ", " +
-                      readable_ratio(ell_to_csr_bytes(a)) + " the CSR's bytes. Past " +
-                      fixed_text(kEllPaddingLimit, 0) +
-                      " times ELL is not built (the rows are never trimmed to make it fit): HYB "
-                      "below is the remedy.");
-        std::printf("\n");
         check.skip("ELL converted back holds the input's entries", ell_not_built(a));
         std::printf("\n");
         return;
@@ -99,11 +92,8 @@ inline void show_and_check_ell(const KernelProgram& p, const HostCsr& a,
         std::printf("  (padding: column %d, value 0; each thread stops at its nnz_per_row)\n",
                     kEllPadding);
     }
-    std::printf("  %s, %s of them padding (%.1f%%); %s\n\n",
-                counted(ell->num_slots(), "slot").c_str(), with_separators(padding).c_str(),
-                ell->num_slots() ? 100.0 * padding / ell->num_slots() : 0.0,
-                bytes_beside_csr(ell_bytes(ell->num_rows, ell->width), a).c_str());
-    if (a.nnz() >= kAnnouncedSize) announce("converting ELL back to entries, to compare");
+    show_padding(ell->num_slots(), padding, ell_bytes(ell->num_rows, ell->width), a);
+    announce_large(a.nnz(), "converting ELL back to entries, to compare");
     check.claim(
         "ELL converted back holds the input's entries (as a multiset), its padding marked and "
         "zero",
@@ -139,12 +129,8 @@ inline void show_and_check_hyb(const KernelProgram& p, const HostCsr& a, const H
                       fixed_text(a.nnz() ? 100.0 * in_coo / a.nnz() : 0.0, 1) + "% of all); " +
                       bytes_beside_csr(hyb_bytes(hyb), a),
                   2);
-    if (width == 0 && a.nnz() > 0)
-        print_wrapped(
-            "  (width 0: fewer than a third of the rows have an entry at all, so on "
-            "this matrix HYB is COO)");
     std::printf("\n");
-    if (a.nnz() >= kAnnouncedSize) announce("converting HYB back to entries, to compare");
+    announce_large(a.nnz(), "converting HYB back to entries, to compare");
     check.claim("HYB converted back holds the input's entries (ELL part + COO part, as a multiset)",
                 is_well_formed(hyb.ell) && entries.held_by(coo_from_hyb(hyb)));
     check.claim(
@@ -162,13 +148,12 @@ inline void show_and_check_jds(const KernelProgram& p, const HostCsr& a, const H
     print_wrapped(
         "JDS: rows sorted longest first; diagonal d holds the d-th entry of each row "
         "that has one, in sorted order, in [diag_ptrs[d], diag_ptrs[d + 1])");
-    if (printable(a)) {
+    if (printable(a))
         print_arrays("row_perm", jds.row_perm, "diag_ptrs", jds.diag_ptrs, "col_idx", jds.col_idx,
                      "values", jds.values);
-    }
     std::printf("  %s, no padding; %s\n\n", counted(jds.num_diagonals(), "diagonal").c_str(),
                 bytes_beside_csr(jds_bytes(jds), a).c_str());
-    if (a.nnz() >= kAnnouncedSize) announce("converting JDS back to entries, to compare");
+    announce_large(a.nnz(), "converting JDS back to entries, to compare");
     check.claim("JDS converted back holds the input's entries (as a multiset)",
                 is_well_formed(jds) && entries.held_by(coo_from_jds(jds)));
     check.claim(
@@ -189,12 +174,7 @@ inline void show_and_check_dia(const KernelProgram& p, const HostCsr& a,
         "DIA converted back holds the CSR's matrix (the entries of one place added into one value, "
         "zeros left out), and the slots outside the matrix are zero";
     if (!dia) {
-        const std::string not_built = dia_not_built(dia_size(a));
-        print_wrapped(not_built +
-                      " (the diagonals are never trimmed to make it fit); JDS above needs no "
-                      "padding.");
-        std::printf("\n");
-        check.skip(claim, not_built);
+        check.skip(claim, dia_not_built(dia_size(a)));
         std::printf("\n");
         return;
     }
@@ -209,11 +189,8 @@ inline void show_and_check_dia(const KernelProgram& p, const HostCsr& a,
     }
     const size_t padding =
         static_cast<size_t>(std::count(dia->data.begin(), dia->data.end(), 0.0f));
-    std::printf("  %s, %s of them padding (%.1f%%); %s\n\n",
-                counted(dia->num_slots(), "slot").c_str(), with_separators(padding).c_str(),
-                dia->num_slots() ? 100.0 * padding / dia->num_slots() : 0.0,
-                bytes_beside_csr(dia_bytes(dia->num_rows, dia->num_diagonals()), a).c_str());
-    if (a.nnz() >= kAnnouncedSize) announce("converting DIA back to entries, to compare");
+    show_padding(dia->num_slots(), padding, dia_bytes(dia->num_rows, dia->num_diagonals()), a);
+    announce_large(a.nnz(), "converting DIA back to entries, to compare");
     check.claim(claim,
                 is_well_formed(*dia) && sorted_entries(coo_from_dia(*dia)) == summed_entries(a));
     if (p.options.book_example())
@@ -223,21 +200,8 @@ inline void show_and_check_dia(const KernelProgram& p, const HostCsr& a,
     std::printf("\n");
 }
 
-// Each format's y from its kernel and from its baseline, from the x and y0 of every lesson of
-// the chapter (the y that 142 and 143 print for the same matrix).
-inline void show_format_ys(const SpmvLessonInput& in, const std::vector<SpmvRun>& runs) {
-    if (!printable(in.csr)) return;
-    std::printf("SpMV, y = A * x + y0, in each format, by its kernel and by its baseline:\n");
-    for (const SpmvRun& run : runs) {
-        if (!run.not_built.empty()) continue;
-        std::printf("%s:\n", run.kernel.c_str());
-        show_ys(in, {{"y", &run.y}, {"y_cpu", &run.y_cpu}});
-    }
-}
-
-// cuSPARSE checked; at --scale, every format timed beside it. All but DIA get the CSR's bytes,
-// so GB/s ranks them as time does (padding and permutations are their own overhead); DIA, with
-// no column indices, gets its own: its slots, padding included, offsets, x and y.
+// cuSPARSE checked; at --scale, every format timed beside it. All but DIA get the CSR's bytes, so
+// GB/s ranks them as time does; DIA, without column indices, gets its slots, offsets, x and y.
 inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& in,
                                  const std::optional<HostEll>& ell, const HostHyb& hyb,
                                  const HostJds& jds, const std::optional<HostDia>& dia,
@@ -247,25 +211,24 @@ inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& 
         dia ? static_cast<double>(dia_bytes(dia->num_rows, dia->num_diagonals())) +
                   spmv_vector_bytes(a.num_rows, a.num_cols)
             : 0.0;
+    const std::vector<TimedSpmv> kernels = {
+        timed_spmv(p.here, "csr_thread_per_row", "CSR, thread per row", launch_spmv_csr, &a),
+        timed_spmv(p.here, "ell_thread_per_row", "ELL, thread per row", launch_spmv_ell,
+                   ell ? &*ell : nullptr, 0, ell_not_built(a)),
+        timed_spmv(p.here, "hyb_ell_then_coo", "HYB, ELL part then COO part", launch_spmv_hyb,
+                   &hyb),
+        timed_spmv(p.here, "jds_thread_per_row", "JDS, thread per sorted row", launch_spmv_jds,
+                   &jds),
+        timed_spmv(p.here, "dia_thread_per_row", "DIA, thread per row", launch_spmv_dia<>,
+                   dia ? &*dia : nullptr, dia_own_bytes, dia_not_built(dia_size(a)))};
+    // Each ratio names its format, the start of the kernel's label.
     compare_with_library(
         p, in, "145",
         "bytes for CSR, ELL, HYB, JDS and cuSPARSE: the CSR arrays, x, and y read and written; "
         "for DIA its own slots and offsets, x, and y",
-        {timed_spmv(p.here, "csr_thread_per_row", "CSR, thread per row", launch_spmv_csr, &a),
-         timed_spmv(p.here, "ell_thread_per_row", "ELL, thread per row", launch_spmv_ell,
-                    ell ? &*ell : nullptr, 0, ell_not_built(a)),
-         timed_spmv(p.here, "hyb_ell_then_coo", "HYB, ELL part then COO part", launch_spmv_hyb,
-                    &hyb),
-         timed_spmv(p.here, "jds_thread_per_row", "JDS, thread per sorted row", launch_spmv_jds,
-                    &jds),
-         timed_spmv(p.here, "dia_thread_per_row", "DIA, thread per row", launch_spmv_dia<>,
-                    dia ? &*dia : nullptr, dia_own_bytes, dia_not_built(dia_size(a)))},
-        {kCusparseDefault}, check, [](TimingTable& table, SpmvTimes& ms) {
-            for (const auto& [format, kernel] :
-                 {std::pair{"CSR", "csr_thread_per_row"}, std::pair{"ELL", "ell_thread_per_row"},
-                  std::pair{"HYB", "hyb_ell_then_coo"}, std::pair{"JDS", "jds_thread_per_row"},
-                  std::pair{"DIA", "dia_thread_per_row"}})
-                print_ratio(table, ms, std::string("cuSPARSE / ") + format, "cusparse_csr",
-                            kernel, "cuSPARSE is faster");
+        kernels, {kCusparseDefault}, check, [&](TimingTable& table, SpmvTimes& ms) {
+            for (const TimedSpmv& k : kernels)
+                print_ratio(table, ms, "cuSPARSE / " + k.label.substr(0, 3), "cusparse_csr",
+                            k.kernel, "cuSPARSE is faster");
         });
 }
