@@ -1,5 +1,5 @@
-// What 124 prints, checks and times around its lesson that is its own: the layout, each pass's
-// arrays, the claims about them, and the payload-sort build that it races.
+// What 124 prints, checks and times around its lesson: the layout, each pass's arrays, the
+// claims about them, and the payload-sort build that it races.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -45,13 +45,13 @@ inline void show_layout(const Here& here, const HostCoo& edges, const BucketLayo
     int hubs = 0;
     for (int b = 0; b < layout.num_buckets; ++b) {
         const size_t n = bucket_offset[b + 1] - bucket_offset[b];
+        const bool hub = n > static_cast<size_t>(layout.chunk_edges);
         largest = std::max(largest, n);
-        if (n > static_cast<size_t>(layout.chunk_edges)) hubs += 1, in_hubs += n;
+        if (hub) hubs += 1, in_hubs += n;
         if (printable(edges))
             std::printf("  bucket %d: rows %d to %d, %s%s\n", b, b << layout.row_shift,
                         std::min((b + 1) << layout.row_shift, edges.num_rows) - 1,
-                        counted(n, "edge").c_str(),
-                        n > static_cast<size_t>(layout.chunk_edges) ? " (a hub: split)" : "");
+                        counted(n, "edge").c_str(), hub ? " (a hub: split)" : "");
     }
     if (!printable(edges) && layout.num_buckets > 0)
         print_wrapped("  edges per bucket: " + with_separators(edges.nnz() / layout.num_buckets) +
