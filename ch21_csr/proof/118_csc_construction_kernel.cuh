@@ -141,9 +141,8 @@ inline void check_csc(const KernelProgram& p, const HostCoo& edges, const HostCs
             built.counts == kExampleInDegree);
 }
 
-// The library's route to a CSC, on a GPU only: cusparseCsr2cscEx2 carrying the weights along.
-// It starts from a CSR, already grouped by source, so it has less to do than the build. The
-// sizing call and the conversion take the same arguments but the last.
+// The library's route to a CSC, on a GPU only: cusparseCsr2cscEx2, from a CSR (already grouped,
+// so less to do than the build). The sizing call and the conversion differ in the last argument.
 struct CusparseCsrToCsc {
     template <class Call, class Last>
     cusparseStatus_t call(Call f, Last last) {

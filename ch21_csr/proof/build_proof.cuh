@@ -1,6 +1,5 @@
-// What the GPU programs that build CSR (or CSC) from a raw edge list (115, 118, 123, 124) share:
-// the claims against the baseline and a stable sort, CUB's sort-based builds and the timings.
-// Each program's own part is in its proof/NNN file; all take 115's lesson (DeviceGrouping).
+// What the GPU builds of CSR (or CSC) from a raw edge list (115, 118, 123, 124) share: the claims
+// against the baseline and a stable sort, CUB's sort-based builds and the timings.
 #pragma once
 #include <cstdio>
 #include <cstring>
@@ -103,10 +102,9 @@ struct Coo2csrOffsets {
     CusparseHandle handle;
 };
 
-// The library route to the same CSR, on a GPU only: cub::DeviceRadixSort::SortPairs keyed on the
-// source, stable, so the CSR must equal the baseline exactly; it trades the atomics for passes
-// over the edges. An int Payload needs a gather after the sort (the gather-sort build); (col,
-// weight) packed needs none (124's payload-sort build, every pass coalesced).
+// The library route to the same CSR, on a GPU only: a stable cub::DeviceRadixSort::SortPairs on
+// the source, so the CSR must equal the baseline exactly. An int Payload needs a gather after the
+// sort (the gather-sort build); (col, weight) packed needs none (124's payload-sort build).
 template <class Payload, class Offsets>
 struct SortCsrBuild {
     auto sort_call(const int* src) {

@@ -110,8 +110,8 @@ template <class Construction>  // 114's CsrConstruction
 void show_count_and_scan(const Construction& built) {
     std::printf("step 1, count: every edge adds one to its source's degree\n");
     print_array("degree", built.degree);
-    std::printf("\n");
-    std::printf("step 2, scan: an exclusive prefix sum of the degrees gives each slice's start\n");
+    std::printf(
+        "\nstep 2, scan: an exclusive prefix sum of the degrees gives each slice's start\n");
     print_array("row_offsets", built.csr.row_offsets);
     std::printf("\n");
 }
