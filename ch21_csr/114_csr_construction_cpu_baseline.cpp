@@ -74,7 +74,6 @@ int main(int argc, char** argv) {
     const CsrConstruction built = csr_construction_cpu(edges);
     show_count_and_scan(built);
     show_scatter(edges, built);
-    show_slices(edges, built.csr);
 
     SelfCheck check;
     check_construction(edges, built, check);

@@ -1,13 +1,11 @@
-// Two ways in which a block's threads share one job (123, 124, exercises 21.4 and 21.5): a warp
-// claiming slots of one counter with one atomic, and a block scan with shuffles. They take
-// common/cooperative.cuh's cuda context, so that the emulator runs them too.
+// Two ways a block's threads share one job (123, 124, exercises 21.4 and 21.5): a warp claiming
+// slots with one atomic, and a block scan with shuffles; over cooperative.cuh's cuda, so emulated.
 #pragma once
 #include "../common/cooperative.cuh"
 #include "../common/warp.h"
 
-// The lanes of `peers`, all of which hit `counter`, claim popc(peers) slots with one atomic: the
-// lowest adds the group's size, a shuffle hands its old value to `active`, and each lane adds its
-// rank among its peers. A hub then costs one atomic per warp instead of 32.
+// The lanes of `peers`, all hitting `counter`, claim popc(peers) slots with one atomic (the lowest
+// lane's, shuffled to the rest), each adding its rank: a hub costs one atomic a warp, not 32.
 template <class Cuda>
 __host__ __device__ int claim_for_peers(Cuda& cuda, int* counter, unsigned peers, unsigned active) {
     const int lane = cuda.threadIdx.x % kWarpSize, leader = ffs_shim(peers) - 1;
@@ -16,8 +14,7 @@ __host__ __device__ int claim_for_peers(Cuda& cuda, int* counter, unsigned peers
     return cuda.shfl_sync(active, first, leader) + popc_shim(peers & ((1u << lane) - 1));
 }
 
-// The warp-aggregated claim: the lanes of `active` that pass the same key (so the same counter)
-// are found with one __match_any_sync.
+// The warp-aggregated claim: lanes of `active` with the same key (so counter) found by one match.
 template <class Cuda>
 __host__ __device__ int warp_aggregated_claim(Cuda& cuda, int* counter, int key, unsigned active) {
     return claim_for_peers(cuda, counter, cuda.match_any_sync(active, key), active);

@@ -1,5 +1,5 @@
-// What 115 prints, checks and times around its lesson (115_csr_concurrent_construction_kernel.cu):
-// the layouts, the claims about the build, the book's two orders, --sorted-rows, CUB's routes.
+// What 115 prints, checks and times around its lesson: the layouts, the claims about the build,
+// the book's two orders, --sorted-rows, and CUB's routes.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -56,8 +56,7 @@ inline void show_build(const KernelProgram& p, const HostCoo& edges, const Group
     std::printf("\n");
 }
 
-// The slot of each edge in a built CSR: the one in its source's row that holds its destination
-// and weight (of two identical edges, each takes one of their slots).
+// Each edge's slot in a built CSR: one in its source's row with its destination and weight.
 inline std::vector<int> slots_of_edges(const HostCoo& edges, const HostCsr& built) {
     std::vector<int> slot(edges.nnz(), -1);
     std::vector<char> taken(built.nnz(), 0);
@@ -73,8 +72,7 @@ inline std::vector<int> slots_of_edges(const HostCoo& edges, const HostCsr& buil
     return slot;
 }
 
-// --figure-data: the three steps run one at a time where the kernels run, the arrays after each,
-// and the slot that each edge's thread was handed.
+// --figure-data: the three steps run one at a time, the arrays after each, and each thread's slot.
 inline void write_build_figure(const KernelProgram& p, const HostCoo& edges) {
     if (!wants_figure_data(p.options)) return;
     const DeviceCoo d(p.here, edges);
@@ -113,24 +111,17 @@ inline void check_build(const KernelProgram& p, const HostCoo& edges, const Grou
     std::printf("\n");
 }
 
-// "4 0 8 1 7 5 3 6 2": the order in which the emulator runs the threads of a launch of `n`.
-inline std::string order_text(const ThreadOrder& order, size_t n) {
-    const std::string text = bracketed(order.sequence(n));
-    return text.substr(2, text.size() - 4);
-}
-
-// The book's two arrival orders for the scatter, A and B (kBookOrderB), as the emulator replayed
-// them: their layouts, and the claims about them.
+// The book's two arrival orders for the scatter, A and B (kBookOrderB), replayed by the emulator.
 inline void check_book_orders(const HostCoo& edges, const HostCsr& a, const HostCsr& b,
                               const HostCsr& baseline, SelfCheck& check) {
     const ThreadOrder order_a = ThreadOrder::ascending(), order_b = ThreadOrder::given(kBookOrderB);
     std::printf("the book's two arrival orders for the scatter, replayed by the host emulator:\n");
     std::printf("order A, edges claim their slots in input order %s:\n",
-                order_text(order_a, edges.nnz()).c_str());
+                listed(order_a.sequence(edges.nnz())).c_str());
     print_array("col_idx", a.col_idx, 7);
     print_array("weights", a.values, 7);
     std::printf("order B, edges claim their slots in the order %s:\n",
-                order_text(order_b, edges.nnz()).c_str());
+                listed(order_b.sequence(edges.nnz())).c_str());
     print_array("col_idx", b.col_idx, 7);
     print_array("weights", b.values, 7);
     check.claim(
@@ -148,8 +139,7 @@ inline void check_book_orders(const HostCoo& edges, const HostCsr& a, const Host
     std::printf("\n");
 }
 
-// --sorted-rows: each row sorted by column, its weights moving with it. Duplicate edges (same
-// row, same column) may still swap weights with each other; everything else is fixed.
+// --sorted-rows fixes every slot but those of duplicate edges, which may still swap weights.
 inline bool rows_sorted_by_column(const HostCsr& g) {
     for (int r = 0; r < g.num_rows; ++r)
         if (!std::is_sorted(g.col_idx.begin() + g.row_offsets[r],
@@ -158,8 +148,7 @@ inline bool rows_sorted_by_column(const HostCsr& g) {
     return true;
 }
 
-// The library route of --sorted-rows, on a GPU only: cub::DeviceSegmentedSort::SortPairs, its
-// segments read straight off row_offsets (sorting within rows is not the chapter's lesson).
+// --sorted-rows on a GPU: cub::DeviceSegmentedSort::SortPairs, its segments off row_offsets.
 struct DeviceRowSorter {
     auto call(const int* row_offsets, const int* col_in, const float* values_in) {
         return [=](void* scratch, size_t& bytes) {
@@ -172,11 +161,13 @@ struct DeviceRowSorter {
 
     DeviceRowSorter(int rows, size_t nnz) : num_rows(rows), col_idx(nnz), values(nnz) {
         scratch = CubScratch(call(nullptr, nullptr, nullptr));
+        col_idx.fill_bytes(0xFF);
+        values.fill_bytes(0xFF);
     }
 
-    void run(const int* row_offsets, const int* col_in, const float* values_in) {
+    void run(const DeviceCsr& in) {
         if (col_idx.size() == 0 || num_rows == 0) return;
-        scratch.run(call(row_offsets, col_in, values_in));
+        scratch.run(call(in.row_offsets.data(), in.col_idx.data(), in.values.data()));
     }
 
     int num_rows;
@@ -185,15 +176,11 @@ struct DeviceRowSorter {
     CubScratch scratch;
 };
 
-// CUB's segmented sort on the GPU, a sort of each row on the host in emulation.
 inline HostCsr sorted_by_column(const Here& here, const HostCsr& g) {
     HostCsr sorted = g;
     if (here.on_gpu()) {
-        const DeviceCsr d(here, g);
         DeviceRowSorter sorter(g.num_rows, g.nnz());
-        sorter.col_idx.fill_bytes(0xFF);
-        sorter.values.fill_bytes(0xFF);
-        sorter.run(d.row_offsets.data(), d.col_idx.data(), d.values.data());
+        sorter.run(DeviceCsr(here, g));
         sorted.col_idx = sorter.col_idx.download();
         sorted.values = sorter.values.download();
         return sorted;
@@ -228,8 +215,7 @@ inline void check_sorted_rows(const KernelProgram& p, const HostCsr& built, cons
     std::printf("\n");
 }
 
-// The library route to the count step, a histogram, on a GPU only: cub::DeviceHistogram with one
-// bin per vertex (CUB refuses zero bins, so a graph with no vertices skips it).
+// The library's count step on a GPU: cub::DeviceHistogram, a bin per vertex (never zero bins).
 struct LibraryDegreeCount {
     auto call(const int* src) {
         return [=](void* scratch, size_t& bytes) {
@@ -240,6 +226,7 @@ struct LibraryDegreeCount {
 
     LibraryDegreeCount(int rows, int edges) : num_rows(rows), num_edges(edges), degree(rows) {
         if (num_rows > 0) scratch = CubScratch(call(nullptr));
+        degree.fill_bytes(0xFF);
     }
 
     void run(const int* src) {
@@ -251,8 +238,7 @@ struct LibraryDegreeCount {
     CubScratch scratch;
 };
 
-// The library routes, checked on any input on a GPU, and at --scale timed beside the build's
-// steps: the histogram, the gather-sort build, and with --sorted-rows the segmented sort.
+// The library routes, checked on a GPU, and at --scale timed beside the build's steps.
 inline void compare_with_library(const KernelProgram& p, const HostCoo& edges,
                                  const GroupedEdges& baseline, SelfCheck& check) {
     const std::string histogram_claim =
@@ -266,13 +252,12 @@ inline void compare_with_library(const KernelProgram& p, const HostCoo& edges,
     if (!p.on_gpu()) return;
     const DeviceCoo d(p.here, edges);
     LibraryDegreeCount histogram(edges.num_rows, d.nnz());
-    histogram.degree.fill_bytes(0xFF);
     histogram.run(d.rows.data());
     check.claim(histogram_claim, histogram.degree.download() == baseline.counts);
     if (p.options.scale == 0) return;
     std::printf("\n");
     DeviceGrouping grouping(p.here, edges.num_rows, edges.num_cols, edges.nnz());
-    TimingTable table(p, "115", p.options.skew, grouping_bytes_note());
+    TimingTable table(p, "115", p.options.skew, kGroupingBytesNote);
     const GroupingTimes build =
         timed_grouping_steps(table, p.here, grouping, d.rows, d.cols, d.values, "sources");
     const GroupingBytes bytes = grouping_bytes(edges.num_rows, edges.nnz());
@@ -283,11 +268,8 @@ inline void compare_with_library(const KernelProgram& p, const HostCoo& edges,
     table.ratio("sort-based / atomic build", by_sort_ms / build.build_ms, "the sort is faster");
     if (!p.options.has("--sorted-rows")) return;
     DeviceRowSorter sorter(edges.num_rows, edges.nnz());
-    const double row_sort_ms =
-        table.time("cub_segmented_row_sort", "--sorted-rows, cub::DeviceSegmentedSort",
-                   16.0 * edges.nnz() + 4.0 * (edges.num_rows + 1), [&] {
-                       sorter.run(grouping.grouped.row_offsets.data(),
-                                  grouping.grouped.col_idx.data(), grouping.grouped.values.data());
-                   });
+    const double row_sort_ms = table.time(
+        "cub_segmented_row_sort", "--sorted-rows, cub::DeviceSegmentedSort",
+        16.0 * edges.nnz() + 4.0 * (edges.num_rows + 1), [&] { sorter.run(grouping.grouped); });
     table.ratio("--sorted-rows / construction", row_sort_ms / build.build_ms);
 }

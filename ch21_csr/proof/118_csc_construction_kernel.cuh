@@ -1,5 +1,5 @@
-// What 118 prints, checks and times around its lesson (118_csc_construction_kernel.cu): the CSR
-// beside the CSC, the degrees, the claims about the CSC, and cuSPARSE's CSR-to-CSC conversion.
+// What 118 prints, checks and times around its lesson: the CSR beside the CSC, the degrees, the
+// claims about the CSC, and cuSPARSE's CSR-to-CSC conversion.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -20,19 +20,17 @@ inline ProgramDescription csc_construction_program() {
         .with_memory({152, 48, 1000e6});
 }
 
-// Not a book number: the book prints no CSC, but its nine edges enter vertex 0 never, vertex 1
-// once (from 0) and each of the vertices 2 to 5 twice.
+// Not a book number: the book prints no CSC, but its edges imply these in-degrees.
 const std::vector<int> kExampleInDegree = {0, 1, 2, 2, 2, 2};
 
-// A GPU interleaves each launch's threads its own way; the emulator gives the scatter a shuffle
-// of its own, the seed after the count's, unless --order fixed the order of every launch.
+// The emulator gives the scatter a shuffle of its own (the count's seed + 1), unless --order.
 inline Here scatter_place(const KernelProgram& p) {
     if (p.on_gpu() || p.fixed_order()) return p.here;
     return Here::emulated(ThreadOrder::shuffled(p.seed + 1));
 }
 
-// Every edge as a sorted (source, destination, weight) triple read back from a CSC (column v's
-// slice names the sources u of u->v), to compare with what sorted_entries reads from a CSR.
+// Every edge as a sorted (source, destination, weight) read back from a CSC, as sorted_entries
+// reads it from a CSR.
 inline std::vector<Entry> edges_seen_from_csc(const HostCsr& csc) {
     std::vector<Entry> e;
     e.reserve(csc.nnz());
@@ -48,14 +46,12 @@ inline std::string neighbour_list(const HostCsr& g, int v) {
     return listed(slice_of(v, g.row_offsets, g.col_idx));
 }
 
-// For a small input: the CSR, the CSC under its own names (in_degree, col_offsets and row_idx are
-// the grouping's counts, row_offsets and col_idx), and each vertex's neighbours both ways.
+// For a small input: the CSR, the CSC under its own names, and each vertex's neighbours both ways.
 inline void show_small_csc(const KernelProgram& p, const HostCsr& csr, const GroupedEdges& built) {
     if (!printable(csr)) return;
     print_csr("CSR, grouped by source (115's CPU baseline, build_csr_cpu):", csr);
     std::printf("CSC, grouped by destination (%s count, scan, scatter keyed on dst):\n",
                 p.here.name());
-    // The grouping's arrays under CSC's names: a column's in-degree, its slice, its sources.
     const std::vector<int>& in_degree = built.counts;
     const std::vector<int>& col_offsets = built.grouped.row_offsets;
     const std::vector<int>& row_idx = built.grouped.col_idx;
@@ -74,8 +70,7 @@ inline void show_small_csc(const KernelProgram& p, const HostCsr& csr, const Gro
     std::printf("\n");
 }
 
-// --figure-data: the CSR beside the CSC under its own names, and each vertex's slice of both
-// (the order within a column is the scatter's; --order A gives the arrival order).
+// --figure-data: the CSR beside the CSC under its own names, and each vertex's slice of both.
 inline void write_csc_figure(const KernelProgram& p, const HostCsr& csr,
                              const GroupedEdges& built) {
     if (!wants_figure_data(p.options)) return;
@@ -92,7 +87,7 @@ inline void write_csc_figure(const KernelProgram& p, const HostCsr& csr,
     write_figure_data(p.options, figure);
 }
 
-// A matrix may have rows and no columns, or the reverse: each side is summarized on its own.
+// Each side on its own: a matrix may have rows and no columns, or the reverse.
 inline void show_degree_side(const std::string& direction, const std::vector<int>& degree) {
     if (degree.empty()) {
         print_wrapped("no " + direction + "-degrees: the graph has no vertices on that side");
@@ -118,8 +113,8 @@ inline void show_csr_and_csc(const KernelProgram& p, const HostCsr& csr,
     std::printf("\n");
 }
 
-// The kernels' CSC against the CPU baseline, the baseline against the CSR of the reversed edges
-// (an independent route: a stable sort), and the CSC read back against the CSR.
+// The kernels' CSC against the baseline, the baseline against a stable sort of the reversed
+// edges, and the CSC read back against the CSR.
 inline void check_csc(const KernelProgram& p, const HostCoo& edges, const HostCsr& csr,
                       const GroupedEdges& baseline, const GroupedEdges& built, SelfCheck& check) {
     check_baseline_is_stable_sort(
@@ -146,10 +141,9 @@ inline void check_csc(const KernelProgram& p, const HostCoo& edges, const HostCs
             built.counts == kExampleInDegree);
 }
 
-// The library's route to a CSC, on a GPU only: cusparseCsr2cscEx2 carrying the weights along.
-// It starts from a CSR, already grouped by source, so it has less to do than the build.
+// The library's route to a CSC, on a GPU only: cusparseCsr2cscEx2, from a CSR (already grouped,
+// so less to do than the build). The sizing call and the conversion differ in the last argument.
 struct CusparseCsrToCsc {
-    // The sizing call and the conversion take the same arguments but the last.
     template <class Call, class Last>
     cusparseStatus_t call(Call f, Last last) {
         return f(handle, csr.num_rows, csr.num_cols, csr.nnz(), csr.values.data(),
@@ -170,8 +164,7 @@ struct CusparseCsrToCsc {
     DeviceBuffer<unsigned char> workspace;
 };
 
-// cuSPARSE's conversion, checked on a GPU, and at --scale timed beside the three steps keyed on
-// the destination; its bytes: the CSR read and the CSC written, each array once.
+// cuSPARSE's conversion, checked on a GPU, and at --scale timed beside the steps keyed on dst.
 inline void compare_with_library(const KernelProgram& p, const HostCoo& edges, const HostCsr& csr,
                                  const GroupedEdges& built, SelfCheck& check) {
     const std::string claim =
@@ -184,10 +177,10 @@ inline void compare_with_library(const KernelProgram& p, const HostCoo& edges, c
     const DeviceCoo d(p.here, edges);
     DeviceGrouping grouping(p.here, edges.num_cols, edges.num_rows, edges.nnz());
     std::printf("\n");
-    TimingTable table(p, "118", p.options.skew, grouping_bytes_note());
+    TimingTable table(p, "118", p.options.skew, kGroupingBytesNote);
     const GroupingTimes build =
         timed_grouping_steps(table, p.here, grouping, d.cols, d.rows, d.values, "destinations");
-    const double library_bytes = 2 * (4.0 * (edges.num_cols + 1) + 8.0 * edges.nnz());
+    const double library_bytes = 2 * (4.0 * (edges.num_cols + 1) + 8.0 * edges.nnz());  // CSR + CSC
     const double library_ms = table.time("cusparse_csr2csc", "cuSPARSE csr2cscEx2, from the CSR",
                                          library_bytes, [&] { library.run(); });
     table.ratio("cuSPARSE / count + scan + scatter", library_ms / build.build_ms,

@@ -1,5 +1,5 @@
-// What 123 prints, checks and times around its lesson (123_csr_binned_construction_kernel.cu):
-// the bins, the staged edges and the CSR, the claims about both, and the builds it races.
+// What 123 prints, checks and times around its lesson: the bins, the staged edges and the CSR,
+// the claims about both, and the builds it races.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -18,8 +18,7 @@ inline ProgramDescription binned_construction_program() {
         .with_row_limit(kMaxBinnedRows, bin_limit_text());
 }
 
-// For a small input: the rows of each bin, and each bin's slice of the CSR; for a large one, how
-// evenly the edges fill the bins.
+// Each bin's rows and slice of the CSR, or for a large input how evenly the edges fill the bins.
 inline void show_bins(const HostCoo& edges, const HostCsr& csr, const BinLayout& layout) {
     std::printf("bins: %s, each of %s consecutive rows\n", with_separators(layout.num_bins).c_str(),
                 with_separators(layout.rows_per_bin()).c_str());
@@ -48,8 +47,7 @@ inline void show_binned_build(const std::string& title, const BinnedCsr& build) 
     print_csr("", build.csr);
 }
 
-// Each bin's slice of the staged edges, [row_offsets[first row], row_offsets[first row of the
-// next bin]), holds the same multiset of (row, column, weight) in `a` as in `b`.
+// Each bin's slice of the staged edges holds the same multiset of entries in `a` as in `b`.
 inline bool same_bin_multisets(const HostCoo& a, const HostCoo& b, const BinLayout& layout,
                                const std::vector<int>& row_offsets) {
     const auto first_slot = [&](int bin) {
@@ -59,8 +57,8 @@ inline bool same_bin_multisets(const HostCoo& a, const HostCoo& b, const BinLayo
                             csr_from_coo_by_stable_sort(b));
 }
 
-// The baseline against 115's (each step keeps arrival order, so they agree slot by slot), then
-// the kernels' bins after 3a and their CSR after 3b against the baseline's, as multisets.
+// The baseline against 115's slot by slot (both keep arrival order), then the kernels' bins
+// after 3a and their CSR after 3b against the baseline's, as multisets.
 inline void check_binned_build(const KernelProgram& p, const HostCoo& edges,
                                const BinLayout& layout, const BinnedCsr& baseline,
                                const BinnedCsr& built, SelfCheck& check) {
@@ -77,8 +75,7 @@ inline void check_binned_build(const KernelProgram& p, const HostCoo& edges,
     check_rows_as_baseline("the " + where + " binned build's", built.csr, baseline.csr, check);
 }
 
-// At --scale on a GPU: the binned build and its steps, beside 115's build and the gather-sort
-// build.
+// At --scale on a GPU: the binned build and its steps, beside 115's and the gather-sort build.
 inline void compare_with_library(const KernelProgram& p, const HostCoo& edges) {
     if (!p.on_gpu() || p.options.scale == 0) return;
     const DeviceCoo d(p.here, edges);

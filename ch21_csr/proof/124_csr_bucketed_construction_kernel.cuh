@@ -1,5 +1,5 @@
-// What 124 prints, checks and times around its lesson that is its own: the layout, each pass's
-// arrays, the claims about them, and the payload-sort build that it races.
+// What 124 prints, checks and times around its lesson: the layout, each pass's arrays, the
+// claims about them, and the payload-sort build that it races.
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -7,8 +7,7 @@
 #include <vector>
 #include "build_proof.cuh"
 
-// An input of more rows than a smaller GPU's buckets take is refused before the build (exit 2),
-// with that GPU's limit.
+// An input of more rows than this GPU's buckets take is refused before the build (exit 2).
 inline void refuse_rows_beyond_caps(const KernelProgram& p, int num_rows) {
     const std::string problem =
         row_limit_problem(bucketed_row_limit(bucket_caps(p.here)), num_rows);
@@ -46,13 +45,13 @@ inline void show_layout(const Here& here, const HostCoo& edges, const BucketLayo
     int hubs = 0;
     for (int b = 0; b < layout.num_buckets; ++b) {
         const size_t n = bucket_offset[b + 1] - bucket_offset[b];
+        const bool hub = n > static_cast<size_t>(layout.chunk_edges);
         largest = std::max(largest, n);
-        if (n > static_cast<size_t>(layout.chunk_edges)) hubs += 1, in_hubs += n;
+        if (hub) hubs += 1, in_hubs += n;
         if (printable(edges))
             std::printf("  bucket %d: rows %d to %d, %s%s\n", b, b << layout.row_shift,
                         std::min((b + 1) << layout.row_shift, edges.num_rows) - 1,
-                        counted(n, "edge").c_str(),
-                        n > static_cast<size_t>(layout.chunk_edges) ? " (a hub: split)" : "");
+                        counted(n, "edge").c_str(), hub ? " (a hub: split)" : "");
     }
     if (!printable(edges) && layout.num_buckets > 0)
         print_wrapped("  edges per bucket: " + with_separators(edges.nnz() / layout.num_buckets) +
@@ -77,7 +76,7 @@ inline void show_bucketed_build(const std::string& title, const BucketedCsr& bui
     print_csr("after pass 3:", build.csr);
 }
 
-// After every level of pass 2, each bucket of that level holds the baseline's edges.
+// After each level of pass 2, each bucket of that level holds the baseline's edges.
 inline bool same_level_multisets(const BucketedCsr& built, const BucketedCsr& baseline,
                                  const HostCsr& baseline_csr, const BucketLayout& layout) {
     if (built.levels.size() != static_cast<size_t>(layout.levels) ||
@@ -92,9 +91,8 @@ inline bool same_level_multisets(const BucketedCsr& built, const BucketedCsr& ba
     return true;
 }
 
-// The baseline against the edges stably sorted by row (each pass keeps arrival order, so they
-// agree slot by slot, as 115's sequential build does, one edge at a time; the sort shares the
-// edges among the cores), then the kernels' offsets, buckets and CSR against the baseline's.
+// The baseline against the edges stably sorted by row (each pass keeps arrival order), then the
+// kernels' offsets, buckets and CSR against the baseline's.
 inline void check_bucketed_build(const KernelProgram& p, const HostCoo& edges,
                                  const BucketedCsr& baseline, const BucketedCsr& built,
                                  const BucketLayout& layout, SelfCheck& check) {
@@ -133,20 +131,8 @@ struct RowChangeOffsets {
 // The strong library route: the sort carries (col, weight), then an unpack and 122's offsets.
 using PayloadSortCsrBuild = SortCsrBuild<unsigned long long, RowChangeOffsets>;
 
-// The least bytes of a whole build (20 per edge, 4 per row) and what each bucketed pass moves
-// (pass 1 reads 4 per edge; each level of pass 2, 24; pass 3, 24 and the offsets).
-struct BuildBytes {
-    double least, pass1, pass2, pass3;
-};
-
-inline BuildBytes build_bytes(const HostCoo& edges, const BucketLayout& layout) {
-    const double e = static_cast<double>(edges.nnz()), r = 4.0 * edges.num_rows;
-    return {20 * e + r, 4 * e, 24 * e * layout.levels, 24 * e + r};
-}
-
-// The library builds, checked on a GPU, and at --scale timed beside the bucketed build (its
-// passes cumulatively: a pass alone would start from the counters the previous one left) and
-// 115's, one at a time so that only one route's arrays are held at once.
+// The library builds, checked on a GPU, and at --scale timed beside the bucketed build (its passes
+// cumulatively, as each starts from what the last left) and 115's, one route's arrays at a time.
 inline void compare_with_library(const KernelProgram& p, const HostCoo& edges,
                                  const BucketLayout& layout, const HostCsr& baseline,
                                  SelfCheck& check) {
@@ -163,7 +149,8 @@ inline void compare_with_library(const KernelProgram& p, const HostCoo& edges,
     if (!p.on_gpu() || p.options.scale == 0) return;
     std::printf("\n");
     const DeviceCoo d(p.here, edges);
-    const BuildBytes bytes = build_bytes(edges, layout);
+    const double e = static_cast<double>(edges.nnz()), row_bytes = 4.0 * edges.num_rows;
+    const double least = 20 * e + row_bytes, pass1 = 4 * e, pass2 = 24 * e * layout.levels;
     TimingTable table(p, "124", p.options.skew,
                       "bytes: a whole build's, what it must move at least (20 per edge and 4 per "
                       "row); a pass's, what that pass moves (pass 1: 4 per edge; pass 2: 24 per "
@@ -171,28 +158,29 @@ inline void compare_with_library(const KernelProgram& p, const HostCoo& edges,
     double bucketed_ms = 0, payload_ms = 0;
     {
         BucketedBuild build(p.here, edges.num_rows, edges.num_cols, edges.nnz(), layout);
-        const double planned = table.time("bucketed_count_plan", "pass 1 and the plan", bytes.pass1,
+        const double planned = table.time("bucketed_count_plan", "pass 1 and the plan", pass1,
                                           [&] { build.count_buckets(d), build.plan_work(); });
         const double partitioned = table.time(
-            "bucketed_through_partition", "passes 1 and 2", bytes.pass1 + bytes.pass2,
+            "bucketed_through_partition", "passes 1 and 2", pass1 + pass2,
             [&] { build.count_buckets(d), build.plan_work(), build.partition_into_buckets(d); });
-        bucketed_ms = table.time("bucketed_build", "bucketed build (passes 1, 2 and 3)",
-                                 bytes.least, [&] { build.run(d); });
+        bucketed_ms = table.time("bucketed_build", "bucketed build (passes 1, 2 and 3)", least,
+                                 [&] { build.run(d); });
         std::printf("  by difference: pass 2 %.3f ms (%.0f GB/s), pass 3 %.3f ms (%.0f GB/s)\n",
-                    partitioned - planned, gb_per_s(bytes.pass2, partitioned - planned),
-                    bucketed_ms - partitioned, gb_per_s(bytes.pass3, bucketed_ms - partitioned));
+                    partitioned - planned, gb_per_s(pass2, partitioned - planned),
+                    bucketed_ms - partitioned,
+                    gb_per_s(24 * e + row_bytes, bucketed_ms - partitioned));
     }
     {
         PayloadSortCsrBuild by_payload(edges.num_rows, edges.num_cols, edges.nnz());
         by_payload.run(d);
-        table.time("cub_payload_sort", "SortPairs, (col, weight) moved with the key",
-                   24.0 * edges.nnz(), [&] { by_payload.sort(d); });
+        table.time("cub_payload_sort", "SortPairs, (col, weight) moved with the key", 24 * e,
+                   [&] { by_payload.sort(d); });
         payload_ms = table.time("cub_payload_sort_build",
-                                "payload-sort build (pack, SortPairs, unpack, 122)", bytes.least,
+                                "payload-sort build (pack, SortPairs, unpack, 122)", least,
                                 [&] { by_payload.run(d); });
     }
-    const double gather_ms = timed_gather_sort_build(table, edges, d, bytes.least);
-    const double atomic_ms = timed_atomic_build(table, p.here, d, bytes.least);
+    const double gather_ms = timed_gather_sort_build(table, edges, d, least);
+    const double atomic_ms = timed_atomic_build(table, p.here, d, least);
     table.ratio("bucketed / payload-sort build", bucketed_ms / payload_ms,
                 "the bucketed build is faster; the target is 0.7");
     table.ratio("bucketed / gather-sort build", bucketed_ms / gather_ms,

@@ -1,6 +1,5 @@
-// What the GPU programs that build CSR (or CSC) from a raw edge list (115, 118, 123, 124) share:
-// the claims against the baseline and a stable sort, CUB's sort-based builds and the timings.
-// Each program's own part is in its proof/NNN file; all take 115's lesson (DeviceGrouping).
+// What the GPU builds of CSR (or CSC) from a raw edge list (115, 118, 123, 124) share: the claims
+// against the baseline and a stable sort, CUB's sort-based builds and the timings.
 #pragma once
 #include <cstdio>
 #include <cstring>
@@ -13,7 +12,7 @@
 #include "../../common/self_check.h"
 #include "../../common/timing_table.cuh"
 #include "../chapter_inputs.h"
-#include "build_proof.h"  // the CPU lessons' printing: listed, slice_of, edge_text
+#include "build_proof.h"  // the CPU lessons' printing: listed, slice_of
 
 // A baseline that keeps arrival order in every row is the edges, keyed on the endpoint that it
 // groups by, sorted stably by that key: an independent route that must agree slot by slot.
@@ -38,8 +37,7 @@ inline void check_rows_as_baseline(const std::string& whose, const HostCsr& buil
 }
 
 // Edges staged by bucket (123's bins, each level of 124's pass 2) are right when each lies in its
-// row's bucket (r >> shift; bucket g's slots are [first_slot(g), first_slot(g + 1))) and, grouped
-// by row, they hold the baseline's multiset in every row.
+// row's bucket r >> shift, slots [first_slot(g), first_slot(g + 1)), and rows hold the baseline's.
 template <class FirstSlot>
 bool staged_by_bucket(const HostCoo& staged, int shift, int num_buckets, FirstSlot first_slot,
                       const HostCsr& baseline) {
@@ -53,56 +51,45 @@ bool staged_by_bucket(const HostCoo& staged, int shift, int num_buckets, FirstSl
     return misplaced == 0 && holds_rows_of(staged, baseline);
 }
 
-// The library route's small steps: what the sort carries with each key, and each CSR slot's
-// destination and weight once the sort has said which edge (or which packed pair) it holds.
-__host__ __device__ inline void number_edge_thread(int e, int* edge_index) {
-    edge_index[e] = e;
+// The library route's steps around its sort: what moves with each key (an int payload is the
+// edge's index, for a gather; a 64-bit one, its (col, weight) packed), then each slot filled.
+template <class Payload>
+__host__ __device__ void edge_payload_thread(int e, const int* cols, const float* weights,
+                                             Payload* payload) {
+    if constexpr (sizeof(Payload) == sizeof(int)) {
+        payload[e] = e;
+    } else {
+        unsigned weight_bits;
+        memcpy(&weight_bits, &weights[e], sizeof weight_bits);
+        payload[e] = static_cast<Payload>(static_cast<unsigned>(cols[e])) << 32 | weight_bits;
+    }
 }
 
-__global__ void number_edge_kernel(int num_edges, int* edge_index) {
+template <class Payload>
+__global__ void edge_payload_kernel(int num_edges, const int* cols, const float* weights,
+                                    Payload* payload) {
     const int e = blockIdx.x * blockDim.x + threadIdx.x;
-    if (e < num_edges) number_edge_thread(e, edge_index);
+    if (e < num_edges) edge_payload_thread(e, cols, weights, payload);
 }
 
-__host__ __device__ inline void gather_slot_thread(int slot, const int* edge_of_slot,
-                                                   const int* dst, const float* weight,
-                                                   int* col_idx, float* values) {
-    const int e = edge_of_slot[slot];
-    col_idx[slot] = dst[e];
-    values[slot] = weight[e];
+template <class Payload>
+__host__ __device__ void fill_slot_thread(int slot, const Payload* sorted_payload, const int* cols,
+                                          const float* weights, int* col_idx, float* values) {
+    if constexpr (sizeof(Payload) == sizeof(int)) {
+        col_idx[slot] = cols[sorted_payload[slot]];
+        values[slot] = weights[sorted_payload[slot]];
+    } else {
+        const unsigned weight_bits = static_cast<unsigned>(sorted_payload[slot]);
+        col_idx[slot] = static_cast<int>(sorted_payload[slot] >> 32);
+        memcpy(&values[slot], &weight_bits, sizeof weight_bits);
+    }
 }
 
-__global__ void gather_slot_kernel(int num_edges, const int* edge_of_slot, const int* dst,
-                                   const float* weight, int* col_idx, float* values) {
+template <class Payload>
+__global__ void fill_slot_kernel(int num_edges, const Payload* sorted_payload, const int* cols,
+                                 const float* weights, int* col_idx, float* values) {
     const int slot = blockIdx.x * blockDim.x + threadIdx.x;
-    if (slot < num_edges) gather_slot_thread(slot, edge_of_slot, dst, weight, col_idx, values);
-}
-
-__host__ __device__ inline void pack_payload_thread(int e, const int* cols, const float* weights,
-                                                    unsigned long long* payload) {
-    unsigned weight_bits;
-    memcpy(&weight_bits, &weights[e], sizeof weight_bits);
-    payload[e] =
-        static_cast<unsigned long long>(static_cast<unsigned>(cols[e])) << 32 | weight_bits;
-}
-
-__global__ void pack_payload_kernel(int num_edges, const int* cols, const float* weights,
-                                    unsigned long long* payload) {
-    const int e = blockIdx.x * blockDim.x + threadIdx.x;
-    if (e < num_edges) pack_payload_thread(e, cols, weights, payload);
-}
-
-__host__ __device__ inline void unpack_payload_thread(int slot, const unsigned long long* payload,
-                                                      int* col_idx, float* values) {
-    const unsigned weight_bits = static_cast<unsigned>(payload[slot]);
-    col_idx[slot] = static_cast<int>(payload[slot] >> 32);
-    memcpy(&values[slot], &weight_bits, sizeof weight_bits);
-}
-
-__global__ void unpack_payload_kernel(int num_edges, const unsigned long long* payload,
-                                      int* col_idx, float* values) {
-    const int slot = blockIdx.x * blockDim.x + threadIdx.x;
-    if (slot < num_edges) unpack_payload_thread(slot, payload, col_idx, values);
+    if (slot < num_edges) fill_slot_thread(slot, sorted_payload, cols, weights, col_idx, values);
 }
 
 // row_offsets from the sorted sources by cusparseXcoo2csr.
@@ -115,16 +102,11 @@ struct Coo2csrOffsets {
     CusparseHandle handle;
 };
 
-// The library route to the same CSR, on a GPU only: cub::DeviceRadixSort::SortPairs keyed on the
-// source (only the bits a vertex id uses). The sort is stable, so the CSR must equal the
-// baseline exactly; it trades the atomics for several passes over the edges. `Payload` is what
-// moves with each key: int, the edge's index, followed by a gather (the gather-sort build, 115's,
-// with coo2csr offsets); unsigned long long, (col, weight) packed, so no gather (124's
-// payload-sort build, every pass coalesced). `Offsets` turns the sorted sources into row_offsets.
+// The library route to the same CSR, on a GPU only: a stable cub::DeviceRadixSort::SortPairs on
+// the source, so the CSR must equal the baseline exactly. An int Payload needs a gather after the
+// sort (the gather-sort build); (col, weight) packed needs none (124's payload-sort build).
 template <class Payload, class Offsets>
 struct SortCsrBuild {
-    static constexpr bool kGather = sizeof(Payload) == sizeof(int);
-
     auto sort_call(const int* src) {
         return [=](void* scratch, size_t& bytes) {
             return cub::DeviceRadixSort::SortPairs(scratch, bytes, src, sorted_src.data(),
@@ -146,21 +128,13 @@ struct SortCsrBuild {
 
     void run(const DeviceCoo& edges) {
         const int n = edges.nnz();
-        if constexpr (kGather)
-            gpu.launch(blocks_for(n), kThreadsPerBlock, number_edge_kernel, number_edge_thread, n,
-                       payload.data());
-        else
-            gpu.launch(blocks_for(n), kThreadsPerBlock, pack_payload_kernel, pack_payload_thread, n,
-                       edges.cols.data(), edges.values.data(), payload.data());
+        gpu.launch(blocks_for(n), kThreadsPerBlock, edge_payload_kernel<Payload>,
+                   edge_payload_thread<Payload>, n, edges.cols.data(), edges.values.data(),
+                   payload.data());
         if (n > 0) sort(edges);
-        if constexpr (kGather)
-            gpu.launch(blocks_for(n), kThreadsPerBlock, gather_slot_kernel, gather_slot_thread, n,
-                       sorted_payload.data(), edges.cols.data(), edges.values.data(),
-                       csr.col_idx.data(), csr.values.data());
-        else
-            gpu.launch(blocks_for(n), kThreadsPerBlock, unpack_payload_kernel,
-                       unpack_payload_thread, n, sorted_payload.data(), csr.col_idx.data(),
-                       csr.values.data());
+        gpu.launch(blocks_for(n), kThreadsPerBlock, fill_slot_kernel<Payload>,
+                   fill_slot_thread<Payload>, n, sorted_payload.data(), edges.cols.data(),
+                   edges.values.data(), csr.col_idx.data(), csr.values.data());
         offsets(sorted_src.data(), n, csr);
     }
 
@@ -214,8 +188,8 @@ inline double timed_gather_sort_build(TimingTable& table, const HostCoo& edges, 
                       [&] { by_sort.run(d); });
 }
 
-// Each step of a grouping timed alone (after one untimed build, which leaves the offsets the
-// scatter starts from), then the three together. `keys` names the key endpoint.
+// Each step of a grouping timed alone (after an untimed build leaves the scatter its offsets),
+// then the three together. `keys` names the key endpoint.
 struct GroupingTimes {
     double count_ms, build_ms;
 };
@@ -239,7 +213,5 @@ inline GroupingTimes timed_grouping_steps(TimingTable& table, const Here& here,
             table.time("count_scan_scatter", "count + scan + scatter", bytes.total(), build)};
 }
 
-// The note of a timing table whose bytes are a grouping's.
-inline const char* grouping_bytes_note() {
-    return "bytes: what each step must move at least; a whole build, 24 per edge and 20 per vertex";
-}
+constexpr const char* kGroupingBytesNote =
+    "bytes: what each step must move at least; a whole build, 24 per edge and 20 per vertex";

@@ -1,11 +1,9 @@
-// What the CPU lessons that build CSR (112, 114) print and check around their lessons: their
-// descriptions, the edges as they arrive, each step's arrays, each vertex's slice, the claims
-// about the CSR, and 112's figure data.
+// What the CPU lessons that build CSR (112, 114) print and check around their lessons: the edges
+// as they arrive, each step's arrays, each vertex's slice, the claims, and 112's figure data.
 #pragma once
 #include <algorithm>
 #include <cstdio>
 #include <string>
-#include <utility>
 #include <vector>
 #include "../../common/figure_data.h"
 #include "../../common/options.h"
@@ -30,26 +28,22 @@ inline ProgramDescription csr_construction_program() {
         .without_inputs();
 }
 
-inline std::string edge_text(int src, int dst) {
-    return "(" + std::to_string(src) + "->" + std::to_string(dst) + ")";
-}
+// Edge e of `edges`: "(2->3)", or "(2->3, w=8)" where the lesson's edges carry weights.
+enum class EdgeText { plain, weighted };
 
-inline std::string edge_text(int src, int dst, float weight) {
-    return "(" + std::to_string(src) + "->" + std::to_string(dst) + ", w=" + element_text(weight) +
+inline std::string edge_text(const HostCoo& edges, size_t e, EdgeText text) {
+    const std::string weight =
+        text == EdgeText::weighted ? ", w=" + element_text(edges.values[e]) : "";
+    return "(" + std::to_string(edges.rows[e]) + "->" + std::to_string(edges.cols[e]) + weight +
            ")";
 }
-
-// Whether a lesson's edges carry weights, and so print them.
-enum class EdgeText { plain, weighted };
 
 // The edges as they arrive.
 inline void show_arrivals(const HostCoo& edges, EdgeText text) {
     const bool weighted = text == EdgeText::weighted;
     std::string arrivals;
     for (size_t e = 0; e < edges.nnz(); ++e)
-        arrivals += (e == 0 ? "" : " ") +
-                    (weighted ? edge_text(edges.rows[e], edges.cols[e], edges.values[e])
-                              : edge_text(edges.rows[e], edges.cols[e]));
+        arrivals += (e == 0 ? "" : " ") + edge_text(edges, e, text);
     std::printf("%s, %s, in arrival order (not grouped by source):\n",
                 counted(edges.num_rows, "vertex", "vertices").c_str(),
                 counted(edges.nnz(), weighted ? "weighted edge" : "directed edge").c_str());
@@ -101,8 +95,7 @@ inline void check_csr(const std::vector<std::vector<int>>& adj, const HostCoo& e
                     static_cast<size_t>(row_offsets.back()) == edges.nnz());
 }
 
-// --figure-data: the containers, the flat arrays and each vertex's slice of col_idx, which is
-// what thread v of a thread-per-vertex kernel (113) reads.
+// --figure-data: the containers, the flat arrays and each vertex's slice of col_idx.
 inline void write_csr_figure(const ProgramOptions& options,
                              const std::vector<std::vector<int>>& adj,
                              const std::vector<int>& row_offsets, const std::vector<int>& col_idx) {
@@ -117,14 +110,13 @@ template <class Construction>  // 114's CsrConstruction
 void show_count_and_scan(const Construction& built) {
     std::printf("step 1, count: every edge adds one to its source's degree\n");
     print_array("degree", built.degree);
-    std::printf("\n");
-    std::printf("step 2, scan: an exclusive prefix sum of the degrees gives each slice's start\n");
+    std::printf(
+        "\nstep 2, scan: an exclusive prefix sum of the degrees gives each slice's start\n");
     print_array("row_offsets", built.csr.row_offsets);
     std::printf("\n");
 }
 
-// Each edge's move, in the order the scatter made them: the slot it took, and its source's
-// cursor, which that move bumped by one.
+// Each edge's move, in the scatter's order: the slot it took from its source's cursor.
 template <class Construction>  // 114's CsrConstruction
 void show_scatter(const HostCoo& edges, const Construction& built) {
     std::printf(
@@ -133,35 +125,11 @@ void show_scatter(const HostCoo& edges, const Construction& built) {
     for (size_t e = 0; e < edges.nnz(); ++e) {
         const int src = edges.rows[e], slot = built.slot_of_edge[e];
         std::printf("  edge %s takes slot %d; cursor[%d] %d -> %d\n",
-                    edge_text(src, edges.cols[e], edges.values[e]).c_str(), slot, src, slot,
-                    slot + 1);
+                    edge_text(edges, e, EdgeText::weighted).c_str(), slot, src, slot, slot + 1);
     }
     std::printf("\n");
     print_array("col_idx", built.csr.col_idx, 7);
     print_array("weights", built.csr.values, 7);
-    std::printf("\n");
-}
-
-// Each slice beside the input's edges of that vertex, both sorted, as the multiset claim reads.
-inline void show_slices(const HostCoo& edges, const HostCsr& csr) {
-    std::printf(
-        "each vertex's slice against its edges in the input, as multisets of "
-        "(neighbour, weight):\n");
-    for (int v = 0; v < csr.num_rows; ++v) {
-        std::vector<std::pair<int, float>> slice, input;
-        for (int k = csr.row_offsets[v]; k < csr.row_offsets[v + 1]; ++k)
-            slice.emplace_back(csr.col_idx[k], csr.values[k]);
-        for (size_t e = 0; e < edges.nnz(); ++e)
-            if (edges.rows[e] == v) input.emplace_back(edges.cols[e], edges.values[e]);
-        std::sort(slice.begin(), slice.end());
-        std::sort(input.begin(), input.end());
-        std::string members;
-        for (const auto& [neighbour, weight] : slice)
-            members += edge_text(v, neighbour, weight) + " ";
-        std::printf("  vertex %d: slice [%d,%d) = { %s}: %s\n", v, csr.row_offsets[v],
-                    csr.row_offsets[v + 1], members.c_str(),
-                    slice == input ? "matches" : "DIFFERS");
-    }
     std::printf("\n");
 }
 
