@@ -128,7 +128,6 @@ inline SpmvReference spmv_reference(const HostCoo& a, const std::vector<float>& 
     return ref;
 }
 
-// True when every y_i is within its float32 bound of the reference.
 inline bool spmv_matches(const std::vector<float>& y, const SpmvReference& ref) {
     if (y.size() != ref.y.size()) return false;
     for (size_t i = 0; i < y.size(); ++i)
@@ -150,8 +149,7 @@ inline std::string spmv_result_line(const HostCoo& a, const std::vector<float>& 
     return result_line(a) + text;
 }
 
-// A lesson's input, in COO as read and in CSR, with x, y0 and the double reference of
-// y = A * x + y0, made when a check first asks for it and kept for the others.
+// A lesson's input; the double reference is made when a check first asks for it, then kept.
 struct SpmvLessonInput {
     HostCoo coo;
     HostCsr csr;

@@ -26,15 +26,13 @@ std::vector<float> spmv_on_device(const Here& here,
         here, x, y0, [&](const float* dx, float* dy) { launch(here, d, dx, dy); }, runs);
 }
 
-// A kernel's y and its CPU baseline's, under the kernel's name; a kernel not built on this input
-// has neither, and `not_built` says why.
+// A kernel's y and its CPU baseline's; `not_built` says why a kernel not built has neither.
 struct SpmvRun {
     std::string kernel;
     std::vector<float> y, y_cpu;
     std::string not_built;
 };
 
-// The kernel of `launch` and its baseline `cpu`, each on the host format a, x and y0.
 template <class Device, class Host>
 SpmvRun spmv_run(const Here& here, const std::string& kernel,
                  void (*launch)(const Here&, Device&, const float*, float*),

@@ -21,7 +21,6 @@ inline std::vector<std::vector<int>> coo_threads_per_y_entry(const HostCoo& a) {
     return groups;
 }
 
-// Which threads contend for which y entry, read off rows.
 inline void show_contention(const HostCoo& a, const std::vector<std::vector<int>>& groups,
                             unsigned blocks, unsigned threads) {
     print_wrapped(counted(a.nnz(), "thread") + ", one per nonzero (" + counted(blocks, "block") +

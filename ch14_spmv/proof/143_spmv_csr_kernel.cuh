@@ -11,8 +11,7 @@ inline ProgramDescription spmv_csr_program() {
                                {48, 100, 900e6});
 }
 
-// Each thread's slice and its one y entry; then the longest row, which its thread, and so its
-// warp, loops over the longest.
+// Each thread's slice and its one y entry; then the longest row, for which its warp waits.
 inline void show_thread_slices(const HostCsr& a, unsigned blocks, unsigned threads) {
     std::printf("%s, one per row (%s of %u): thread t walks row t's slice and writes only y[t].\n",
                 counted(a.num_rows, "thread").c_str(), counted(blocks, "block").c_str(), threads);
@@ -67,7 +66,6 @@ inline void check_spmv_csr(const KernelProgram& p, const SpmvLessonInput& in,
                     first_thread_writing_outside_its_row(in.csr, in.x) == -1);
 }
 
-// cuSPARSE checked, and at --scale the kernel timed beside it.
 inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& in,
                                  SelfCheck& check) {
     compare_one_kernel_with_library(

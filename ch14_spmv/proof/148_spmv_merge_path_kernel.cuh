@@ -39,8 +39,7 @@ inline std::vector<ThreadShare> merge_path_shares(const HostCsr& a, int steps) {
     return shares;
 }
 
-// The shares cover the path: every row closed once, every nonzero multiplied once, and each
-// share but the last exactly `steps` long.
+// Every row closed once, every nonzero multiplied once, each share but the last `steps` long.
 inline bool shares_cover_the_path(const HostCsr& a, int steps) {
     const std::vector<ThreadShare> shares = merge_path_shares(a, steps);
     long rows = 0, nonzeros = 0;
@@ -111,8 +110,7 @@ inline void write_merge_path_figure(const ProgramOptions& options, const HostCsr
     write_figure_data(options, figure);
 }
 
-// The timing: name and the label of each step of kMergeTileSteps, in its order. The last is
-// the fastest, csr_merge_path.
+// The timing: name and label of each step of kMergeTileSteps; the last is the fastest.
 const std::pair<const char*, const char*> kTileStepTimings[] = {
     {"csr_merge_path_staged", "merge path by blocks: staged, shared atomics"},
     {"csr_merge_path_conflict_free", "  + products staged without bank conflicts"},
@@ -120,9 +118,8 @@ const std::pair<const char*, const char*> kTileStepTimings[] = {
     {"csr_merge_path_registers", "  + tiles inside one row summed in registers"},
     {"csr_merge_path", "  + streaming loads: CSR, merge path (148)"}};
 
-// The split's fairness, then y: the per-thread kernel's, each step of the block kernel's and
-// 143's thread-per-row y, with the CPU baseline's, each held to the double reference's bound
-// (the carries add a long row's pieces in another order than the row loop does).
+// The split's fairness, then every y held to the double reference's bound: the carries add a
+// long row's pieces in another order than the row loop does.
 inline void check_merge_path(const KernelProgram& p, const SpmvLessonInput& in, int steps,
                              const std::vector<float>& y_cpu, const std::vector<float>& y,
                              const std::vector<float>& y_rows,
@@ -144,8 +141,7 @@ inline void check_merge_path(const KernelProgram& p, const SpmvLessonInput& in, 
             spmv_matches(y_tile_steps[i], in.reference()) && spmv_matches(y_cpu, in.reference()));
 }
 
-// A version timed on the table's copy of the matrix, its scratch (carries or tile starts) made
-// before the timing.
+// A version on the table's copy of the matrix, its carries or tile starts made before timing.
 template <class Scratch, class... ScratchArgs>
 TimedSpmv timed_merge_path(const Here& here, const std::string& kernel, const std::string& label,
                            void (*launch)(const Here&, DeviceCsr&, Scratch&, const float*, float*),
@@ -160,8 +156,7 @@ TimedSpmv timed_merge_path(const Here& here, const std::string& kernel, const st
             0, ""};
 }
 
-// cuSPARSE checked; at --scale on a GPU, every version against 143's kernel and cuSPARSE's two
-// CSR algorithms, ALG1 and ALG2, all on the same arrays.
+// At --scale on a GPU, every version beside 143's kernel and cuSPARSE's ALG1 and ALG2.
 inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& in,
                                  SelfCheck& check) {
     std::vector<TimedSpmv> versions = {timed_merge_path(p.here, "csr_merge_path_per_thread",

@@ -14,7 +14,6 @@ inline ProgramDescription vector_csr_program() {
         {48, 100, 900e6});
 }
 
-// The rule, the facts, and the choice with its reason.
 inline void show_choice(const RowFacts& f, const GroupChoice& choice) {
     print_wrapped("the rule: a whole warp a row when the longest row is " +
                   with_separators(kHubMeanRows) +
@@ -56,7 +55,6 @@ inline void show_groups(const HostCsr& a, int chosen) {
     std::printf("\n");
 }
 
-// The chosen group size's y and its baseline's, on a small input.
 inline void show_chosen_ys(const SpmvLessonInput& in, const std::vector<SpmvRun>& runs,
                            int chosen) {
     const SpmvRun& run = runs[std::find(std::begin(kGroupSizes), std::end(kGroupSizes), chosen) -
@@ -64,8 +62,6 @@ inline void show_chosen_ys(const SpmvLessonInput& in, const std::vector<SpmvRun>
     show_ys(in, {{"y", &run.y}, {"y_cpu", &run.y_cpu}});
 }
 
-// Every group size's y against the CPU baseline in its shape, the baselines against the double
-// reference too.
 inline void check_every_group_size(const KernelProgram& p, const SpmvLessonInput& in,
                                    const std::vector<SpmvRun>& runs, SelfCheck& check) {
     check_runs(p, in, runs, check);
@@ -80,8 +76,7 @@ inline void check_every_group_size(const KernelProgram& p, const SpmvLessonInput
 // that the sweep reads, never a self-check.
 constexpr double kChoiceTolerance = 0.10;
 
-// cuSPARSE checked; at --scale on a GPU, every group size, then the chosen one, then cuSPARSE's
-// CSR ALG1 (row-split like these kernels), all on the same arrays.
+// At --scale on a GPU, every group size, the chosen one, and cuSPARSE's row-split ALG1.
 inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& in, int chosen,
                                  SelfCheck& check) {
     const auto kernel_of = [](int g) { return "csr_vector_g" + std::to_string(g); };

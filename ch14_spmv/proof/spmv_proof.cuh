@@ -127,15 +127,13 @@ inline SpmvTimes time_beside_library(const KernelProgram& p, TimingTable& table,
     DeviceCsr d(p.here, a);
     DeviceArray<float> dx(p.here, lesson_x(a.num_cols)), dy(p.here, lesson_y0(a.num_rows));
     SpmvTimes ms;
-    for (const TimedSpmv& k : kernels) {
-        if (!k.upload) {
+    for (const TimedSpmv& k : kernels)
+        if (!k.upload)
             table.skipped(k.kernel, k.not_built, "fill");
-            continue;
-        }
-        const SpmvLaunch launch = k.upload(a, d);
-        ms[k.kernel] = table.time(k.kernel, k.label, k.bytes > 0 ? k.bytes : csr_spmv_bytes(a),
-                                  [&] { launch(dx.data(), dy.data()); });
-    }
+        else
+            ms[k.kernel] =
+                table.time(k.kernel, k.label, k.bytes > 0 ? k.bytes : csr_spmv_bytes(a),
+                           [&, launch = k.upload(a, d)] { launch(dx.data(), dy.data()); });
     if (!cusparse_refusal(a.num_rows, a.num_cols, a.nnz()).empty()) return ms;
     for (const LibrarySpmv& library : libraries) {
         CusparseSpmv route(a.num_rows, a.num_cols, a.nnz(), d.row_offsets.data(), d.col_idx.data(),
