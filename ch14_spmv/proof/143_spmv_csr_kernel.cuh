@@ -68,8 +68,11 @@ inline void check_spmv_csr(const KernelProgram& p, const SpmvLessonInput& in,
 
 inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& in,
                                  SelfCheck& check) {
-    compare_one_kernel_with_library(
+    compare_with_library(
         p, in, "143", kCsrBytesNote,
-        timed_spmv(p.here, "csr_thread_per_row", "CSR, thread per row", launch_spmv_csr, &in.csr),
-        "thread per row", check);
+        {timed_spmv(p.here, "csr_thread_per_row", "CSR, thread per row", launch_spmv_csr, &in.csr)},
+        {kCusparseDefault}, check, [](TimingTable& table, SpmvTimes& ms) {
+            print_ratio(table, ms, "cuSPARSE / thread per row", "cusparse_csr",
+                        "csr_thread_per_row", "cuSPARSE is faster");
+        });
 }

@@ -184,16 +184,4 @@ inline void print_ratio(const TimingTable& table, const SpmvTimes& ms, const std
     if (ms.count(over) && ms.count(under)) table.ratio(what, ms.at(over) / ms.at(under), below_one);
 }
 
-// One kernel timed beside cuSPARSE's default SpMV, as 142 and 143 do: cuSPARSE / it.
-inline void compare_one_kernel_with_library(const KernelProgram& p, const SpmvLessonInput& in,
-                                            const std::string& program,
-                                            const std::string& bytes_note, const TimedSpmv& kernel,
-                                            const std::string& ratio, SelfCheck& check) {
-    compare_with_library(p, in, program, bytes_note, {kernel}, {kCusparseDefault}, check,
-                         [&](TimingTable& table, SpmvTimes& ms) {
-                             print_ratio(table, ms, "cuSPARSE / " + ratio, "cusparse_csr",
-                                         kernel.kernel, "cuSPARSE is faster");
-                         });
-}
-
 const std::string kCsrBytesNote = "bytes: the CSR arrays, x once, y read and written once";
