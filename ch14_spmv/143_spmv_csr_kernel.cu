@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(argc, argv, spmv_csr_program());
     const SpmvLessonInput in = spmv_lesson_input(p.options);
     show_thread_slices(in.csr, row_blocks(in.csr.num_rows), kRowThreads);
+    show_longest_row(in.csr);
 
     std::vector<float> y_cpu = in.y0;
     spmv_csr_cpu(in.csr, in.x, y_cpu);

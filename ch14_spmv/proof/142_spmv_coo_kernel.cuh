@@ -32,14 +32,14 @@ inline void show_contention(const HostCoo& a, const std::vector<std::vector<int>
         contended += groups[r].size() > 1;
         if (groups[r].size() > groups[busiest].size()) busiest = r;
         if (!printable(a)) continue;
-        std::string threads = groups[r].empty() ? " (no thread)" : "";
-        for (int k : groups[r]) threads += " t" + std::to_string(k);
+        std::string members = groups[r].empty() ? " (no thread)" : "";
+        for (int k : groups[r]) members += " t" + std::to_string(k);
         const std::string verdict =
             groups[r].size() > 1
                 ? counted(groups[r].size(), "thread") + ", one address: the adds must be atomic"
             : groups[r].empty() ? "keeps y0"
                                 : "alone: no contention";
-        std::printf("  y[%zu] <-%-14s %s\n", r, threads.c_str(), verdict.c_str());
+        std::printf("  y[%zu] <-%-14s %s\n", r, members.c_str(), verdict.c_str());
     }
     if (!groups.empty())
         print_wrapped(

@@ -11,11 +11,12 @@ inline ProgramDescription spmv_csr_program() {
                                {48, 100, 900e6});
 }
 
-// Each thread's slice and its one y entry; then the longest row, for which its warp waits.
+// Each thread's slice and the one y entry that it writes.
 inline void show_thread_slices(const HostCsr& a, unsigned blocks, unsigned threads) {
     std::printf("%s, one per row (%s of %u): thread t walks row t's slice and writes only y[t].\n",
                 counted(a.num_rows, "thread").c_str(), counted(blocks, "block").c_str(), threads);
-    for (int t = 0; printable(a) && t < a.num_rows; ++t) {
+    if (!printable(a)) return;
+    for (int t = 0; t < a.num_rows; ++t) {
         const int begin = a.row_offsets[t], end = a.row_offsets[t + 1];
         const std::string slice = end == begin       ? "no entries"
                                   : end - begin == 1 ? "values[" + std::to_string(begin) + "]"
@@ -25,6 +26,10 @@ inline void show_thread_slices(const HostCsr& a, unsigned blocks, unsigned threa
         std::printf("  %-13s %-15s -> y[%d]%s\n", thread.c_str(), slice.c_str(), t,
                     end == begin ? " keeps y0" : "");
     }
+}
+
+// The longest row sets how long the slowest thread, and so its warp, runs.
+inline void show_longest_row(const HostCsr& a) {
     if (a.num_rows == 0) return;
     const int longest = max_row_length(a);
     print_wrapped("row lengths: mean " + fixed_text(static_cast<double>(a.nnz()) / a.num_rows, 2) +

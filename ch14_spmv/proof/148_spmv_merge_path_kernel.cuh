@@ -62,10 +62,11 @@ inline void show_split(const HostCsr& a, int steps) {
     print_wrapped("the longest row has " + counted(max_row_length(a), "nonzero") +
                   "; 143 gives it to one thread. Here no thread multiplies more than " +
                   counted(most, "nonzero") + ".");
-    for (size_t t = 0; shares.size() <= 12 && t < shares.size(); ++t)
-        std::printf("  thread %zu: starts in row %d, closes %s, multiplies %s\n", t,
-                    shares[t].first_row, counted(shares[t].rows_closed, "row").c_str(),
-                    counted(shares[t].nonzeros, "nonzero").c_str());
+    if (shares.size() <= 12)
+        for (size_t t = 0; t < shares.size(); ++t)
+            std::printf("  thread %zu: starts in row %d, closes %s, multiplies %s\n", t,
+                        shares[t].first_row, counted(shares[t].rows_closed, "row").c_str(),
+                        counted(shares[t].nonzeros, "nonzero").c_str());
     std::printf("\n");
 }
 
