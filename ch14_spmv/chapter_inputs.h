@@ -164,7 +164,6 @@ private:
     mutable std::optional<SpmvReference> reference_;
 };
 
-// The format whose arrays a lesson prints, when the input is small enough to print.
 enum class ShownFormat { coo, csr };
 
 // The input, its arrays printed under the code's names with the notes' beside them.

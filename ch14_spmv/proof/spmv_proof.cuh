@@ -144,7 +144,6 @@ inline SpmvTimes time_beside_library(const KernelProgram& p, TimingTable& table,
     return ms;
 }
 
-// Timings are taken on a GPU, for --scale inputs only.
 inline bool timed_here(const KernelProgram& p) {
     return p.on_gpu() && p.options.scale > 0;
 }
