@@ -638,8 +638,7 @@ int main(int argc, char** argv) {
     const std::vector<float>& y_blocks = y_tile_steps.back();
     show_ys(in, {{"y", &y}, {"y_blocks", &y_blocks}, {"y_cpu", &y_cpu}});
     SelfCheck check;
-    check_merge_path(p, in, steps, y_cpu, y, y_rows, check);
-    check_tile_steps(p, in, y_cpu, y_tile_steps, check);
+    check_merge_path(p, in, steps, y_cpu, y, y_rows, y_tile_steps, check);
     compare_with_library(p, in, check);
     if (!p.options.book_example())
         check.end_with(spmv_result_line(

@@ -1,7 +1,7 @@
 // The chapter's one upload, launch and download, for any of its kernels: x and y0 copied where
-// the kernels run (see common/here.cuh), the launch run `runs` times on them (each launch on the
-// same y adds A * x once more), and y copied back. The lessons' launches take a device format,
-// x and y; a launch that needs more (a group size, scratch arrays) is wrapped in a lambda.
+// the kernels run (see common/here.cuh), the launch run `runs` times on them (each run adds
+// A * x once more), and y copied back. A launch that needs more than a device format, x and y
+// (a group size, scratch arrays) is wrapped in a lambda.
 #pragma once
 #include <string>
 #include <vector>
@@ -15,8 +15,7 @@ std::vector<float> spmv_on_device(const Here& here, const std::vector<float>& x,
     return dy.download();
 }
 
-// The same for a launch of the lessons' shape, launch(here, format, x, y): the host format `a`
-// copied where the kernels run first, as the launch's device format.
+// The same for a launch of the lessons' shape, launch(here, format, x, y), on the host format a.
 template <class Device, class Host>
 std::vector<float> spmv_on_device(const Here& here,
                                   void (*launch)(const Here&, Device&, const float*, float*),
@@ -27,30 +26,19 @@ std::vector<float> spmv_on_device(const Here& here,
         here, x, y0, [&](const float* dx, float* dy) { launch(here, d, dx, dy); }, runs);
 }
 
-// The CPU baseline's y0 + A * x, for a baseline of the lessons' shape, cpu(a, x, y).
-template <class Host>
-std::vector<float> spmv_on_host(void (*cpu)(const Host&, const std::vector<float>&,
-                                            std::vector<float>&),
-                                const Host& a, const std::vector<float>& x,
-                                const std::vector<float>& y0) {
-    std::vector<float> y = y0;
-    cpu(a, x, y);
-    return y;
-}
-
-// A kernel's y and its CPU baseline's, under the kernel's name; a kernel that is not built on
-// this input has neither, and `not_built` says why.
+// A kernel's y and its CPU baseline's; `not_built` says why a kernel not built has neither.
 struct SpmvRun {
     std::string kernel;
     std::vector<float> y, y_cpu;
     std::string not_built;
 };
 
-// The kernel of `launch` and its baseline `cpu`, each on the host format a, x and y0.
 template <class Device, class Host>
 SpmvRun spmv_run(const Here& here, const std::string& kernel,
                  void (*launch)(const Here&, Device&, const float*, float*),
                  void (*cpu)(const Host&, const std::vector<float>&, std::vector<float>&),
                  const Host& a, const std::vector<float>& x, const std::vector<float>& y0) {
-    return {kernel, spmv_on_device(here, launch, a, x, y0), spmv_on_host(cpu, a, x, y0), ""};
+    SpmvRun run{kernel, spmv_on_device(here, launch, a, x, y0), y0, ""};
+    cpu(a, x, run.y_cpu);
+    return run;
 }

@@ -1,9 +1,7 @@
 // What 142 prints, checks and times around its lesson (142_spmv_coo_kernel.cu): which threads
 // add into which y entry, the claim about them, and cuSPARSE's SpMV beside the kernel.
 #pragma once
-#include <cstdio>
-#include <string>
-#include <vector>
+#include <numeric>
 #include "spmv_proof.cuh"
 
 inline ProgramDescription spmv_coo_program() {
@@ -23,30 +21,25 @@ inline std::vector<std::vector<int>> coo_threads_per_y_entry(const HostCoo& a) {
     return groups;
 }
 
-// Which threads contend for which y entry, read off rows.
 inline void show_contention(const HostCoo& a, const std::vector<std::vector<int>>& groups,
                             unsigned blocks, unsigned threads) {
     print_wrapped(counted(a.nnz(), "thread") + ", one per nonzero (" + counted(blocks, "block") +
                   " of " + std::to_string(threads) +
                   "): thread k adds values[k] * x[cols[k]] into y[rows[k]].");
+    if (printable(a)) std::printf("threads that add into the same y entry (read off rows):\n");
     size_t contended = 0, busiest = 0;
     for (size_t r = 0; r < groups.size(); ++r) {
         contended += groups[r].size() > 1;
         if (groups[r].size() > groups[busiest].size()) busiest = r;
-    }
-    if (printable(a)) {
-        std::printf("threads that add into the same y entry (read off rows):\n");
-        for (size_t r = 0; r < groups.size(); ++r) {
-            std::string threads;
-            for (int k : groups[r]) threads += " t" + std::to_string(k);
-            std::printf("  y[%zu] <-%-14s %s\n", r,
-                        groups[r].empty() ? " (no thread)" : threads.c_str(),
-                        groups[r].size() > 1 ? (counted(groups[r].size(), "thread") +
-                                                ", one address: the adds must be atomic")
-                                                   .c_str()
-                        : groups[r].empty() ? "keeps y0"
-                                            : "alone: no contention");
-        }
+        if (!printable(a)) continue;
+        std::string members = groups[r].empty() ? " (no thread)" : "";
+        for (int k : groups[r]) members += " t" + std::to_string(k);
+        const std::string verdict =
+            groups[r].size() > 1
+                ? counted(groups[r].size(), "thread") + ", one address: the adds must be atomic"
+            : groups[r].empty() ? "keeps y0"
+                                : "alone: no contention";
+        std::printf("  y[%zu] <-%-14s %s\n", r, members.c_str(), verdict.c_str());
     }
     if (!groups.empty())
         print_wrapped(
@@ -69,8 +62,8 @@ inline void check_groups(const KernelProgram& p, const HostCsr& csr,
     if (!p.options.book_example()) return;
     bool book_groups = true;
     for (int r = 0; r < csr.num_rows; ++r) {
-        std::vector<int> slice;
-        for (int k = kFigRowOffsets[r]; k < kFigRowOffsets[r + 1]; ++k) slice.push_back(k);
+        std::vector<int> slice(kFigRowOffsets[r + 1] - kFigRowOffsets[r]);
+        std::iota(slice.begin(), slice.end(), kFigRowOffsets[r]);
         book_groups = book_groups && groups[r] == slice;
     }
     check.claim(
@@ -79,19 +72,18 @@ inline void check_groups(const KernelProgram& p, const HostCsr& csr,
         book_groups);
 }
 
-// cuSPARSE checked, and at --scale the COO kernel timed beside it. Bytes that each must move at
-// least once: COO reads rows, cols and values (12 per nonzero), CSR col_idx and values (8 per
-// nonzero) and row_offsets (4 per row + 4); both read x and read and write y once.
+// cuSPARSE checked, and at --scale the COO kernel timed beside it. COO moves rows, cols and
+// values (12 bytes a nonzero), the CSR it is set beside col_idx, values and row_offsets.
 inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& in,
                                  SelfCheck& check) {
-    const double coo_bytes = 12.0 * in.coo.nnz() + spmv_vector_bytes(in.coo.num_rows,
-                                                                      in.coo.num_cols);
-    compare_with_library(
-        p, in, "142", "bytes: each format's arrays, x once, y read and written once",
-        {timed_spmv(p.here, "coo_thread_per_nonzero", "COO, thread per nonzero", launch_spmv_coo,
-                    &in.coo, coo_bytes)},
-        {kCusparseDefault}, check, [](TimingTable& table, SpmvTimes& ms) {
-            print_ratio(table, ms, "cuSPARSE / COO kernel", "cusparse_csr",
-                        "coo_thread_per_nonzero", "cuSPARSE is faster");
-        });
+    const double coo_bytes =
+        12.0 * in.coo.nnz() + spmv_vector_bytes(in.coo.num_rows, in.coo.num_cols);
+    compare_with_library(p, in, "142",
+                         "bytes: each format's arrays, x once, y read and written once",
+                         {timed_spmv(p.here, "coo_thread_per_nonzero", "COO, thread per nonzero",
+                                     launch_spmv_coo, &in.coo, coo_bytes)},
+                         {kCusparseDefault}, check, [](TimingTable& table, SpmvTimes& ms) {
+                             print_ratio(table, ms, "cuSPARSE / COO kernel", "cusparse_csr",
+                                         "coo_thread_per_nonzero", "cuSPARSE is faster");
+                         });
 }

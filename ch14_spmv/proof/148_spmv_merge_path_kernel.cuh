@@ -2,12 +2,7 @@
 // threads' shares and the tiles, the claims about the split and y, and every version timed.
 #pragma once
 #include <algorithm>
-#include <cstdio>
 #include <iterator>
-#include <memory>
-#include <string>
-#include <utility>
-#include <vector>
 #include "../../common/figure_data.h"
 #include "spmv_proof.cuh"
 
@@ -23,8 +18,8 @@ inline ProgramDescription merge_path_program() {
             "the nonzero that it takes");
 }
 
-// Each thread's share, as the rows and nonzeros that its steps touch: equal steps, whatever the
-// row lengths. Computed with the same search that the kernel runs.
+// Each share of `steps` steps of the path (a thread's, or a block's tile), as the rows and
+// nonzeros that it touches, found by the kernel's own search.
 struct ThreadShare {
     int first_row, rows_closed, nonzeros;
 };
@@ -44,8 +39,7 @@ inline std::vector<ThreadShare> merge_path_shares(const HostCsr& a, int steps) {
     return shares;
 }
 
-// The shares cover the path: every row closed once, every nonzero multiplied once, and each
-// share but the last exactly `steps` long.
+// Every row closed once, every nonzero multiplied once, each share but the last `steps` long.
 inline bool shares_cover_the_path(const HostCsr& a, int steps) {
     const std::vector<ThreadShare> shares = merge_path_shares(a, steps);
     long rows = 0, nonzeros = 0;
@@ -76,9 +70,23 @@ inline void show_split(const HostCsr& a, int steps) {
     std::printf("\n");
 }
 
+// The block kernel's tiles, and how many lie inside one row: those the registers step sums
+// without shared memory.
+inline void show_tiles(const HostCsr& a) {
+    const std::vector<ThreadShare> tiles = merge_path_shares(a, kMergeTile);
+    const auto inside_one_row = std::count_if(tiles.begin(), tiles.end(),
+                                              [](const ThreadShare& s) { return !s.rows_closed; });
+    print_wrapped("the block kernel: " + counted(tiles.size(), "tile") + " of " +
+                  std::to_string(kMergeTile) + " steps (" + std::to_string(kMergeThreads) +
+                  " threads of " + std::to_string(kMergeSteps) + " steps each); " +
+                  counted(inside_one_row, "tile") +
+                  " inside one row, which the registers step sums without shared memory");
+    std::printf("\n");
+}
+
 // --figure-data: the path of Fig. 14.1 as the split cuts it. Each thread starts where
-// merge_path_shares (the kernel's own search) puts it, and takes its steps by
-// merge_path_thread's rule: nonzero j while j is inside row i, else row i's end.
+// merge_path_shares puts it, and steps by merge_path_thread's rule: nonzero j while j is inside
+// row i, else row i's end.
 inline void write_merge_path_figure(const ProgramOptions& options, const HostCsr& a, int steps) {
     if (!wants_figure_data(options)) return;
     JsonWriter figure = begin_figure_data(options, "148");
@@ -103,8 +111,7 @@ inline void write_merge_path_figure(const ProgramOptions& options, const HostCsr
     write_figure_data(options, figure);
 }
 
-// The timing: name and the label of each step of kMergeTileSteps, in its order. The last is
-// the fastest, csr_merge_path.
+// The timing: name and label of each step of kMergeTileSteps; the last is the fastest.
 const std::pair<const char*, const char*> kTileStepTimings[] = {
     {"csr_merge_path_staged", "merge path by blocks: staged, shared atomics"},
     {"csr_merge_path_conflict_free", "  + products staged without bank conflicts"},
@@ -112,33 +119,13 @@ const std::pair<const char*, const char*> kTileStepTimings[] = {
     {"csr_merge_path_registers", "  + tiles inside one row summed in registers"},
     {"csr_merge_path", "  + streaming loads: CSR, merge path (148)"}};
 
-// The block kernel's tiles, and how many lie inside one row: those are the ones that the
-// registers step sums without shared memory. Computed with the kernel's own search.
-inline void show_tiles(const HostCsr& a) {
-    const int tiles = merge_path_tiles(a.num_rows, a.nnz());
-    int inside_one_row = 0, rows_before = 0;
-    const long long path = static_cast<long long>(a.num_rows) + a.nnz();
-    for (int t = 0; t < tiles; ++t) {
-        const long long end = std::min(path, static_cast<long long>(t + 1) * kMergeTile);
-        const int rows_at_end = merge_path_rows_before(static_cast<int>(end), a.row_offsets.data(),
-                                                       a.num_rows, a.nnz());
-        inside_one_row += rows_at_end == rows_before;
-        rows_before = rows_at_end;
-    }
-    print_wrapped("the block kernel: " + counted(tiles, "tile") + " of " +
-                  std::to_string(kMergeTile) + " steps (" + std::to_string(kMergeThreads) +
-                  " threads of " + std::to_string(kMergeSteps) + " steps each); " +
-                  counted(inside_one_row, "tile") +
-                  " inside one row, which the registers step sums without shared memory");
-    std::printf("\n");
-}
-
-// The split's fairness, then y: the per-thread kernel's and the CPU baseline's, each held to
-// the double reference's float32 bound (the carries add a long row's pieces in another order
-// than the row loop does), and 143's thread-per-row y beside them.
+// The split's fairness, then every y held to the double reference's bound: the carries add a
+// long row's pieces in another order than the row loop does.
 inline void check_merge_path(const KernelProgram& p, const SpmvLessonInput& in, int steps,
                              const std::vector<float>& y_cpu, const std::vector<float>& y,
-                             const std::vector<float>& y_rows, SelfCheck& check) {
+                             const std::vector<float>& y_rows,
+                             const std::vector<std::vector<float>>& y_tile_steps,
+                             SelfCheck& check) {
     check.claim("every thread but the last takes exactly " + std::to_string(steps) +
                     " steps, and together they close every row once and multiply every nonzero "
                     "once",
@@ -146,62 +133,53 @@ inline void check_merge_path(const KernelProgram& p, const SpmvLessonInput& in, 
     check_spmv(p, in, "merge-path kernel", y_cpu, y, check);
     check.claim("it equals 143's thread-per-row y within the same bound",
                 spmv_matches(y_rows, in.reference()));
-}
-
-// Every step of the block kernel against the CPU baseline.
-inline void check_tile_steps(const KernelProgram& p, const SpmvLessonInput& in,
-                             const std::vector<float>& y_cpu,
-                             const std::vector<std::vector<float>>& y_tile_steps,
-                             SelfCheck& check) {
     const std::string tiles = counted(merge_path_tiles(in.csr.num_rows, in.csr.nnz()), "tile");
     for (size_t i = 0; i < y_tile_steps.size(); ++i)
-        check.claim(std::string("y from the ") + p.here.name() + " block kernel at step " +
-                        kMergeTileSteps[i].name + " (" + tiles + " of " +
-                        std::to_string(kMergeTile) +
-                        " steps) and the CPU baseline's are both within the same bound",
-                    spmv_matches(y_tile_steps[i], in.reference()) &&
-                        spmv_matches(y_cpu, in.reference()));
+        check.claim(
+            std::string("y from the ") + p.here.name() + " block kernel at step " +
+                kMergeTileSteps[i].name + " (" + tiles + " of " + std::to_string(kMergeTile) +
+                " steps) and the CPU baseline's are both within the same bound",
+            spmv_matches(y_tile_steps[i], in.reference()) && spmv_matches(y_cpu, in.reference()));
 }
 
-// cuSPARSE checked; at --scale on a GPU, every version against 143's kernel and cuSPARSE's two
-// CSR algorithms, ALG1 and ALG2, all on the same arrays.
+// A version on the table's copy of the matrix, its carries or tile starts made before timing.
+template <class Scratch, class... ScratchArgs>
+TimedSpmv timed_merge_path(const Here& here, const std::string& kernel, const std::string& label,
+                           void (*launch)(const Here&, DeviceCsr&, Scratch&, const float*, float*),
+                           ScratchArgs... args) {
+    return {kernel, label,
+            [&here, launch, args...](const HostCsr& a, DeviceCsr& d) -> SpmvLaunch {
+                auto scratch = std::make_shared<Scratch>(here, a, args...);
+                return [&here, launch, &d, scratch](const float* x, float* y) {
+                    launch(here, d, *scratch, x, y);
+                };
+            },
+            0, ""};
+}
+
+// At --scale on a GPU, every version beside 143's kernel and cuSPARSE's ALG1 and ALG2.
 inline void compare_with_library(const KernelProgram& p, const SpmvLessonInput& in,
                                  SelfCheck& check) {
-    // The per-thread walk, then each step of the block kernel, on the table's copy of the matrix.
-    const Here& here = p.here;
-    std::vector<TimedSpmv> kernels = {
-        {"csr_merge_path_per_thread", "CSR, merge path, per thread (148)",
-         [&here](const HostCsr& a, DeviceCsr& d) -> SpmvLaunch {
-             auto carries = std::make_shared<MergePathCarries>(here, a, kStepsPerThread);
-             return [&here, &d, carries](const float* x, float* y) {
-                 launch_spmv_merge_path(here, d, *carries, x, y);
-             };
-         },
-         0, ""}};
+    std::vector<TimedSpmv> versions = {timed_merge_path(p.here, "csr_merge_path_per_thread",
+                                                        "CSR, merge path, per thread (148)",
+                                                        launch_spmv_merge_path, kStepsPerThread)};
     for (size_t i = 0; i < std::size(kTileStepTimings); ++i)
-        kernels.push_back({kTileStepTimings[i].first, kTileStepTimings[i].second,
-                           [&here, i](const HostCsr& a, DeviceCsr& d) -> SpmvLaunch {
-                               auto tiles = std::make_shared<MergePathTiles>(here, a);
-                               return [&here, &d, tiles, i](const float* x, float* y) {
-                                   kMergeTileSteps[i].launch(here, d, *tiles, x, y);
-                               };
-                           },
-                           0, ""});
+        versions.push_back(timed_merge_path(p.here, kTileStepTimings[i].first,
+                                            kTileStepTimings[i].second, kMergeTileSteps[i].launch));
+    std::vector<TimedSpmv> kernels = versions;
     kernels.push_back(timed_spmv(p.here, "csr_thread_per_row", "CSR, thread per row (143)",
                                  launch_spmv_csr, &in.csr));
     compare_with_library(
         p, in, "148", kCsrBytesNote, kernels, {kCusparseAlg1, kCusparseAlg2}, check,
-        [](TimingTable& table, SpmvTimes& ms) {
+        [&](TimingTable& table, SpmvTimes& ms) {
             print_ratio(table, ms, "staged by blocks / per thread", "csr_merge_path",
                         "csr_merge_path_per_thread", "staging by blocks is faster");
             print_ratio(table, ms, "merge path / thread per row", "csr_merge_path",
                         "csr_thread_per_row", "the merge path is faster");
-            std::vector<std::string> versions = {"csr_merge_path_per_thread"};
-            for (const auto& [kernel, label] : kTileStepTimings) versions.push_back(kernel);
             for (const char* library : {"cusparse_csr_alg1", "cusparse_csr_alg2"})
-                for (const std::string& kernel : versions)
-                    print_ratio(table, ms, kernel + " / " + library, kernel, library,
-                                "the merge path is faster");
+                for (const TimedSpmv& version : versions)
+                    print_ratio(table, ms, version.kernel + " / " + library, version.kernel,
+                                library, "the merge path is faster");
             std::printf("\n");
         });
 }

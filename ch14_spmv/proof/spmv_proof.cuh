@@ -34,12 +34,6 @@ inline ProgramDescription spmv_kernel_program(std::string title, std::vector<std
         .with_memory(memory);
 }
 
-// "the emulated CSR kernel": a kernel's name in a claim says where it ran.
-inline std::string kernel_here(const KernelProgram& p, const std::string& kernel) {
-    return std::string("the ") + p.here.name() + " " + kernel;
-}
-
-// The named y arrays one under another, on an input small enough to print.
 inline void show_ys(const SpmvLessonInput& in,
                     const std::vector<std::pair<std::string, const std::vector<float>*>>& ys) {
     if (!printable(in.csr)) return;
@@ -50,48 +44,31 @@ inline void show_ys(const SpmvLessonInput& in,
 }
 
 // Kernel and baseline may add a row in other orders, and a GPU's atomics flush subnormals, so
-// neither need equal the other bit for bit: both are held to the double reference's bound.
-inline void claim_kernel_matches_baseline(SelfCheck& check, const std::string& kernel,
-                                          const std::vector<float>& y,
-                                          const std::vector<float>& y_cpu,
-                                          const SpmvReference& reference) {
-    check.claim(
-        kernel +
-            "'s y matches its CPU baseline's: both within float32 rounding and underflow of "
-            "the double reference",
-        spmv_matches(y, reference) && spmv_matches(y_cpu, reference));
+// neither need equal the other bit for bit: both are held to the double reference's bound. The
+// kernel's name says where it ran ("the emulated kernel"); one not built is skipped, with why.
+inline void claim_kernel_matches_baseline(const KernelProgram& p, const SpmvLessonInput& in,
+                                          const std::string& kernel, const std::vector<float>& y,
+                                          const std::vector<float>& y_cpu, SelfCheck& check,
+                                          const std::string& not_built = "") {
+    const std::string claim =
+        std::string("the ") + p.here.name() + " " + kernel + "'s y matches its CPU baseline's";
+    if (!not_built.empty()) return check.skip(claim, not_built);
+    check.claim(claim + ": both within float32 rounding and underflow of the double reference",
+                spmv_matches(y, in.reference()) && spmv_matches(y_cpu, in.reference()));
 }
 
-// The baseline against the double reference, then the kernel's y against the baseline's.
 inline void check_spmv(const KernelProgram& p, const SpmvLessonInput& in, const std::string& kernel,
                        const std::vector<float>& y_cpu, const std::vector<float>& y,
                        SelfCheck& check) {
     check.claim("the CPU baseline's y is within float32 rounding of the double reference",
                 spmv_matches(y_cpu, in.reference()));
-    claim_kernel_matches_baseline(check, kernel_here(p, kernel), y, y_cpu, in.reference());
+    claim_kernel_matches_baseline(p, in, kernel, y, y_cpu, check);
 }
 
-// Each run's kernel against its baseline, both held to the double reference's float32 bound;
-// a kernel not built on this input is skipped, with why.
 inline void check_runs(const KernelProgram& p, const SpmvLessonInput& in,
                        const std::vector<SpmvRun>& runs, SelfCheck& check) {
     for (const SpmvRun& run : runs)
-        if (run.not_built.empty())
-            claim_kernel_matches_baseline(check, kernel_here(p, run.kernel), run.y, run.y_cpu,
-                                          in.reference());
-        else
-            check.skip(kernel_here(p, run.kernel) + "'s y matches its CPU baseline's",
-                       run.not_built);
-}
-
-// SpMV adds into y, so two launches on one y leave y0 + 2 * A * x. 2x is exact in float, so
-// the reference for two runs is y0 + A * (2x).
-inline void check_accumulates(const SpmvLessonInput& in, const std::vector<float>& y_twice,
-                              SelfCheck& check) {
-    std::vector<float> twice_x(in.x.size());
-    for (size_t j = 0; j < in.x.size(); ++j) twice_x[j] = 2.0f * in.x[j];
-    check.claim("two runs from y0 leave y0 + 2 * A * x (SpMV accumulates into y)",
-                spmv_matches(y_twice, spmv_reference(in.coo, twice_x, in.y0)));
+        claim_kernel_matches_baseline(p, in, run.kernel, run.y, run.y_cpu, check, run.not_built);
 }
 
 // A launch on x and y, its format already where the kernels run.
@@ -106,8 +83,7 @@ struct TimedSpmv {
     std::string not_built;
 };
 
-// A launch of the lessons' shape, launch(here, format, x, y), on the host format *a, or not
-// built where a is null.
+// A launch of the lessons' shape on the host format *a; not built where a is null.
 template <class Device, class Host>
 TimedSpmv timed_spmv(const Here& here, const std::string& kernel, const std::string& label,
                      void (*launch)(const Here&, Device&, const float*, float*), const Host* a,
@@ -150,27 +126,24 @@ inline SpmvTimes time_beside_library(const KernelProgram& p, TimingTable& table,
                                      const std::vector<LibrarySpmv>& libraries) {
     DeviceCsr d(p.here, a);
     DeviceArray<float> dx(p.here, lesson_x(a.num_cols)), dy(p.here, lesson_y0(a.num_rows));
-    const double bytes = csr_spmv_bytes(a);
     SpmvTimes ms;
-    for (const TimedSpmv& k : kernels) {
-        if (!k.upload) {
+    for (const TimedSpmv& k : kernels)
+        if (!k.upload)
             table.skipped(k.kernel, k.not_built, "fill");
-            continue;
-        }
-        const SpmvLaunch launch = k.upload(a, d);
-        ms[k.kernel] = table.time(k.kernel, k.label, k.bytes > 0 ? k.bytes : bytes,
-                                  [&] { launch(dx.data(), dy.data()); });
-    }
+        else
+            ms[k.kernel] =
+                table.time(k.kernel, k.label, k.bytes > 0 ? k.bytes : csr_spmv_bytes(a),
+                           [&, launch = k.upload(a, d)] { launch(dx.data(), dy.data()); });
     if (!cusparse_refusal(a.num_rows, a.num_cols, a.nnz()).empty()) return ms;
     for (const LibrarySpmv& library : libraries) {
         CusparseSpmv route(a.num_rows, a.num_cols, a.nnz(), d.row_offsets.data(), d.col_idx.data(),
                            d.values.data(), dx.data(), dy.data(), library.algorithm);
-        ms[library.kernel] = table.time(library.kernel, library.label, bytes, [&] { route.run(); });
+        ms[library.kernel] =
+            table.time(library.kernel, library.label, csr_spmv_bytes(a), [&] { route.run(); });
     }
     return ms;
 }
 
-// Timings are taken on a GPU, for --scale inputs only.
 inline bool timed_here(const KernelProgram& p) {
     return p.on_gpu() && p.options.scale > 0;
 }
@@ -210,5 +183,4 @@ inline void print_ratio(const TimingTable& table, const SpmvTimes& ms, const std
     if (ms.count(over) && ms.count(under)) table.ratio(what, ms.at(over) / ms.at(under), below_one);
 }
 
-// Bytes noted under a table whose kernels are all given the CSR's byte model.
 const std::string kCsrBytesNote = "bytes: the CSR arrays, x once, y read and written once";
