@@ -27,12 +27,12 @@ inline std::string describe_bad_entry(int k, int previous_row, int row, int col,
                                       int num_cols, const std::string& place = "",
                                       const std::string& previous_place = "") {
     const std::string entry = "entry " + std::to_string(k) + place + ": ";
-    if (row < 0 || row >= num_rows)
-        return entry + "row " + std::to_string(row) + " is not in [0, " + std::to_string(num_rows) +
-               ")";
-    if (col < 0 || col >= num_cols)
-        return entry + "column " + std::to_string(col) + " is not in [0, " +
-               std::to_string(num_cols) + ")";
+    const auto out_of_range = [&](const std::string& id, int value, int bound) {
+        return entry + id + " " + std::to_string(value) + " is not in [0, " +
+               std::to_string(bound) + ")";
+    };
+    if (row < 0 || row >= num_rows) return out_of_range("row", row, num_rows);
+    if (col < 0 || col >= num_cols) return out_of_range("column", col, num_cols);
     return entry + "row " + std::to_string(row) + " comes after row " +
            std::to_string(previous_row) + previous_place + " (rows must be non-decreasing)";
 }
