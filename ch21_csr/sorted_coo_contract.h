@@ -39,8 +39,7 @@ inline std::string describe_bad_entry(int k, int previous_row, int row, int col,
 
 // The verdict on an input whose first bad entry is `first_bad` (nnz for none).
 inline ContractVerdict contract_verdict(const HostCoo& coo, int first_bad) {
-    ContractVerdict verdict;
-    verdict.first_bad = first_bad;
+    ContractVerdict verdict{first_bad, ""};
     if (static_cast<size_t>(first_bad) < coo.nnz())
         verdict.refusal = describe_bad_entry(first_bad, first_bad > 0 ? coo.rows[first_bad - 1] : 0,
                                              coo.rows[first_bad], coo.cols[first_bad], coo.num_rows,

@@ -307,13 +307,10 @@ inline void show_conversion(const HostCoo& coo, const ContractVerdict& verdict, 
     print_wrapped("row boundaries: " + counted(boundaries, "thread") + " (" +
                   counted(blocks, "block") + " of " + std::to_string(threads) +
                   "), thread r writes the lower bound of r");
-    if (printable(coo) && verdict.holds()) {
-        std::string line;
-        for (size_t r = 0; r < boundaries; ++r) {
-            line.resize(20 * (r % 4), ' ');
-            line += "  thread " + std::to_string(r) + " -> " + std::to_string(csr.row_offsets[r]);
-            if (r % 4 == 3 || r + 1 == boundaries) std::printf("%s\n", line.c_str());
-        }
+    for (size_t r = 0; printable(coo) && verdict.holds() && r < boundaries; ++r) {
+        const std::string thread =
+            "  thread " + std::to_string(r) + " -> " + std::to_string(csr.row_offsets[r]);
+        std::printf(r % 4 == 3 || r + 1 == boundaries ? "%s\n" : "%-20s", thread.c_str());
     }
     std::printf("\n");
     if (verdict.holds()) print_csr("", csr);
