@@ -80,11 +80,9 @@ struct ChunkLayout {
 
 inline ChunkLayout chunked_program_layout(int nnz, int num_rows) {
     SplitMix64 rng(121);
-    ChunkLayout layout;
-    layout.input = random_chunk_lengths(nnz, 6, rng);
+    ChunkLayout layout{random_chunk_lengths(nnz, 6, rng), random_chunk_lengths(nnz, 5, rng),
+                       random_chunk_lengths(num_rows + 1, 4, rng)};
     layout.input.insert(layout.input.begin() + 2, 0);
-    layout.output = random_chunk_lengths(nnz, 5, rng);
-    layout.row_offsets = random_chunk_lengths(num_rows + 1, 4, rng);
     layout.row_offsets.insert(layout.row_offsets.begin() + 1, 0);
     return layout;
 }
