@@ -157,7 +157,6 @@ public:
     DeviceEdgeTotal(const Here& here, const HostCoo& edges)
         : here_(here), weights(here, edges.values), total(here, size_t{1}) {}
 
-    const Here& here() const { return here_; }
     int num_edges() const { return static_cast<int>(weights.size()); }
 
     void run_atomic() {

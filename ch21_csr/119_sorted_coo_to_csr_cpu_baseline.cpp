@@ -65,7 +65,6 @@ int main(int argc, char** argv) {
         const std::vector<int> count = count_degrees(input.coo);
         const std::vector<int> by_counting = scan_degrees(count);
         show_counting(count, by_counting);
-        show_csr_with_rows(csr);
         check_conversion(input, csr, by_counting, csr, check);
     }
     show_refusals_heading(

@@ -27,20 +27,19 @@ inline std::string describe_bad_entry(int k, int previous_row, int row, int col,
                                       int num_cols, const std::string& place = "",
                                       const std::string& previous_place = "") {
     const std::string entry = "entry " + std::to_string(k) + place + ": ";
-    if (row < 0 || row >= num_rows)
-        return entry + "row " + std::to_string(row) + " is not in [0, " + std::to_string(num_rows) +
-               ")";
-    if (col < 0 || col >= num_cols)
-        return entry + "column " + std::to_string(col) + " is not in [0, " +
-               std::to_string(num_cols) + ")";
+    const auto out_of_range = [&](const std::string& id, int value, int bound) {
+        return entry + id + " " + std::to_string(value) + " is not in [0, " +
+               std::to_string(bound) + ")";
+    };
+    if (row < 0 || row >= num_rows) return out_of_range("row", row, num_rows);
+    if (col < 0 || col >= num_cols) return out_of_range("column", col, num_cols);
     return entry + "row " + std::to_string(row) + " comes after row " +
            std::to_string(previous_row) + previous_place + " (rows must be non-decreasing)";
 }
 
 // The verdict on an input whose first bad entry is `first_bad` (nnz for none).
 inline ContractVerdict contract_verdict(const HostCoo& coo, int first_bad) {
-    ContractVerdict verdict;
-    verdict.first_bad = first_bad;
+    ContractVerdict verdict{first_bad, ""};
     if (static_cast<size_t>(first_bad) < coo.nnz())
         verdict.refusal = describe_bad_entry(first_bad, first_bad > 0 ? coo.rows[first_bad - 1] : 0,
                                              coo.rows[first_bad], coo.cols[first_bad], coo.num_rows,

@@ -49,15 +49,6 @@ inline HostCooChunks split_into_chunks(const HostCoo& a, const std::vector<int>&
     return c;
 }
 
-// The places where a layout cuts the entry array; an empty chunk adds no new place.
-inline std::vector<int> interior_cuts(const std::vector<int>& lengths) {
-    const std::vector<int> bounds = chunk_bounds(lengths);
-    if (bounds.size() < 2) return {};
-    std::vector<int> cuts(bounds.begin() + 1, bounds.end() - 1);
-    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
-    return cuts;
-}
-
 // How many entries of `row` each input chunk holds: the length of the chunk's run of that row.
 inline std::vector<int> row_share_by_chunk(const HostCooChunks& in, int row) {
     std::vector<int> share;
@@ -87,15 +78,11 @@ struct ChunkLayout {
     std::vector<int> input, output, row_offsets;
 };
 
-constexpr uint64_t kChunkingSeed = 121;
-
 inline ChunkLayout chunked_program_layout(int nnz, int num_rows) {
-    SplitMix64 rng(kChunkingSeed);
-    ChunkLayout layout;
-    layout.input = random_chunk_lengths(nnz, 6, rng);
+    SplitMix64 rng(121);
+    ChunkLayout layout{random_chunk_lengths(nnz, 6, rng), random_chunk_lengths(nnz, 5, rng),
+                       random_chunk_lengths(num_rows + 1, 4, rng)};
     layout.input.insert(layout.input.begin() + 2, 0);
-    layout.output = random_chunk_lengths(nnz, 5, rng);
-    layout.row_offsets = random_chunk_lengths(num_rows + 1, 4, rng);
     layout.row_offsets.insert(layout.row_offsets.begin() + 1, 0);
     return layout;
 }
@@ -125,7 +112,6 @@ struct ChunkedInput {
     HostCooChunks chunks = split_into_chunks(sorted, in_lengths);
 };
 
-// The two examples, or the chapter's input sorted by row and cut by chunked_program_layout.
 inline std::vector<ChunkedInput> chunked_inputs(const ProgramOptions& options, SelfCheck& check) {
     if (options.book_example())
         return {{"the example", chunked_example_coo(), kExampleInputLengths, kExampleOffsetLengths,
@@ -242,11 +228,11 @@ inline void check_example_geometry(const ChunkedInput& input, const HostCsr& joi
                 holders.size() == 3 &&
                     std::any_of(rows + holders.front(), rows + holders.back(),
                                 [](const std::vector<int>& chunk) { return chunk.empty(); }));
-    const std::vector<int> in_cuts = interior_cuts(input.in_lengths);
-    const std::vector<int> out_cuts = interior_cuts(input.out_lengths);
+    const std::vector<int> in_cuts = chunk_bounds(input.in_lengths);
+    const std::vector<int> out_cuts = chunk_bounds(input.out_lengths);
     check.claim("the output chunks are cut where no input chunk is cut",
-                std::find_first_of(out_cuts.begin(), out_cuts.end(), in_cuts.begin(),
-                                   in_cuts.end()) == out_cuts.end());
+                std::find_first_of(out_cuts.begin() + 1, out_cuts.end() - 1, in_cuts.begin() + 1,
+                                   in_cuts.end() - 1) == out_cuts.end() - 1);
     const ChunkPosition row_start = locate_chunk_entry(input.offset_lengths, kExampleSpanningRow);
     const ChunkPosition row_end = locate_chunk_entry(input.offset_lengths, kExampleSpanningRow + 1);
     check.claim(
@@ -258,7 +244,6 @@ inline void check_example_geometry(const ChunkedInput& input, const HostCsr& joi
                 weights_at(joined_out, kExampleSpanningRow, 2).size() == 2);
 }
 
-// Every chunked conversion against both CPU baselines, and the copies; then the examples' own.
 inline void check_chunked_conversion(const ChunkedInput& input, int first_bad_cpu,
                                      const std::vector<int>& row_offsets_cpu,
                                      const std::vector<int>& one_piece_cpu,
@@ -298,16 +283,16 @@ inline void check_chunked_conversion(const ChunkedInput& input, int first_bad_cp
                     joined_out.row_offsets == kCardRowOffsets);
 }
 
+using ChunkedLaunch = void (*)(const Here&, const DeviceCooChunks&, const std::vector<ChunkCopy>&,
+                               DeviceCsrChunks&);
+
 // cuSPARSE's coo2csr on the glued rows, checked, and at --scale timed, with the same copies so
 // both do one job, beside the chunked and one-piece conversions (row-id reads not counted).
 template <class ValidationState>
 void compare_with_library(const KernelProgram& p, const ChunkedInput& input,
                           const std::vector<int>& row_offsets_cpu, SelfCheck& check,
                           void (*validate)(const Here&, const DeviceCooChunks&, ValidationState&),
-                          void (*convert)(const Here&, const DeviceCooChunks&,
-                                          const std::vector<ChunkCopy>&, DeviceCsrChunks&),
-                          void (*copy)(const Here&, const DeviceCooChunks&,
-                                       const std::vector<ChunkCopy>&, DeviceCsrChunks&)) {
+                          ChunkedLaunch convert, ChunkedLaunch copy) {
     const std::string claim = "cuSPARSE's coo2csr on the glued rows gives the same row_offsets";
     if (!p.on_gpu()) return check.skip(claim);
     const HostCoo& sorted = input.sorted;

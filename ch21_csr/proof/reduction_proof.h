@@ -17,9 +17,8 @@ inline ProgramDescription coo_vs_csr_sum_program() {
 }
 
 inline void show_coo(const HostCoo& edges) {
-    std::printf(
-        "COO: three parallel arrays, entry e is edge e, rows[e] -> cols[e], in arrival "
-        "order:\n");
+    std::puts(
+        "COO: three parallel arrays, entry e is edge e, rows[e] -> cols[e], in arrival order:");
     print_array("rows", edges.rows, 7);
     print_array("cols", edges.cols, 7);
     print_array("weights", edges.values, 7);

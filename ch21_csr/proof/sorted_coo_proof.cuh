@@ -1,6 +1,5 @@
-// What 119 to 122 print, check and time around their lessons: the inputs, each conversion held
-// to its CPU baseline and the examples' facts, the refusals, and on a GPU the library routes
-// (CUB's RLE + scan, cusparseXcoo2csr) beside the lessons' kernels. 121's chunks: its own file.
+// What 119 to 122 print, check and time: each conversion against its CPU baseline and the
+// examples' facts, the refusals, and on a GPU the library routes (CUB's RLE + scan, coo2csr).
 #pragma once
 #include <algorithm>
 #include <cstdio>
@@ -13,7 +12,6 @@
 #include "../chapter_inputs.h"
 #include "../sorted_coo_contract.h"
 
-// The programs' titles, commands and inputs.
 inline ProgramDescription sorted_coo_to_csr_cpu_program() {
     return ProgramDescription(
                "119 (21.3) CPU baseline: row-sorted COO -> CSR, one lower-bound search per row "
@@ -56,7 +54,6 @@ inline std::vector<SortedCooInput> sorted_coo_inputs(const ProgramOptions& optio
     return {{options.chosen_input_name(), sorted_by_row(input)}};
 }
 
-// The input's heading and, when small, its arrays (chapter 21 calls a value a weight).
 inline void show_sorted_coo(const std::string& name, const HostCoo& coo) {
     print_wrapped("--- " + name + ": " + counted(coo.num_rows, "row") + ", " +
                   counted(coo.num_cols, "column") + ", " + counted(coo.nnz(), "entry", "entries") +
@@ -86,7 +83,6 @@ inline bool still_poisoned(const HostCsr& c) {
     return poison(c.row_offsets) && poison(c.col_idx) && poison(c.values);
 }
 
-// 119: the contract check's verdict, printed and claimed.
 inline bool check_contract_kept(const SortedCooInput& input, const ContractVerdict& verdict,
                                 SelfCheck& check) {
     std::printf("contract check: rows never decrease, rows in [0, %d), columns in [0, %d): %s\n",
@@ -97,7 +93,7 @@ inline bool check_contract_kept(const SortedCooInput& input, const ContractVerdi
     return kept;
 }
 
-// 119: where each boundary's search stops, and what a repeated offset says about the row before.
+// 119: where each boundary's search stops; a repeated offset means the row before is empty.
 inline void show_searches(const HostCoo& coo, const std::vector<int>& row_offsets) {
     std::printf(
         "route 1, one lower-bound search per boundary r = 0..%d (the first entry whose "
@@ -105,16 +101,14 @@ inline void show_searches(const HostCoo& coo, const std::vector<int>& row_offset
         coo.num_rows);
     for (int r = 0; r <= coo.num_rows; ++r) {
         const int k = row_offsets[r];
-        const std::string landing = static_cast<size_t>(k) == coo.nnz()
-                                        ? "runs off the end (no row >= " + std::to_string(r) + ")"
-                                        : "lands on entry " + std::to_string(k) + " (row " +
-                                              std::to_string(coo.rows[k]) + ")";
-        const std::string empty_row = r > 0 && row_offsets[r - 1] == k
-                                          ? ", as for r = " + std::to_string(r - 1) + ": row " +
-                                                std::to_string(r - 1) + " is empty"
-                                          : "";
-        std::printf("  r = %d: %s -> row_offsets[%d] = %d%s\n", r, landing.c_str(), r, k,
-                    empty_row.c_str());
+        if (static_cast<size_t>(k) == coo.nnz())
+            std::printf("  r = %d: runs off the end (no row >= %d)", r, r);
+        else
+            std::printf("  r = %d: lands on entry %d (row %d)", r, k, coo.rows[k]);
+        std::printf(" -> row_offsets[%d] = %d", r, k);
+        if (r > 0 && row_offsets[r - 1] == k)
+            std::printf(", as for r = %d: row %d is empty", r - 1, r - 1);
+        std::printf("\n");
     }
 }
 
@@ -122,25 +116,6 @@ inline void show_counting(const std::vector<int>& count, const std::vector<int>&
     std::printf("route 2, count the entries of each row, then an exclusive scan of the counts:\n");
     print_array("count", count, 11);
     print_array("row_offsets", by_counting, 11);
-    std::printf("\n");
-}
-
-// 119: the arrays, then each row's slice of them.
-inline void show_csr_with_rows(const HostCsr& csr) {
-    print_csr("CSR (col_idx and weights are the input's cols and weights, copied as they are):",
-              csr);
-    std::printf("row r owns the entries [row_offsets[r], row_offsets[r + 1]):\n");
-    for (int r = 0; r < csr.num_rows; ++r) {
-        const int begin = csr.row_offsets[r], end = csr.row_offsets[r + 1];
-        std::string entries = begin == end ? "empty" : "";
-        for (int k = begin; k < end; ++k) {
-            char entry[48];
-            std::snprintf(entry, sizeof entry, "%s(col %d, %g)", k == begin ? "" : " ",
-                          csr.col_idx[k], static_cast<double>(csr.values[k]));
-            entries += entry;
-        }
-        std::printf("  row %d: [%d,%d) %s\n", r, begin, end, entries.c_str());
-    }
     std::printf("\n");
 }
 
@@ -161,7 +136,6 @@ inline std::vector<int> rows_with_repeated_offsets(const std::vector<int>& row_o
     return rows;
 }
 
-// The weights that row `row` holds at column `col`, in CSR order.
 inline std::vector<float> weights_at(const HostCsr& csr, int row, int col) {
     std::vector<float> weights;
     for (int k = csr.row_offsets[row]; k < csr.row_offsets[row + 1]; ++k)
@@ -169,7 +143,7 @@ inline std::vector<float> weights_at(const HostCsr& csr, int row, int col) {
     return weights;
 }
 
-// Every one-piece conversion's claims: the input's columns and weights; then the examples' own.
+// The input's columns and weights, then the examples' own claims.
 inline void check_entries_and_examples(const SortedCooInput& input, const HostCsr& csr,
                                        SelfCheck& check) {
     check.claim(input.name + ": col_idx and weights are the input's cols and weights, unchanged",
@@ -323,7 +297,6 @@ private:
     CubScratch encode_, scan_;
 };
 
-// 120: the threads of both kernels, and, for a small input, what each boundary thread wrote.
 inline void show_conversion(const HostCoo& coo, const ContractVerdict& verdict, const HostCsr& csr,
                             unsigned blocks, unsigned threads) {
     const size_t boundaries = static_cast<size_t>(coo.num_rows) + 1;
@@ -334,19 +307,15 @@ inline void show_conversion(const HostCoo& coo, const ContractVerdict& verdict, 
     print_wrapped("row boundaries: " + counted(boundaries, "thread") + " (" +
                   counted(blocks, "block") + " of " + std::to_string(threads) +
                   "), thread r writes the lower bound of r");
-    if (printable(coo) && verdict.holds()) {
-        std::string line;
-        for (size_t r = 0; r < boundaries; ++r) {
-            line.resize(20 * (r % 4), ' ');
-            line += "  thread " + std::to_string(r) + " -> " + std::to_string(csr.row_offsets[r]);
-            if (r % 4 == 3 || r + 1 == boundaries) std::printf("%s\n", line.c_str());
-        }
+    for (size_t r = 0; printable(coo) && verdict.holds() && r < boundaries; ++r) {
+        const std::string thread =
+            "  thread " + std::to_string(r) + " -> " + std::to_string(csr.row_offsets[r]);
+        std::printf(r % 4 == 3 || r + 1 == boundaries ? "%s\n" : "%-20s", thread.c_str());
     }
     std::printf("\n");
     if (verdict.holds()) print_csr("", csr);
 }
 
-// 120's claims: the kernels against 119's CPU baseline; the empty rows; then the examples' own.
 inline void check_conversion(const KernelProgram& p, const SortedCooInput& input,
                              const ContractVerdict& verdict_cpu, const HostCsr& csr_cpu,
                              const std::vector<int>& by_counting, const ContractVerdict& verdict,
@@ -448,7 +417,6 @@ void show_writers(const HostCoo& coo, int num_threads, int entries_per_thread,
     }
 }
 
-// 122's claims: the one pass against the CPU baseline and 120's search; then the examples' own.
 inline void check_one_pass(const KernelProgram& p, const SortedCooInput& input,
                            const std::vector<int>& row_offsets_cpu, const ContractVerdict& verdict,
                            const HostCsr& csr, const std::vector<int>& by_search,
