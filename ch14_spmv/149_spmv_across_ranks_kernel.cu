@@ -479,9 +479,7 @@ struct CgRanks {
 inline CgOutcome cg_across_ranks(const RankFabric& fabric, const CgSystem& s, const RowSplit& split,
                                  int max_iterations, double tolerance = kCgTolerance) {
     CgRanks cg(fabric, s.matrix, PaddedLayout(split), s.b);
-    CgOutcome out = run_conjugate_gradient(cg, rhs_norm(s), tolerance, max_iterations);
-    out.y = cg.solution();
-    return out;
+    return solve_for_x(cg, s, tolerance, max_iterations);
 }
 
 #if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone

@@ -26,13 +26,6 @@ __host__ __device__ inline int group_first(int t, int g) {
     return warp * kEntriesPerWarp + (g * kWarpSize + lane) * kEntriesPerGroup;
 }
 
-// The thread that reads entry k: group_first backwards.
-inline int thread_of_entry(size_t k) {
-    const int warp = static_cast<int>(k / kEntriesPerWarp);
-    const int lane = static_cast<int>(k % kEntriesPerWarp / kEntriesPerGroup % kWarpSize);
-    return warp * kWarpSize + lane;
-}
-
 // The row ids of entries first .. first + 3, as many of them as exist (none from nnz on). On the
 // GPU a full group is one 16-byte int4 load: rows comes from cudaMalloc, so rows + first, a
 // multiple of 16 bytes past it, is aligned for one.
@@ -128,6 +121,13 @@ inline CooToCsrResult sorted_coo_to_csr_one_pass(const Here& here, const HostCoo
     });
 }
 
+// The thread that reads entry k, group_first backwards: main shows who reads what.
+inline int thread_of_entry(size_t k) {
+    const int warp = static_cast<int>(k / kEntriesPerWarp);
+    const int lane = static_cast<int>(k % kEntriesPerWarp / kEntriesPerGroup % kWarpSize);
+    return warp * kWarpSize + lane;
+}
+
 #if __INCLUDE_LEVEL__ == 0  // the program; a later lesson or a test takes the lesson alone
 #include "proof/sorted_coo_proof.cuh"
 
@@ -135,10 +135,10 @@ int main(int argc, char** argv) {
     const KernelProgram p = start_kernel_program(argc, argv, one_pass_program());
     SelfCheck check;
     for (const SortedCooInput& input : sorted_coo_inputs(p.options, check)) {
+        const std::vector<int> row_offsets_cpu = row_change_cpu(input.coo);
         show_sorted_coo(input.name, input.coo);
         show_writers(input.coo, row_change_threads(input.coo.nnz()), kEntriesPerThread,
                      kEntriesPerGroup, thread_of_entry);
-        const std::vector<int> row_offsets_cpu = row_change_cpu(input.coo);
         const CooToCsrResult result = sorted_coo_to_csr_one_pass(p.here, input.coo);
         const CooToCsrResult by_search = sorted_coo_to_csr(p.here, input.coo);
         check_one_pass(p, input, row_offsets_cpu, result.verdict, result.csr,
