@@ -76,8 +76,9 @@ template <class Payload>
 __host__ __device__ void fill_slot_thread(int slot, const Payload* sorted_payload, const int* cols,
                                           const float* weights, int* col_idx, float* values) {
     if constexpr (sizeof(Payload) == sizeof(int)) {
-        col_idx[slot] = cols[sorted_payload[slot]];
-        values[slot] = weights[sorted_payload[slot]];
+        const int e = sorted_payload[slot];  // loaded once: col_idx's store may alias it
+        col_idx[slot] = cols[e];
+        values[slot] = weights[e];
     } else {
         const unsigned weight_bits = static_cast<unsigned>(sorted_payload[slot]);
         col_idx[slot] = static_cast<int>(sorted_payload[slot] >> 32);
