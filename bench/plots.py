@@ -730,11 +730,13 @@ def draw_stencils(plt, stencils, header, stamp, out_dir):
                 continue
             ms = float(row["ms"])
             ax.barh(y, ms, 0.72, **style)
+            end = ms
             if (program, kernel) == DIA and reference and not reference.get("skipped"):
                 goal = DIA_TARGET * float(reference["ms"])
                 ax.plot([goal, goal], [y - 0.5, y + 0.5], color=TARGET_COLOR,
                         linewidth=LINE_WIDTH, linestyle=TARGET_LINESTYLES[0])
-            ax.text(ms, y, f" {ms:.3g}", va="center", fontsize=NOTE_PT + 1)
+                end = max(ms, goal)
+            ax.text(end, y, f" {ms:.3g}", va="center", fontsize=NOTE_PT + 1)
         ax.set_xlim(0, max(timed) * 1.25)
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: plain(v)))
         ax.set_ylim(-0.6, len(kernels) - 0.4)
