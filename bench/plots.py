@@ -541,12 +541,13 @@ def figure_curves(figure, rows):
     curves = []
     for program, kernel, kind, legend, by_graph in measured_kernels(rows, kernels, value_of):
         if figure.plot == "copy_share":
-            # A kernel that only reads can outrun the copy, which reads and writes: such a share
-            # says nothing of the kernel, and is left out.
+            # A kernel that mostly reads can outrun the copy, which reads and writes: a share
+            # past 100% says nothing of the kernel, and is left out.
             over = [g for g, v in by_graph.items() if v > 100]
             if over:
-                notes.append(f"{legend}: left out at {skew_list(over)}, where it only reads and "
-                             "so outruns the copy, which reads and writes")
+                notes.append(f"{legend}: left out at {skew_list(over)}, where its share passes "
+                             "100%: the copy reads and writes, and a kernel that mostly reads "
+                             "can outrun it")
             by_graph = {g: v for g, v in by_graph.items() if v <= 100}
         curves.append((program, kernel, kind, legend, by_graph, colors.get((program, kernel))))
     return curves, label, unit, notes
@@ -592,10 +593,11 @@ def draw_lines(plt, figure, header, rows, skipped, stamp, out):
         there = [(p, k) for p, k, _, _, m, _ in curves if graph in m]
         step = min(0.22, 0.84 / max(1, len(there) - 1))
         dodge[graph] = {pk: (n - (len(there) - 1) / 2) * step for n, pk in enumerate(there)}
-    # The curves timed at some skews only, drawn a little apart, so that their lone points do not
-    # hide behind the whole curves' markers: right, left, further right, ...
-    partial = [k for k, (*_, m, _) in enumerate(curves) if any(s not in m for s in skews)]
-    shift = {k: (n // 2 + 1) * 0.025 * (-1) ** n for n, k in enumerate(partial)}
+    # The curves drawn as lone points (no two of their skews side by side), a little apart, so
+    # that the points do not hide behind the lines' markers: right, left, further right, ...
+    lone = [k for k, (*_, m, _) in enumerate(curves)
+            if not any(a in m and b in m for a, b in zip(skews, skews[1:]))]
+    shift = {k: (n // 2 + 1) * 0.025 * (-1) ** n for n, k in enumerate(lone)}
     handles, libraries = [], 0
     for k, (program, kernel, kind, label, measured, color) in enumerate(curves):
         style = line_style(kind, color, libraries)
