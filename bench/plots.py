@@ -123,8 +123,8 @@ NOT_DRAWN = [
      "they are skewed, since its COO part then holds nearly all the work"),
     (r"(144|145) csr_thread_per_row|(144|145|150) cusparse_csr(_alg1)?|145 ell_thread_per_row",
      ("spmv_textbook",),
-     "143's kernel and cuSPARSE, timed again by 144, 145 and 150 beside their own kernels: "
-     "drawn are 148's timings of them (and 144's of ELL)"),
+     "143's kernel and cuSPARSE, timed again by 144, 145 and 150 beside their own kernels, and "
+     "ELL, timed again by 145: drawn are 148's timings of the first two and 144's of ELL"),
     (r"150 csr_vector_g\d+", ("spmv_fixes",),
      "150's fixed group sizes (1 to 32 lanes a row): drawn is the group it chooses by the mean "
      "row length; 32 lanes is 144's warp per row"),
