@@ -111,8 +111,8 @@ FIGURES = [
 ]
 STENCIL_FIGURE = "spmv_stencils"
 STENCIL_NOTE = ("150's fixed group sizes, 148's intermediate steps, 144's stride benchmark and the "
-                "repeated timings of 143's kernel and cuSPARSE: timed on the stencils too, not "
-                "drawn, as on the R-MAT figures (their footnotes say why)")
+                "repeated timings of 143's kernel, cuSPARSE and ELL: timed on the stencils too, "
+                "not drawn, as on the R-MAT figures (their footnotes say why)")
 
 # The kernels that the sweep times and no figure draws: a pattern of (program, kernel), the
 # figures whose footnote says why, and the footnote. The stencils' figure names the R-MAT
