@@ -116,8 +116,9 @@ RACE_TEST_BINARIES := $(if $(RACE_CHECK),$(RACE_PLANTED) \
                       $(foreach source,$(PLANTED_SOURCES),$(call race_original,$(source))) \
                       $(BUILD)/solutions/ex21_1_csc_scatter)
 
-.PHONY: all run test sanitize races fuzz bench plots figures ncu-sectors memory-figures help clean \
-        cuda-note $(CPU_PROGRAMS) $(GPU_PROGRAMS) exercises exercise-solutions $(EXERCISES)
+.PHONY: all run test sanitize races fuzz bench plots figures slides ncu-sectors memory-figures \
+        help clean cuda-note $(CPU_PROGRAMS) $(GPU_PROGRAMS) exercises exercise-solutions \
+        $(EXERCISES)
 
 all: cuda-note $(addprefix $(BUILD)/,$(BUILT_PROGRAMS))
 
@@ -292,8 +293,9 @@ bench: all
 # The interpreter for make plots; one without matplotlib falls back to /usr/bin/python3 where
 # that has it (bench/python_with_matplotlib.sh).
 PYTHON ?= python3
-# The figures of the newest sweep (or BENCH_CSV=...) in notes/figures/ (matplotlib), and the
-# notes' tables from their committed CSVs, the newest sweep's from it (bench/notes_tables.py).
+# The figures of the newest sweep (or BENCH_CSV=...) in notes/figures/ (matplotlib; each stamped
+# with the sweep's date, device and commit), and the notes' tables from their committed CSVs, the
+# newest sweep's from it (bench/notes_tables.py).
 BENCH_CSV ?=
 plots:
 	@PYTHON="$(PYTHON)" bench/python_with_matplotlib.sh bench/plots.py $(BENCH_CSV) && \
@@ -326,6 +328,12 @@ figures: cuda-note $(addprefix $(BUILD)/,$(FIGURE_BUILT)) $(BUILD)/degree_histog
 	@PYTHON="$(PYTHON)" bench/python_with_matplotlib.sh bench/figures.py --data $(FIGURE_DATA) \
 	  --degree-tool $(BUILD)/degree_histogram --scale $(FIGURE_SCALE) \
 	  $(if $(BENCH_CSV),--csv $(BENCH_CSV))
+
+# The slides: notes/slides/ch21_csr.pdf and ch14_spmv.pdf, each chapter's figures of notes/figures/
+# one a page in the order of its lessons, each under its one-line message (bench/slides.py's
+# SLIDES; matplotlib alone). make plots and make figures draw the figures first.
+slides:
+	@PYTHON="$(PYTHON)" bench/python_with_matplotlib.sh bench/slides.py
 
 # Nsight Compute's sectors per element loaded for 144's four mappings, each array apart from the
 # others and from the x gather (GPU and ncu only): bench/ncu_sectors.py profiles one probe kernel
@@ -373,6 +381,8 @@ help:
 	@echo "                  and the notes' tables"
 	@echo "make figures      the lesson figures, notes/figures/lesson_*.png, drawn from the programs'"
 	@echo "                  own data on the book's examples (--figure-data; no GPU needed; PYTHON=...)"
+	@echo "make slides       notes/slides/ch21_csr.pdf and ch14_spmv.pdf: the figures, one a page"
+	@echo "                  in the lessons' order, each under its one-line message (matplotlib)"
 	@echo "make memory-figures PROGRAM=NAME  the .with_memory figures that NAME's peaks give, beside"
 	@echo "                  those its proof file holds (MEMORY_SCALES='14 16' sets the --scale runs)"
 	@echo "make fuzz         libFuzzer on the matrix reader for SECONDS seconds (default 60; needs clang)"

@@ -11,6 +11,7 @@ whose data is missing (its program needs nvcc, which this machine lacks) is left
 and named.
 """
 import argparse
+import datetime
 import json
 import os
 import subprocess
@@ -119,7 +120,32 @@ def bare(ax, xlim, ylim):
     ax.axis("off")
 
 
-def save(fig, out_dir, name):
+def tree_commit():
+    """The commit of the tree that the figures are drawn from: SUITE_COMMIT where the tree was
+    copied without its history."""
+    if os.environ.get("SUITE_COMMIT"):
+        return os.environ["SUITE_COMMIT"]
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def where_drawn_from(d):
+    """Where the figure's data came from: the kernels' device (emulated, or the GPU) where the
+    program ran kernels for it, else the host's arrays."""
+    if d is None or not d.get("where"):
+        return "host arrays, no kernel run"
+    return "kernels: " + d["where"].split(",")[0]
+
+
+def save(fig, out_dir, name, source):
+    """The figure, with the date it was drawn, its data's source and the tree's commit in its
+    corner."""
+    drawn = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    fig.text(0.995, 0.006, f"drawn {drawn}, {source}, commit {tree_commit()}", ha="right",
+             va="bottom", fontsize=SMALL - 1, color="dimgray")
     path = os.path.join(out_dir, name)
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
@@ -154,7 +180,7 @@ def draw_csr(d, out_dir):
             "not included:\nthe slice that thread v of 113 reads. row_offsets has V + 1 = "
             f"{len(offsets)} entries, the last the edge count {offsets[-1]},\nso the last "
             "vertex's slice ends like every other.", fontsize=TEXT, ha="left", va="center")
-    return save(fig, out_dir, "lesson_csr.png")
+    return save(fig, out_dir, "lesson_csr.png", where_drawn_from(d))
 
 
 def draw_csc(d, out_dir):
@@ -184,7 +210,7 @@ def draw_csc(d, out_dir):
             "115's count, scan and scatter,\nkeyed on the destination:\n"
             "col_offsets is the scan of\nin_degree", fontsize=TEXT, ha="left", va="center")
     ax.text(11.0, -4.6, f"kernels: {d['where']}", fontsize=SMALL, ha="left", va="center")
-    return save(fig, out_dir, "lesson_csc.png")
+    return save(fig, out_dir, "lesson_csc.png", where_drawn_from(d))
 
 
 def draw_access_maps(d, out_dir):
@@ -237,14 +263,14 @@ def draw_access_maps(d, out_dir):
         ax.text(12.6, steps / 2 - 0.3,
                 f"{m['requests']} warp requests, {m['contiguous_requests']} of them\n"
                 "contiguous (request_model.h's model)", fontsize=TEXT, ha="left", va="center")
-    fig.text(0.02, 0.02,
+    fig.text(0.02, 0.032,
              "In one step the lanes of a warp load together. Thread per row: a row apart "
              "(strided), the threads of short rows idle.\nWarp per row (w = warp, l = lane): "
              "a row's entries side by side. ELL: step i of every row side by side, padded to "
              "the longest row.\nColour: the row that a thread works on; the element strip: the "
              "row that each element belongs to. row_offsets is the book's rowPtrs.",
              fontsize=TEXT, ha="left", va="bottom")
-    return save(fig, out_dir, "lesson_access_maps.png")
+    return save(fig, out_dir, "lesson_access_maps.png", where_drawn_from(d))
 
 
 def plural(n, word):
@@ -298,7 +324,7 @@ def draw_merge_path(d, out_dir):
              f"row_offsets = [ {' '.join(map(str, d['row_offsets']))} ]\n\nNo thread takes more "
              f"than {steps} steps,\nhowever long a row is: a row of\n40,000 entries is shared "
              "by the\nthreads whose steps it spans.", fontsize=TEXT, ha="left", va="top")
-    return save(fig, out_dir, "lesson_merge_path.png")
+    return save(fig, out_dir, "lesson_merge_path.png", where_drawn_from(d))
 
 
 def build_times(csv_path):
@@ -380,7 +406,7 @@ def draw_build(d, csv_path, out_dir):
     if csv_path is None:
         bars.axis("off")
         bars.text(0.5, 0.5, "no sweep CSV in notes/bench/", ha="center", fontsize=TEXT)
-        return save(fig, out_dir, "lesson_build_steps.png")
+        return save(fig, out_dir, "lesson_build_steps.png", where_drawn_from(d))
     header, times = build_times(csv_path)
     labels = [("G500" if label == "graph500" else label) for label, _ in times]
     xs = [i + (0.6 if label == "graph500" else 0) for i, (label, _) in enumerate(times)]
@@ -393,11 +419,11 @@ def draw_build(d, csv_path, out_dir):
     bars.set_ylabel("ms", fontsize=SMALL)
     bars.set_ylim(0, max(ms for _, ms in times) * 1.25)
     bars.set_title("the whole build, by R-MAT skew", fontsize=TEXT)
-    fig.text(0.69, 0.07,
+    fig.text(0.69, 0.09,
              f"124's timing of 115's kernels, scale {header.get('scale', '?')},\n"
              f"{os.path.basename(csv_path)}, commit {header.get('commit', '?')}",
              fontsize=SMALL, ha="left", va="top")
-    return save(fig, out_dir, "lesson_build_steps.png")
+    return save(fig, out_dir, "lesson_build_steps.png", where_drawn_from(d))
 
 
 def sweep_graph_facts(csv_path):
@@ -445,12 +471,13 @@ def draw_degrees(histograms, csv_path, out_dir):
         ax.set_ylabel("rows of that length", fontsize=TEXT)
     sweep_words = (f"; the scale-{header.get('scale', '?')} facts are the sweep's, from "
                    f"{os.path.basename(csv_path)}" if at_sweep else "")
-    fig.text(0.07, 0.02,
+    fig.text(0.07, 0.032,
              "Each dot: how many rows have exactly that length (empty rows left out); 16 "
              "entries a row on average. From the generator itself\n(common/graph_generators.h, "
              f"chapter 14's seed {histograms[0][1]['seed']}) through build/degree_histogram"
              f"{sweep_words}.", fontsize=SMALL, ha="left", va="bottom")
-    return save(fig, out_dir, "lesson_degree_histograms.png")
+    return save(fig, out_dir, "lesson_degree_histograms.png",
+                "the generator on the host")
 
 
 def degree_histograms(tool, scale, data_dir):

@@ -1,18 +1,23 @@
 #!/usr/bin/env python3
-"""make plots: the figures of the degree-skew sweep, each fit for a slide.
+"""make plots: the figures of the degree-skew sweep, each with one message, fit for a slide.
 
 Reads the newest CSV that bench/sweep.py wrote in notes/bench/ (or the CSV given), and writes
-16:9 PNGs to notes/figures/: for each family of kernels its time, its time relative to its
-library reference, and its share of the copy bandwidth, against R-MAT's skew a, with each named
-graph (Graph500's parameters) as points of its own beside the skew axis; and the SpMV family on
-the stencils. A family that does not depend on the skew (the reductions) is drawn as grouped
-bars. Textbook kernels are dashed with open markers (open bars), the fast ones solid with filled
-markers, the libraries black: each figure says so, and draws its family's targets.
+16:9 PNGs to notes/figures/ (FIGURES lists them): each family's time against R-MAT's skew a, with
+each named graph (Graph500's parameters) as points of its own beside the skew axis, its time
+relative to its library reference, and, where a share is the lesson, its share of the copy
+bandwidth; SpMV in three figures (the textbook kernels, the fixes, merge path over cuSPARSE), and
+SpMV on the stencils. A family that does not depend on the skew (the reductions) is drawn as
+grouped bars. Textbook kernels are dashed with open markers (open bars), the fast ones solid with
+filled markers, the libraries black: each figure says so, draws its family's targets, names in a
+footnote each kernel of its lesson that the CSV timed and it does not draw, and carries the
+sweep's date, device and commit in its corner.
 
 The curves are programs.txt's. --check needs no matplotlib: it says whether every curve is in the
-CSV and is labelled with the program that timed it.
+CSV, labelled with the program that timed it, and whether every kernel that the CSV timed is
+drawn or named in a footnote (NOT_DRAWN).
 """
 import argparse
+import collections
 import glob
 import math
 import os
@@ -24,14 +29,23 @@ import textwrap
 from program_list import read_programs
 from sweep import matrix_class, read_sweep
 
-# Each family's title, in the order of the figures. Its curves are the curve lines of
-# programs.txt, each under the program that times it beside its library reference in one run (148
-# times 143's kernel, 144 times 142's on row-sorted COO, 122 times 120's, 124 times 115's).
+# Each family's title. Its curves are the curve lines of programs.txt, each under the program that
+# times it beside its library reference in one run (148 times 143's kernel, 144 times 142's on
+# row-sorted COO, 122 times 120's, 124 times 115's).
 FAMILY_TITLES = {
     "spmv": "SpMV, y = A x + y",
     "build": "CSR from an unsorted edge list",
     "sorted": "row-sorted COO to CSR (offsets)",
     "reduce": "total edge weight",
+}
+# A legend's name for a curve whose programs.txt label names a part of what is timed: 124's two
+# library builds are each a whole build, of which the sort is one step.
+LEGEND_LABELS = {
+    ("124", "cub_payload_sort_build"):
+        "payload-sort build: CUB SortPairs moving (col, weight), then 122's offsets "
+        "(timed by 124)",
+    ("124", "cub_sort_build"):
+        "gather-sort build: CUB sort of indices, gather, coo2csr (timed by 124)",
 }
 
 
@@ -46,7 +60,8 @@ def families(programs):
                 raise SystemExit(f"programs.txt: {program.name}'s curve {c.kernel} is in family "
                                  f"{c.family}, which is not one of plots.FAMILY_TITLES "
                                  f"({', '.join(FAMILY_TITLES)})")
-            curves[c.family].append((c.place, (program.number, c.kernel, c.kind, c.label)))
+            label = LEGEND_LABELS.get((program.number, c.kernel), c.label)
+            curves[c.family].append((c.place, (program.number, c.kernel, c.kind, label)))
     return {family: (title, [curve for _, curve in sorted(curves[family])])
             for family, title in FAMILY_TITLES.items()}
 
@@ -63,11 +78,79 @@ def reference_curve(family):
 # The families whose kernels do not depend on the skew: bars, one group a kernel.
 SKEW_FREE = {"reduce"}
 
-# Each family's targets, as the chapters' notes state them ("The sweep at ..."): the figure that
-# draws it, its value, and what it is.
+# Each sweep figure: its file's name, its family, what it plots (time, vs_library: time over the
+# family's first library, copy_share, or merge_over_libraries: 148's merge path over each
+# library), its title, and the (program, kernel) curves it draws (None: all of the family's).
+Figure = collections.namedtuple("Figure", "name family plot title kernels")
+TEXTBOOK_CSR = ("148", "csr_thread_per_row")
+MERGE_PATH = ("148", "csr_merge_path")
+ALG1 = ("148", "cusparse_csr_alg1")
+FIGURES = [
+    Figure("reduce_time", "reduce", "time", "Total edge weight: time", None),
+    Figure("reduce_vs_library", "reduce", "vs_library",
+           "Total edge weight: time relative to cub::DeviceReduce", None),
+    Figure("sorted_time", "sorted", "time", "Row-sorted COO to CSR offsets: time", None),
+    Figure("sorted_vs_library", "sorted", "vs_library",
+           "Row-sorted COO to CSR offsets: time relative to cusparseXcoo2csr", None),
+    Figure("sorted_copy_share", "sorted", "copy_share",
+           "Row-sorted COO to CSR offsets: share of the copy bandwidth", None),
+    Figure("build_time", "build", "time", "CSR from an unsorted edge list: time", None),
+    Figure("build_vs_library", "build", "vs_library",
+           "CSR from an unsorted edge list: time relative to the payload-sort build", None),
+    Figure("spmv_textbook", "spmv", "time", "SpMV: the textbook kernels against cuSPARSE",
+           [("144", "coo_thread_per_nonzero"), TEXTBOOK_CSR, ALG1]),
+    Figure("spmv_fixes", "spmv", "time", "SpMV: the fixes against CSR, thread per row",
+           [TEXTBOOK_CSR, ("144", "csr_warp_per_row"), ("150", "csr_vector_chosen"),
+            ("148", "csr_merge_path_per_thread"), ("144", "ell_thread_per_row"),
+            ("145", "jds_thread_per_row"), ("145", "dia_thread_per_row")]),
+    Figure("spmv_fast", "spmv", "merge_over_libraries",
+           "SpMV: merge path (148) over cuSPARSE", [MERGE_PATH]),
+    Figure("spmv_copy_share", "spmv", "copy_share", "SpMV: share of the copy bandwidth",
+           [TEXTBOOK_CSR, ("144", "csr_warp_per_row"), ("150", "csr_vector_chosen"),
+            MERGE_PATH, ALG1]),
+]
+STENCIL_FIGURE = "spmv_stencils"
+STENCIL_NOTE = ("150's fixed group sizes, 148's intermediate steps, 144's stride benchmark and the "
+                "repeated timings of 143's kernel, cuSPARSE and ELL: timed on the stencils too, "
+                "not drawn, as on the R-MAT figures (their footnotes say why)")
+
+# The kernels that the sweep times and no figure draws: a pattern of (program, kernel), the
+# figures whose footnote says why, and the footnote. The stencils' figure names the R-MAT
+# figures' notes in one (STENCIL_NOTE).
+NOT_DRAWN = [
+    (r"145 hyb_ell_then_coo", ("spmv_fixes", STENCIL_FIGURE),
+     "HYB (145): timed, not drawn: it runs as ELL where rows are even and as 142's COO where "
+     "they are skewed, since its COO part then holds nearly all the work"),
+    (r"(144|145) csr_thread_per_row|(144|145|150) cusparse_csr(_alg1)?|145 ell_thread_per_row",
+     ("spmv_textbook",),
+     "143's kernel and cuSPARSE, timed again by 144, 145 and 150 beside their own kernels, and "
+     "ELL, timed again by 145: drawn are 148's timings of the first two and 144's of ELL"),
+    (r"150 csr_vector_g\d+", ("spmv_fixes",),
+     "150's fixed group sizes (1 to 32 lanes a row): drawn is the group it chooses by the mean "
+     "row length; 32 lanes is 144's warp per row"),
+    (r"148 csr_merge_path_(staged|conflict_free|warp_carries|registers)",
+     ("spmv_fast",),
+     "148's steps between the per-thread and the final merge path (staged, conflict-free, warp "
+     "carries, registers): the lesson's intermediate kernels, in the notes' measured tables"),
+    (r"144 strided_read_\d+", ("spmv_copy_share",),
+     "144's stride benchmark (strided_read_1 to _32): one array read at growing strides, no "
+     "SpMV; in the notes' measured tables"),
+    (r"124 bucketed_count_plan|124 bucketed_through_partition",
+     ("build_time", "build_vs_library"),
+     "124's bucketed build up to its plan and up to its partition: parts of the bucketed build, "
+     "which is drawn whole"),
+    (r"124 cub_payload_sort", ("build_time", "build_vs_library"),
+     "CUB SortPairs alone (timed by 124): the sort step of the payload-sort build, which is "
+     "drawn whole"),
+]
+
+# Each family's targets, as the chapters' notes state them: the plot that draws it, its value,
+# and what it is.
 TARGETS = {
-    "spmv": [("vs_library", 1.0, "target: merge path (148) / ALG1 <= 1.0, geomean of the graphs"),
-             ("vs_library", 1.1, "target: merge path (148) / ALG1 <= 1.1 on each graph")],
+    "spmv": [("merge_over_libraries", 1.0,
+              "target: merge path (148) / ALG1 <= 1.0, geomean of the graphs"),
+             ("merge_over_libraries", 1.1,
+              "target: merge path (148) / ALG1 <= 1.1 on each graph")],
     "build": [("vs_library", 0.70, "target: bucketed build (124) / payload-sort build <= 0.70")],
     "sorted": [("vs_library", 0.6, "target: one pass (122) / cusparseXcoo2csr <= 0.6"),
                ("copy_share", 85, "target: one pass (122) >= 85% of copy")],
@@ -78,11 +161,12 @@ DIA = ("145", "dia_thread_per_row")
 STENCIL_REFERENCE = reference_curve("spmv")
 DIA_TARGET = 0.45
 
-PLOT_TITLES = {"time": "time", "vs_library": "time relative to the library",
-               "copy_share": "share of the copy bandwidth"}
 # The short name of each family's first library, for the ratio's axis.
-REFERENCE_NAMES = {"spmv": "cuSPARSE ALG1", "build": "CUB payload-sort build",
+REFERENCE_NAMES = {"spmv": "cuSPARSE ALG1", "build": "the payload-sort build",
                    "sorted": "cusparseXcoo2csr", "reduce": "cub::DeviceReduce"}
+# The libraries that 148's merge path is held against, one line each, and their colours.
+MERGE_LIBRARIES = [(("148", "cusparse_csr_alg1"), "cuSPARSE ALG1", "tab:blue"),
+                   (("148", "cusparse_csr_alg2"), "cuSPARSE ALG2", "tab:orange")]
 NAMED_GRAPHS = {"graph500": "Graph500"}
 STENCIL_NAMES = {"stencil2d": "2D 5-point stencil", "stencil3d": "3D 7-point stencil"}
 REASONS = {"fill": "its padding is beyond reach"}
@@ -90,16 +174,17 @@ REASONS = {"fill": "its padding is beyond reach"}
 # A slide: 16:9 at 100 dpi, and type that a room can read.
 SLIDE_INCHES = (12.8, 7.2)
 DPI = 100
-TITLE_PT, SUBTITLE_PT, LABEL_PT, TICK_PT, LEGEND_PT, NOTE_PT = 20, 16, 16, 14, 14, 12
+TITLE_PT, SUBTITLE_PT, LABEL_PT, TICK_PT, LEGEND_PT, NOTE_PT = 22, 16, 17, 15, 15, 12
 PALETTE = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
            "tab:pink", "tab:olive", "tab:cyan", "tab:gray"]
 TARGET_COLOR = "crimson"
 TARGET_LINESTYLES = ["-.", (0, (1, 1.5))]
+LINE_WIDTH = 3.5
 # A log scale only where the values span more than this factor; elsewhere a linear one from 0.
 LOG_SPAN = 30
 TIMED_RUNS = 21
 # Characters a line holds: of the legend at the right of a figure, of a footnote.
-LEGEND_WRAP, FOOTNOTE_WRAP = 31, 145
+LEGEND_WRAP, FOOTNOTE_WRAP = 27, 138
 
 
 def newest_csv():
@@ -128,8 +213,24 @@ def timer_of(label):
     return found.group(1) if found else None
 
 
+def drawn_kernels():
+    """Each (program, kernel) that some figure draws: its figures' curves, the libraries that
+    148's merge path is held against, and the SpMV family on the stencils."""
+    drawn = {(program, kernel) for program, kernel, _, _ in FAMILIES["spmv"][1]}
+    for figure in FIGURES:
+        drawn |= {(program, kernel) for program, kernel, _, _ in figure_kernels(figure)}
+    return drawn | {key for key, _, _ in MERGE_LIBRARIES}
+
+
+def not_drawn_note(program, kernel):
+    """The NOT_DRAWN entry of a kernel that no figure draws: (its figures, its note), or None."""
+    return next(((figures, note) for pattern, figures, note in NOT_DRAWN
+                 if re.fullmatch(pattern, f"{program} {kernel}")), None)
+
+
 def check_families(path):
-    """Each curve's rows are in the CSV under its program, and its label names that program."""
+    """Each curve's rows are in the CSV under its program, its label names that program, and
+    each kernel that the CSV timed is drawn or named in a footnote."""
     _, every = read_sweep(path)
     present = {(r["program"], r["kernel"]) for r in every}
     problems = []
@@ -142,12 +243,18 @@ def check_families(path):
             if timer_of(label) != program:
                 problems.append(f"{family}: {label}: the label does not end with its timing "
                                 f"program, ({program}) or (... timed by {program})")
+    drawn = drawn_kernels()
+    for program, kernel in sorted(present - drawn):
+        if not_drawn_note(program, kernel) is None:
+            problems.append(f"{program} {kernel}: timed in the CSV, drawn in no figure and "
+                            "named in no footnote (plots.NOT_DRAWN)")
     for problem in problems:
         print(f"plots --check: {problem}")
     count = sum(len(kernels) for _, kernels in FAMILIES.values())
     if not problems:
         print(f"plots --check: all {count} curves are in {path}, each labelled with the program "
-              "that timed it")
+              f"that timed it; the {len(present - drawn)} timed kernels that no figure draws are "
+              "each named in a footnote")
     return 1 if problems else 0
 
 
@@ -246,10 +353,10 @@ def line_style(kind, color, library_index):
     """Textbook dashed with open markers, fast solid and filled; each library black."""
     if kind == "lib":
         return dict(color="black", linestyle=["-", ":"][library_index % 2],
-                    marker=["s", "D"][library_index % 2], markersize=9, linewidth=2.5)
-    style = dict(color=color, marker="o", markersize=9, linewidth=2.5)
+                    marker=["s", "D"][library_index % 2], markersize=10, linewidth=LINE_WIDTH)
+    style = dict(color=color, marker="o", markersize=10, linewidth=LINE_WIDTH)
     if kind == "t":
-        return dict(style, linestyle="--", markerfacecolor="white", markeredgewidth=2)
+        return dict(style, linestyle="--", markerfacecolor="white", markeredgewidth=2.5)
     return dict(style, linestyle="-")
 
 
@@ -263,23 +370,30 @@ def bar_style(kind, color, library_index):
     return dict(facecolor=color, edgecolor=color, linewidth=1)
 
 
-def convention_handles(bars):
-    """The legend's entries that state how textbook, fast and library kernels are drawn."""
+def convention_handles(bars, kinds="t f lib".split()):
+    """The legend's entries that state how textbook, fast and library kernels are drawn: those
+    of the kinds that the figure draws."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     if bars:
-        return [Patch(**bar_style("t", "dimgray", 0), label="textbook kernel: open, hatched"),
-                Patch(**bar_style("f", "dimgray", 0), label="fast kernel: filled"),
-                Patch(**bar_style("lib", "black", 0), label="library reference: black")]
-    return [Line2D([], [], **line_style("t", "dimgray", 0), label="textbook kernel: dashed, open"),
-            Line2D([], [], **line_style("f", "dimgray", 0), label="fast kernel: solid, filled"),
-            Line2D([], [], **line_style("lib", "black", 0), label="library reference: black")]
+        handles = {"t": Patch(**bar_style("t", "dimgray", 0),
+                              label="textbook kernel: open, hatched"),
+                   "f": Patch(**bar_style("f", "dimgray", 0), label="fast kernel: filled"),
+                   "lib": Patch(**bar_style("lib", "black", 0), label="library reference: black")}
+    else:
+        handles = {"t": Line2D([], [], **line_style("t", "dimgray", 0),
+                               label="textbook kernel: dashed, open"),
+                   "f": Line2D([], [], **line_style("f", "dimgray", 0),
+                               label="fast kernel: solid, filled"),
+                   "lib": Line2D([], [], **line_style("lib", "black", 0),
+                                 label="library reference: black")}
+    return [handle for kind, handle in handles.items() if kind in kinds]
 
 
 def target_handle(index, label):
     """The legend's entry of a family's target line."""
     from matplotlib.lines import Line2D
-    return Line2D([], [], color=TARGET_COLOR, linewidth=2.5,
+    return Line2D([], [], color=TARGET_COLOR, linewidth=LINE_WIDTH,
                   linestyle=TARGET_LINESTYLES[index % len(TARGET_LINESTYLES)], label=label)
 
 
@@ -290,12 +404,22 @@ def slide_figure(plt, title, subtitle):
     return fig
 
 
-def footnotes(fig, notes):
-    """The footnotes at the foot of the figure; returns the height that they take."""
+def sweep_stamp(path, header):
+    """The sweep's date, device and commit, for a figure's corner; the date whole, time too."""
+    with open(path) as f:
+        date = next((l[len("# date="):].strip() for l in f if l.startswith("# date=")), "?")
+    return f"{date}, {header['device']}, commit {header.get('commit', '?')}"
+
+
+def footnotes(fig, notes, stamp):
+    """The footnotes at the foot of the figure, the stamp (date, device, commit) under them at
+    the right; returns the height that they take."""
+    fig.text(0.995, 0.008, stamp, fontsize=NOTE_PT - 1, color="dimgray", ha="right",
+             va="bottom")
     lines = [line for note in notes for line in textwrap.wrap(note, FOOTNOTE_WRAP)]
     for i, line in enumerate(reversed(lines)):
-        fig.text(0.01, 0.012 + 0.029 * i, line, fontsize=NOTE_PT, va="bottom")
-    return 0.015 + 0.029 * len(lines)
+        fig.text(0.01, 0.04 + 0.028 * i, line, fontsize=NOTE_PT, va="bottom")
+    return 0.045 + 0.028 * len(lines)
 
 
 def legend_row(fig, handles, y):
@@ -313,8 +437,8 @@ def legend_row(fig, handles, y):
 
 
 def side_legends(fig, handles, convention, x, top, floor):
-    """The curves' legend at the right of the axes and the convention under it, in the largest
-    type that keeps both above the footnotes."""
+    """The curves' legend at the right of the axes and the convention (if any) under it, in the
+    largest type that keeps both above the footnotes."""
     renderer = fig.canvas.get_renderer()
     labels = [handle.get_label() for handle in handles]
     for size in range(LEGEND_PT, NOTE_PT - 2, -1):
@@ -323,14 +447,17 @@ def side_legends(fig, handles, convention, x, top, floor):
         curves = fig.legend(handles=handles, loc="upper left", bbox_to_anchor=(x, top),
                             frameon=False, fontsize=size, handlelength=2.6, labelspacing=0.5)
         below = curves.get_window_extent(renderer).transformed(fig.transFigure.inverted()).y0
-        reading = fig.legend(handles=convention, loc="upper left", bbox_to_anchor=(x, below),
-                             frameon=True, fontsize=size, handlelength=2.6,
-                             title="drawn as", title_fontsize=size)
-        foot = reading.get_window_extent(renderer).transformed(fig.transFigure.inverted()).y0
+        reading = convention and fig.legend(handles=convention, loc="upper left",
+                                            bbox_to_anchor=(x, below), frameon=True,
+                                            fontsize=size, handlelength=2.6, title="drawn as",
+                                            title_fontsize=size)
+        foot = (reading.get_window_extent(renderer).transformed(fig.transFigure.inverted()).y0
+                if reading else below)
         if foot >= floor or size == NOTE_PT - 1:
             return
         curves.remove()
-        reading.remove()
+        if reading:
+            reading.remove()
 
 
 def value_axis(ax, values, log, ylabel):
@@ -364,148 +491,129 @@ def needs_log(values, plot):
             and max(positive) / min(positive) > LOG_SPAN)
 
 
-def drawn_paths(ax):
-    """Every line drawn in the axes, in display coordinates: a path for each unbroken run of
-    its points (a lone point is a run of one)."""
-    from matplotlib.path import Path
-    runs = []
-    for line in ax.get_lines():
-        run = []
-        for point in line.get_transform().transform(line.get_xydata()):
-            if all(math.isfinite(v) for v in point):
-                run.append(point)
-                continue
-            if run:
-                runs.append(run)
-            run = []
-        if run:
-            runs.append(run)
-    return [Path(run if len(run) > 1 else run * 2) for run in runs]
+def figure_kernels(figure):
+    """The figure's curves, (program, kernel, kind, label), in its order."""
+    kernels = FAMILIES[figure.family][1]
+    if figure.kernels is None:
+        return kernels
+    by_key = {(program, kernel): k for k in kernels for program, kernel in [k[:2]]}
+    return [by_key[key] for key in figure.kernels]
 
 
-def annotate_in_a_gap(fig, ax, entries):
-    """A framed note of one line for each (text, colour, point) of `entries`, in the free place
-    of the axes clear of every line, marker and note where its arrows, one to each point, are
-    shortest and cross the fewest lines."""
-    from matplotlib.patches import Rectangle
-    from matplotlib.path import Path
-    from matplotlib.transforms import Bbox
-    renderer = fig.canvas.get_renderer()
-    sizes = []
-    for text, _, _ in entries:
-        probe = ax.text(0, 0, text, fontsize=LEGEND_PT, transform=ax.transAxes)
-        box = probe.get_window_extent(renderer)
-        sizes.append((box.width, box.height))
-        probe.remove()
-    # The note's size with its frame, and the clearance that a marker needs around it.
-    margin, clearance = 5, 8
-    width = max(w for w, _ in sizes) + 2 * margin
-    height = sum(h for _, h in sizes) + 2 * margin
-    # The notes already placed, and their arrows (annotations without text, in figure pixels),
-    # which may be crossed as a line may be.
-    notes = [t.get_window_extent(renderer) for t in ax.texts if t.get_text()]
-    arrows = [Path([t.xyann, t.xy]) for t in ax.texts if not t.get_text()]
-    paths = drawn_paths(ax) + arrows
-    frame = ax.get_window_extent(renderer)
-    aims = [ax.transData.transform(point) for _, _, point in entries]
-
-    def starts(x0, y0):
-        return [(min(max(a[0], x0), x0 + width), min(max(a[1], y0), y0 + height)) for a in aims]
-
-    def cost(corner):
-        total = 0
-        for start, aim in zip(starts(*corner), aims):
-            arrow = Path([start, aim])
-            total += (math.hypot(aim[0] - start[0], aim[1] - start[1])
-                      + 80 * sum(arrow.intersects_path(p) for p in paths)
-                      + 1000 * sum(arrow.intersects_bbox(n) for n in notes))
-        return total
-    free = []
-    for i in range(80):
-        for j in range(60):
-            x0 = frame.x0 + (0.005 + 0.99 * i / 79) * frame.width
-            y0 = frame.y0 + (0.005 + 0.99 * j / 59) * frame.height
-            if x0 + width > frame.x1 - 2 or y0 + height > frame.y1 - 2:
-                continue
-            room = Bbox([[x0 - clearance, y0 - clearance],
-                         [x0 + width + clearance, y0 + height + clearance]])
-            if not any(p.intersects_bbox(room) for p in paths) and not any(
-                    room.overlaps(n) for n in notes):
-                free.append((x0, y0))
-    if not free:
-        return
-    x0, y0 = min(free, key=cost)
-    ax.add_patch(Rectangle(((x0 - frame.x0) / frame.width, (y0 - frame.y0) / frame.height),
-                           width / frame.width, height / frame.height, transform=ax.transAxes,
-                           facecolor="white", edgecolor="dimgray", zorder=5))
-    line_top = y0 + height - margin
-    for (text, color, _), (_, line_height) in zip(entries, sizes):
-        ax.text((x0 + margin - frame.x0) / frame.width, (line_top - frame.y0) / frame.height,
-                text, fontsize=LEGEND_PT, color=color, va="top", transform=ax.transAxes,
-                zorder=6)
-        line_top -= line_height
-    for (_, color, _), start, aim in zip(entries, starts(x0, y0), aims):
-        ax.annotate("", xy=aim, xycoords="figure pixels", xytext=start,
-                    textcoords="figure pixels", zorder=6,
-                    arrowprops=dict(arrowstyle="-|>", color=color, linewidth=1.4,
-                                    linestyle="--", shrinkA=0, shrinkB=8, mutation_scale=16))
+def figure_notes(name):
+    """The footnotes of NOT_DRAWN that belong to the figure."""
+    return [note for _, figures, note in NOT_DRAWN if name in figures]
 
 
-def family_figure(plt, family, plot, value_of, rows, subtitle):
-    """The figure of one family's plot with its titles, the family's kernels, those that have a
-    value on some graph (with their values), and the plot's targets; None where none has one."""
-    name, kernels = FAMILIES[family]
-    measured = measured_kernels(rows, kernels, value_of)
-    if not measured:
-        return None
-    targets = [(v, label) for figure, v, label in TARGETS.get(family, []) if figure == plot]
-    return slide_figure(plt, f"{name}: {PLOT_TITLES[plot]}", subtitle), kernels, measured, targets
+def ratio_to(rows, key):
+    """Each graph's time of the (program, kernel) `key`: the denominator of a ratio."""
+    return {r["skew"]: float(r["ms"]) for r in rows if (r["program"], r["kernel"]) == key}
 
 
-def draw_lines(plt, family, plot, ylabel, value_of, rows, skipped, subtitle, out):
-    """One family against the skew, the named graphs as points of their own at the right, the
+def figure_curves(figure, rows):
+    """The figure's curves with their values by graph, (program, kernel, kind, label, by_graph,
+    colour), its axis label, the unit of a bar's value, and the notes on values left out."""
+    kernels = figure_kernels(figure)
+    colors = kernel_colors(FAMILIES[figure.family][1])
+    name = REFERENCE_NAMES[figure.family]
+    notes = []
+    if figure.plot == "merge_over_libraries":
+        merge = ratio_to(rows, MERGE_PATH)
+        curves = []
+        for key, library, color in MERGE_LIBRARIES:
+            denominator = ratio_to(rows, key)
+            curves.append(("148", f"over {key[1]}", "f",
+                           f"merge path (148) / {library} (timed by 148)",
+                           {g: merge[g] / denominator[g] for g in merge if g in denominator},
+                           color))
+        return curves, "merge path's time / the library's", "x", notes
+    if figure.plot == "time":
+        value_of, label, unit = lambda r: float(r["ms"]), f"time (ms, median of {TIMED_RUNS})", \
+            " ms"
+    elif figure.plot == "vs_library":
+        reference = ratio_to(rows, reference_curve(figure.family))
+        value_of = (lambda r: float(r["ms"]) / reference[r["skew"]]
+                    if r["skew"] in reference else None)
+        label, unit = f"time / {name}'s time", "x"
+    else:
+        value_of = lambda r: 100 * float(r["gbs"]) / float(r["copy_gbs"])  # noqa: E731
+        label, unit = "share of copy bandwidth (%)", "%"
+    curves = []
+    for program, kernel, kind, legend, by_graph in measured_kernels(rows, kernels, value_of):
+        if figure.plot == "copy_share":
+            # A kernel that mostly reads can outrun the copy, which reads and writes: a share
+            # past 100% says nothing of the kernel, and is left out.
+            over = [g for g, v in by_graph.items() if v > 100]
+            if over:
+                notes.append(f"{legend}: left out at {skew_list(over)}, where its share passes "
+                             "100%: the copy reads and writes, and a kernel that mostly reads "
+                             "can outrun it")
+            by_graph = {g: v for g, v in by_graph.items() if v <= 100}
+        curves.append((program, kernel, kind, legend, by_graph, colors.get((program, kernel))))
+    return curves, label, unit, notes
+
+
+def subtitle_of(figure, header):
+    """What the figure is measured on, and which way is better."""
+    better = {"time": "lower is faster", "vs_library": "below 1: faster than the library",
+              "copy_share": "higher is closer to the copy",
+              "merge_over_libraries": "below 1: merge path is faster"}[figure.plot]
+    return f"R-MAT scale {header.get('scale', '?')}, edge factor 16; {better}"
+
+
+def draw_lines(plt, figure, header, rows, skipped, stamp, out):
+    """One figure against the skew, the named graphs as points of their own at the right, the
     legend outside the axes at the right, the convention and the footnotes below."""
-    started = family_figure(plt, family, plot, value_of, rows, subtitle)
-    if started is None:
+    curves, ylabel, _, value_notes = figure_curves(figure, rows)
+    if not curves:
         return None
-    fig, kernels, curves, targets = started
+    fig = slide_figure(plt, figure.title, subtitle_of(figure, header))
+    targets = [(v, label) for plot, v, label in TARGETS.get(figure.family, [])
+               if plot == figure.plot]
     skews, named = sweep_graphs(rows)
-    colors = kernel_colors(kernels)
-    floor = footnotes(fig, not_timed_notes(rows, skipped, kernels, skews + named))
+    notes = (not_timed_notes(rows, skipped, figure_kernels(figure), skews + named) + value_notes
+             + figure_notes(figure.name))
+    floor = footnotes(fig, notes, stamp)
     bottom = floor + 0.125
-    top, left, named_width = 0.85, 0.095, 0.11 * len(named)
+    top, left, named_width = 0.84, 0.095, 0.11 * len(named)
     skew_right = 0.64 - named_width
     ax = fig.add_axes([left, bottom, skew_right - left, top - bottom])
     side = (fig.add_axes([skew_right + 0.012, bottom, named_width, top - bottom], sharey=ax)
             if named else None)
-    values = [v for *_, m in curves for v in m.values()] + [v for v, _ in targets]
-    value_axis(ax, values, needs_log(values, plot), ylabel)
+    values = [v for *_, m, _ in curves for v in m.values()] + [v for v, _ in targets]
+    ratio = figure.plot == "merge_over_libraries"
+    value_axis(ax, values, not ratio and needs_log(values, figure.plot), ylabel)
+    if ratio:
+        # A ratio around 1 on a linear axis: parity in the middle, a fifth either side at least.
+        ax.set_ylim(min(0.8, min(values) - 0.05), max(1.2, max(values) + 0.05))
 
-    # Each named graph's points side by side, so that equal times do not hide each other.
+    # Each named graph's points side by side, so that equal values do not hide each other.
     dodge = {}
     for graph in named:
-        there = [(p, k) for p, k, _, _, m in curves if graph in m]
+        there = [(p, k) for p, k, _, _, m, _ in curves if graph in m]
         step = min(0.22, 0.84 / max(1, len(there) - 1))
         dodge[graph] = {pk: (n - (len(there) - 1) / 2) * step for n, pk in enumerate(there)}
-    handles, libraries, lone = [], 0, []
-    for program, kernel, kind, label, measured in curves:
-        style = line_style(kind, colors.get((program, kernel)), libraries)
+    # The curves drawn as lone points (no two of their skews side by side), a little apart, so
+    # that the points do not hide behind the lines' markers: right, left, further right, ...
+    lone = [k for k, (*_, m, _) in enumerate(curves)
+            if not any(a in m and b in m for a, b in zip(skews, skews[1:]))]
+    shift = {k: (n // 2 + 1) * 0.025 * (-1) ** n for n, k in enumerate(lone)}
+    handles, libraries = [], 0
+    for k, (program, kernel, kind, label, measured, color) in enumerate(curves):
+        style = line_style(kind, color, libraries)
         libraries += kind == "lib"
         # A skew that was not timed breaks the line: nothing lies between its neighbours.
-        xs = [float(s) for s in skews]
+        xs = [float(s) + shift.get(k, 0) for s in skews]
         ys = [measured.get(s, float("nan")) for s in skews]
         handle, = ax.plot(xs, ys, label=label, **style)
         handles.append(handle)
-        timed = [k for k, y in enumerate(ys) if not math.isnan(y)]
-        if timed and all(j - 1 not in timed and j + 1 not in timed for j in timed):
-            lone.append((label, style["color"], [(xs[j], ys[j]) for j in timed]))
         if side is not None:
             for g, graph in enumerate(named):
                 if graph in measured:
                     side.plot([g + dodge[graph][(program, kernel)]], [measured[graph]],
-                              **dict(style, linestyle="none", markersize=8))
+                              **dict(style, linestyle="none"))
     for t, (value, label) in enumerate(targets):
-        style = dict(color=TARGET_COLOR, linewidth=2.5,
+        style = dict(color=TARGET_COLOR, linewidth=LINE_WIDTH - 1,
                      linestyle=TARGET_LINESTYLES[t % len(TARGET_LINESTYLES)])
         for axes in filter(None, (ax, side)):
             axes.axhline(value, **style)
@@ -521,57 +629,51 @@ def draw_lines(plt, family, plot, ylabel, value_of, rows, skipped, subtitle, out
         side.tick_params(labelsize=TICK_PT, labelleft=False)
         side.set_xlabel("named graph", fontsize=LABEL_PT)
         side.grid(True, axis="y", which="major", alpha=0.35)
-    side_legends(fig, handles, convention_handles(False), 0.655, top + 0.01, floor)
-    # The kernels drawn as lone points, in one note that points at the first point of each;
-    # each later point of a kernel gets a note of its name.
-    if lone:
-        annotate_in_a_gap(fig, ax, [
-            (f"{label.split(' (')[0]}: timed at a = "
-             + " and ".join(f"{x:.2f}" for x, _ in points) + " only", color, points[0])
-            for label, color, points in lone])
-    for label, color, points in lone:
-        for point in points[1:]:
-            annotate_in_a_gap(fig, ax, [(label.split(" (")[0], color, point)])
+    kinds = {kind for _, _, kind, *_ in curves}
+    side_legends(fig, handles, [] if ratio else convention_handles(False, kinds), 0.655,
+                 top + 0.01, floor)
     fig.savefig(out, dpi=DPI)
     plt.close(fig)
     return out
 
 
-def draw_bars(plt, family, plot, ylabel, value_of, unit, rows, subtitle, out):
+def draw_bars(plt, figure, header, rows, stamp, out):
     """A family that does not depend on the skew: a group of bars for each kernel, a bar for
     each graph in the order of the axis' label, and each group's median written above it."""
-    started = family_figure(plt, family, plot, value_of, rows, subtitle)
-    if started is None:
+    groups, ylabel, unit, value_notes = figure_curves(figure, rows)
+    if not groups:
         return None
-    fig, kernels, groups, targets = started
+    fig = slide_figure(plt, figure.title, subtitle_of(figure, header))
+    targets = [(v, label) for plot, v, label in TARGETS.get(figure.family, [])
+               if plot == figure.plot]
     skews, named = sweep_graphs(rows)
     graphs = skews + named
-    colors = kernel_colors(kernels)
     handles = convention_handles(True) + [target_handle(t, label)
                                           for t, (_, label) in enumerate(targets)]
-    bottom = 0.01 + legend_row(fig, handles, 0.01) + 0.155
+    floor = footnotes(fig, value_notes + figure_notes(figure.name), stamp)
+    bottom = floor + legend_row(fig, handles, floor) + 0.16
     ax = fig.add_axes([0.085, bottom, 0.9, 0.83 - bottom])
-    values = [v for *_, g in groups for v in g.values()] + [v for v, _ in targets]
-    log = needs_log(values, plot)
+    values = [v for *_, g, _ in groups for v in g.values()] + [v for v, _ in targets]
+    log = needs_log(values, figure.plot)
     value_axis(ax, values, log, ylabel)
     if log:
         ax.set_ylim(top=max(values) * 6)
-    floor = ax.get_ylim()[0]
+    low = ax.get_ylim()[0]
     width = 0.8 / len(graphs)
     libraries = 0
-    for i, (program, kernel, kind, label, by_graph) in enumerate(groups):
-        style = bar_style(kind, colors.get((program, kernel)), libraries)
+    for i, (program, kernel, kind, label, by_graph, color) in enumerate(groups):
+        style = bar_style(kind, color, libraries)
         libraries += kind == "lib"
         for j, graph in enumerate(graphs):
             if graph in by_graph:
-                ax.bar(i + (j - (len(graphs) - 1) / 2) * width, by_graph[graph] - floor,
-                       width * 0.88, bottom=floor, **style)
+                ax.bar(i + (j - (len(graphs) - 1) / 2) * width, by_graph[graph] - low,
+                       width * 0.88, bottom=low, **style)
         peak = max(by_graph.values())
         ax.text(i, peak * 1.25 if log else peak + 0.02 * ax.get_ylim()[1],
                 short_value(statistics.median(by_graph.values()), unit), ha="center",
-                va="bottom", fontsize=TICK_PT, fontweight="bold")
+                va="bottom", fontsize=TICK_PT + 1, fontweight="bold")
     for t, (value, _) in enumerate(targets):
-        ax.axhline(value, color=TARGET_COLOR, linewidth=2.5,
+        ax.axhline(value, color=TARGET_COLOR, linewidth=LINE_WIDTH - 1,
                    linestyle=TARGET_LINESTYLES[t % len(TARGET_LINESTYLES)])
     ax.set_xticks(range(len(groups)))
     ax.set_xticklabels([textwrap.fill(g[3], 24) for g in groups], fontsize=TICK_PT)
@@ -585,20 +687,28 @@ def draw_bars(plt, family, plot, ylabel, value_of, unit, rows, subtitle, out):
     return out
 
 
-def draw_stencils(plt, stencils, header, out_dir):
+def program_label(label):
+    """A curve's label with the program whose kernel it is in place of the one that timed it:
+    "CSR, thread per row (143)", "cuSPARSE CSR SpMV, ALG1"."""
+    label = re.sub(r"\((\d+)'s kernel, timed by \d+\)$", r"(\1)", label)
+    return re.sub(r" \(timed by \d+\)$", "", label)
+
+
+def draw_stencils(plt, stencils, header, stamp, out_dir):
     """The SpMV family on each structured class, as bars (a class is no point on a skew axis):
     a panel a class, each kernel that was not built there named with its reason in place of its
     bar, and DIA's target as a mark on its bar's row."""
-    from matplotlib.ticker import FuncFormatter
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
     classes = [c for c in STENCIL_NAMES if any(r["skew"] == c for r in stencils)]
     kernels = [k for k in FAMILIES["spmv"][1]
                if any(r["program"] == k[0] and r["kernel"] == k[1] for r in stencils)]
     colors = kernel_colors(FAMILIES["spmv"][1])
     fig = slide_figure(plt, "SpMV on the Poisson stencils: time",
-                       f"{header['device']}, about 2^{header.get('scale', '?')} rows")
+                       f"about 2^{header.get('scale', '?')} rows; shorter is faster")
     handles = convention_handles(True) + [target_handle(0, f"target: DIA <= {DIA_TARGET} x ALG1")]
-    bottom = 0.01 + legend_row(fig, handles, 0.01) + 0.09
-    left, right, gap, top = 0.33, 0.985, 0.04, 0.84
+    floor = footnotes(fig, figure_notes(STENCIL_FIGURE) + [STENCIL_NOTE], stamp)
+    bottom = floor + legend_row(fig, handles, floor) + 0.085
+    left, right, gap, top = 0.345, 0.985, 0.04, 0.81
     width = (right - left - gap * (len(classes) - 1)) / len(classes)
     drawn = {(k[0], k[1]) for k in kernels}
     timed = [float(r["ms"]) for r in stencils if not r.get("skipped") and r.get("ms")
@@ -622,29 +732,28 @@ def draw_stencils(plt, stencils, header, out_dir):
                 continue
             ms = float(row["ms"])
             ax.barh(y, ms, 0.72, **style)
-            value, end = f" {ms:.3g} ms", ms
+            end = ms
             if (program, kernel) == DIA and reference and not reference.get("skipped"):
                 goal = DIA_TARGET * float(reference["ms"])
-                ax.plot([goal, goal], [y - 0.5, y + 0.5], color=TARGET_COLOR, linewidth=3,
-                        linestyle=TARGET_LINESTYLES[0])
-                value += (f" = {ms / float(reference['ms']):.2f} x ALG1\n"
-                          f" (target: <= {goal:.3g} ms)")
+                ax.plot([goal, goal], [y - 0.5, y + 0.5], color=TARGET_COLOR,
+                        linewidth=LINE_WIDTH, linestyle=TARGET_LINESTYLES[0])
                 end = max(ms, goal)
-            ax.text(end, y, value, va="center", fontsize=NOTE_PT + 1)
-        ax.set_xlim(0, max(timed) * 1.35)
+            ax.text(end, y, f" {ms:.3g}", va="center", fontsize=NOTE_PT + 1)
+        ax.set_xlim(0, max(timed) * 1.25)
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: plain(v)))
         ax.set_ylim(-0.6, len(kernels) - 0.4)
         ax.set_title(STENCIL_NAMES[matrix], fontsize=LABEL_PT)
         ax.set_xlabel(f"time (ms, median of {TIMED_RUNS})", fontsize=LABEL_PT)
         ax.tick_params(labelsize=TICK_PT)
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=5))
         ax.grid(True, axis="x", alpha=0.35)
         ax.set_yticks(range(len(kernels)))
         if c == 0:
-            ax.set_yticklabels([textwrap.fill(k[3], 39) for k in reversed(kernels)],
-                               fontsize=TICK_PT)
+            ax.set_yticklabels([program_label(k[3]) for k in reversed(kernels)],
+                               fontsize=TICK_PT - 1)
         else:
             ax.tick_params(labelleft=False)
-    out = os.path.join(out_dir, "spmv_stencils.png")
+    out = os.path.join(out_dir, f"{STENCIL_FIGURE}.png")
     fig.savefig(out, dpi=DPI)
     plt.close(fig)
     return out
@@ -655,8 +764,8 @@ def main():
     parser.add_argument("csv", nargs="?")
     parser.add_argument("--out", default="notes/figures")
     parser.add_argument("--check", action="store_true",
-                        help="check the curves of programs.txt against the CSV; draws nothing, "
-                             "needs no matplotlib")
+                        help="check the curves of programs.txt and the footnotes against the CSV; "
+                             "draws nothing, needs no matplotlib")
     args = parser.parse_args()
     path = args.csv or newest_csv()
     if path is None:
@@ -674,32 +783,19 @@ def main():
               f"another interpreter)")
         return 1
     header, rows, skipped, stencils = read(path)
+    stamp = sweep_stamp(path, header)
     os.makedirs(args.out, exist_ok=True)
-    subtitle = f"{header['device']}, R-MAT scale {header.get('scale', '?')}, edge factor 16"
     written = []
-    for family, (name, kernels) in FAMILIES.items():
-        ref_program, ref_kernel = reference_curve(family)
-        reference = {r["skew"]: float(r["ms"]) for r in rows
-                     if r["program"] == ref_program and r["kernel"] == ref_kernel}
-        ref_name = REFERENCE_NAMES[family]
-        for plot, ylabel, value_of, unit in [
-            ("time", f"time (ms, median of {TIMED_RUNS})", lambda r: float(r["ms"]), " ms"),
-            ("vs_library", f"time / {ref_name}'s time",
-             lambda r: float(r["ms"]) / reference[r["skew"]] if r["skew"] in reference else None,
-             "x"),
-            ("copy_share", "share of copy bandwidth (%)",
-             lambda r: 100 * float(r["gbs"]) / float(r["copy_gbs"]), "%"),
-        ]:
-            out = os.path.join(args.out, f"{family}_{plot}.png")
-            if family in SKEW_FREE:
-                drawn = draw_bars(plt, family, plot, ylabel, value_of, unit, rows, subtitle, out)
-            else:
-                drawn = draw_lines(plt, family, plot, ylabel, value_of, rows, skipped, subtitle,
-                                   out)
-            if drawn:
-                written.append(drawn)
+    for figure in FIGURES:
+        out = os.path.join(args.out, f"{figure.name}.png")
+        if figure.family in SKEW_FREE:
+            drawn = draw_bars(plt, figure, header, rows, stamp, out)
+        else:
+            drawn = draw_lines(plt, figure, header, rows, skipped, stamp, out)
+        if drawn:
+            written.append(drawn)
     if stencils:
-        written.append(draw_stencils(plt, stencils, header, args.out))
+        written.append(draw_stencils(plt, stencils, header, stamp, args.out))
     print(f"make plots: {len(written)} figures from {path} in {args.out}/")
     return 0
 
