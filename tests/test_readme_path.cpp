@@ -156,6 +156,15 @@ std::vector<std::string> cells_of(const std::string& row) {
     return cells;
 }
 
+// A group's label: a row whose only text is bold, in its first or second cell.
+bool is_label(const std::vector<std::string>& cells) {
+    size_t filled = 0;
+    for (const std::string& cell : cells) filled += cell.empty() ? 0 : 1;
+    const std::string label = cells[0] + cells[1];
+    return filled == 1 && label.size() > 4 && label.rfind("**", 0) == 0 &&
+           label.compare(label.size() - 2, 2, "**") == 0;
+}
+
 const std::vector<std::string> kColumns = {"section",  "question", "program",
                                            "notes",    "figure",   "exercise"};
 
@@ -182,9 +191,10 @@ std::vector<PathRow> path_rows() {
         const std::vector<std::string> cells = cells_of(lines[line]);
         INFO("README.md:" << line + 1 << ": " << lines[line]);
         REQUIRE(cells.size() == kColumns.size());
-        if (cells[0].rfind("**", 0) == 0) {
-            const bool core = cells[0].find("Core path") != std::string::npos;
-            const bool advanced = cells[0].find("Advanced") != std::string::npos;
+        if (is_label(cells)) {
+            const std::string label = cells[0] + cells[1];
+            const bool core = label.find("**Core path") != std::string::npos;
+            const bool advanced = label.find("**Advanced") != std::string::npos;
             CHECK(core != advanced);
             group = core ? 1 : 0;
             continue;
