@@ -59,9 +59,9 @@ std::string github_slug(const std::string& heading) {
         if (point == ' ' || point == '-') {
             slug += '-';
         } else if (is_letter_or_digit(point)) {
-            slug += point < 0x80 ? std::string(1, static_cast<char>(std::tolower(
-                                                      static_cast<int>(point))))
-                                 : heading.substr(start, at - start);
+            slug += point < 0x80
+                        ? std::string(1, static_cast<char>(std::tolower(static_cast<int>(point))))
+                        : heading.substr(start, at - start);
         }
     }
     return slug;
@@ -165,8 +165,8 @@ bool is_label(const std::vector<std::string>& cells) {
            label.compare(label.size() - 2, 2, "**") == 0;
 }
 
-const std::vector<std::string> kColumns = {"section",  "question", "program",
-                                           "notes",    "figure",   "exercise"};
+const std::vector<std::string> kColumns = {"section", "question", "program",
+                                           "notes",   "figure",   "exercise"};
 
 struct PathRow {
     size_t line;
@@ -179,8 +179,10 @@ std::vector<PathRow> path_rows() {
     const std::vector<std::string> lines = prose_lines("README.md");
     size_t header = 0;
     while (header < lines.size() && cells_of(lines[header]) != kColumns) ++header;
-    INFO("README.md's path table, headed | section | question | program | notes | figure | "
-         "exercise |, within its first " << kFirstScreen << " lines");
+    INFO(
+        "README.md's path table, headed | section | question | program | notes | figure | "
+        "exercise |, within its first "
+        << kFirstScreen << " lines");
     REQUIRE(header + 2 < kFirstScreen);
     REQUIRE(lines[header + 1].rfind("|---", 0) == 0);
 
@@ -210,8 +212,7 @@ std::vector<PathRow> path_rows() {
 // The one link of a cell.
 std::string only_link(const PathRow& row, size_t column) {
     const std::vector<Link> links = links_in(row.cells[column], row.line);
-    INFO("README.md:" << row.line << ", column " << kColumns[column] << ": "
-                      << row.cells[column]);
+    INFO("README.md:" << row.line << ", column " << kColumns[column] << ": " << row.cells[column]);
     REQUIRE(links.size() == 1);
     return links[0].target;
 }
