@@ -173,10 +173,12 @@ inline std::string slug(const std::string& heading) {
         const uint32_t point = code_point_at(heading, at, length);
         if (point < 0x80) {
             const char c = static_cast<char>(point);
-            if (c >= 'A' && c <= 'Z') out += static_cast<char>(c - 'A' + 'a');
+            if (c >= 'A' && c <= 'Z')
+                out += static_cast<char>(c - 'A' + 'a');
             else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_')
                 out += c;
-            else if (c == ' ') out += '-';
+            else if (c == ' ')
+                out += '-';
         } else if (!is_symbol(point)) {
             out += heading.substr(at, length);
         }
@@ -240,12 +242,11 @@ inline std::vector<Link> links_of(const std::string& text) {
     std::vector<Link> links;
     for (auto it = std::sregex_iterator(prose.begin(), prose.end(), inline_link);
          it != std::sregex_iterator(); ++it)
-        links.push_back({(*it)[2], (*it)[1].length() > 0,
-                         line_at(prose, static_cast<size_t>(it->position()))});
+        links.push_back(
+            {(*it)[2], (*it)[1].length() > 0, line_at(prose, static_cast<size_t>(it->position()))});
     for (auto it = std::sregex_iterator(prose.begin(), prose.end(), definition);
          it != std::sregex_iterator(); ++it)
-        links.push_back({(*it)[2], false,
-                         line_at(prose, static_cast<size_t>(it->position(2)))});
+        links.push_back({(*it)[2], false, line_at(prose, static_cast<size_t>(it->position(2)))});
     std::sort(links.begin(), links.end(),
               [](const Link& a, const Link& b) { return a.line < b.line; });
     return links;

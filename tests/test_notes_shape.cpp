@@ -4,9 +4,9 @@
 // folded block, every number of a question used once, every link and image found. Each check is
 // a function over a text, proved first on a small synthetic chapter that passes and on variants
 // that must fail, then run on notes/ch21_csr.md and notes/ch14_spmv.md.
-#include <catch2/catch.hpp>
 #include <unistd.h>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -47,8 +47,8 @@ const std::vector<Lesson> kLessons = {
     {120, "Sorted COO to CSR, one search per row boundary",
      "120-sorted-coo-to-csr-one-search-per-row-boundary", false},
     {121, "Sorted COO to CSR in chunks", "121-sorted-coo-to-csr-in-chunks", false},
-    {122, "Sorted COO to CSR in one coalesced pass",
-     "122-sorted-coo-to-csr-in-one-coalesced-pass", false},
+    {122, "Sorted COO to CSR in one coalesced pass", "122-sorted-coo-to-csr-in-one-coalesced-pass",
+     false},
     {123, "Binned CSR construction", "123-binned-csr-construction", true},
     {124, "Bucketed CSR construction", "124-bucketed-csr-construction", true},
     {141, "One matrix in dense, COO and CSR", "141-one-matrix-in-dense-coo-and-csr", false},
@@ -66,7 +66,7 @@ const std::vector<Lesson> kLessons = {
     {150, "Vector CSR", "150-vector-csr", true},
 };
 
-const std::vector<std::string> kParts = {"Question",        "Idea",       "Figure",  "Run it",
+const std::vector<std::string> kParts = {"Question",       "Idea",       "Figure",  "Run it",
                                          "What to notice", "Self-check", "Exercise"};
 const std::string kMeasured = "Measured on an NVIDIA H200";
 const std::string kGlossary = "Glossary: English and zh-TW";
@@ -78,16 +78,45 @@ const Lesson* lesson_of(int number) {
     return nullptr;
 }
 
-struct Chapter {
-    int number;                 // 21 or 14
-    std::string path;           // its notes
-    std::vector<int> programs;  // its programs' numbers, in program order
+// A source that names a self-check question by its number ("self-check question 6").
+struct Citation {
+    std::string file;
+    int program;  // the numbered program whose source cites it, or 0
+    int question;
 };
 
+struct Chapter {
+    int number;                       // 21 or 14
+    std::string path;                 // its notes
+    std::vector<int> programs;        // its programs' numbers, in program order
+    int kept_questions;               // questions 1 to this one were asked before the course
+    std::vector<Citation> citations;  // its sources' references to its questions
+};
+
+// The citations of questions in the sources under a chapter's folder.
+std::vector<Citation> citations_in(const std::string& folder) {
+    static const std::regex cited("question ([0-9]+)", std::regex::icase);
+    static const std::regex numbered("([0-9]{3})_\\w+");
+    std::vector<Citation> citations;
+    for (const auto& entry : fs::recursive_directory_iterator(folder)) {
+        if (!entry.is_regular_file()) continue;
+        const std::string text = notes_text::read_text(entry.path().string());
+        std::smatch program;
+        const std::string stem = entry.path().stem().string();
+        const int number = std::regex_match(stem, program, numbered) ? std::stoi(program[1]) : 0;
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), cited);
+             it != std::sregex_iterator(); ++it)
+            citations.push_back({entry.path().string(), number, std::stoi((*it)[1])});
+    }
+    return citations;
+}
+
 // The chapters, their programs taken from programs.txt: 11x and 12x are chapter 21's, 14x and
-// 150 chapter 14's.
+// 150 chapter 14's. Before the course, chapter 21's notes asked questions 1 to 11, and chapter
+// 14's 1 to 12; each keeps its number.
 std::vector<Chapter> chapters() {
-    Chapter ch21{21, "notes/ch21_csr.md", {}}, ch14{14, "notes/ch14_spmv.md", {}};
+    Chapter ch21{21, "notes/ch21_csr.md", {}, 11, citations_in("ch21_csr")};
+    Chapter ch14{14, "notes/ch14_spmv.md", {}, 12, citations_in("ch14_spmv")};
     for (const ListedProgram& program : listed_programs()) {
         const int number = std::stoi(program.name.substr(0, 3));
         (number >= 140 ? ch14 : ch21).programs.push_back(number);
@@ -191,8 +220,8 @@ Problems check_program_sections(const Notes& notes, const Chapter& chapter) {
         const Heading& heading = notes.headings[index];
         if (std::find(chapter.programs.begin(), chapter.programs.end(), number) ==
             chapter.programs.end())
-            problems.push_back(at(notes, heading.line) + "a section for " +
-                               std::to_string(number) + ", which is not this chapter's program");
+            problems.push_back(at(notes, heading.line) + "a section for " + std::to_string(number) +
+                               ", which is not this chapter's program");
         const Lesson* lesson = lesson_of(number);
         const std::string want = lesson ? std::to_string(number) + ": " + lesson->title : "";
         if (lesson && heading.text != want)
@@ -213,8 +242,9 @@ Problems check_program_sections(const Notes& notes, const Chapter& chapter) {
         problems.push_back(notes.path + ": the program sections run " + joined(order) +
                            "; program order is " + joined(chapter.programs));
     if (find_heading(notes, 2, "Advanced lessons") != std::string::npos)
-        problems.push_back(notes.path + ": `## Advanced lessons` is not used; the contents list "
-                                        "marks the advanced lessons");
+        problems.push_back(notes.path +
+                           ": `## Advanced lessons` is not used; the contents list "
+                           "marks the advanced lessons");
     return problems;
 }
 
@@ -224,8 +254,10 @@ std::vector<std::pair<std::string, size_t>> list_items(const std::string& text, 
     std::vector<std::pair<std::string, size_t>> items;
     const std::vector<std::string> lines = notes_text::split_lines(text);
     for (size_t i = 0; i < lines.size(); ++i) {
-        if (std::regex_match(lines[i], item_start)) items.push_back({lines[i], first + i});
-        else if (!lines[i].empty() && !items.empty()) items.back().first += "\n" + lines[i];
+        if (std::regex_match(lines[i], item_start))
+            items.push_back({lines[i], first + i});
+        else if (!lines[i].empty() && !items.empty())
+            items.back().first += "\n" + lines[i];
     }
     return items;
 }
@@ -239,8 +271,8 @@ Problems check_contents(const Notes& notes, const Chapter&) {
         problems.push_back(at(notes, notes.headings[contents].line) +
                            "`## Contents` comes after the first program section");
     std::vector<std::string> listed;
-    for (const auto& [item, line] : list_items(part_text(notes, contents),
-                                               notes.headings[contents].line + 1))
+    for (const auto& [item, line] :
+         list_items(part_text(notes, contents), notes.headings[contents].line + 1))
         for (const Link& link : notes_text::links_of(item)) {
             if (link.target.empty() || link.target[0] != '#') continue;
             const std::string anchor = link.target.substr(1);
@@ -261,9 +293,9 @@ Problems check_contents(const Notes& notes, const Chapter&) {
     // The sections that the contents must list, in the file's order.
     std::vector<std::string> wanted;
     for (size_t i = 0; i < notes.headings.size(); ++i)
-        if (program_of(notes.headings[i]) || (notes.headings[i].level == 2 &&
-                                              (notes.headings[i].text == kMeasured ||
-                                               notes.headings[i].text == kGlossary)))
+        if (program_of(notes.headings[i]) ||
+            (notes.headings[i].level == 2 &&
+             (notes.headings[i].text == kMeasured || notes.headings[i].text == kGlossary)))
             wanted.push_back(notes.headings[i].anchor);
     for (const std::string& anchor : wanted)
         if (!has(listed, anchor))
@@ -275,16 +307,17 @@ Problems check_contents(const Notes& notes, const Chapter&) {
     for (const std::string& anchor : wanted)
         if (has(listed_wanted, anchor)) file_order.push_back(anchor);
     if (listed_wanted != file_order)
-        problems.push_back(notes.path + ": the contents list the sections in another order "
-                                        "than the file gives them");
+        problems.push_back(notes.path +
+                           ": the contents list the sections in another order "
+                           "than the file gives them");
     return problems;
 }
 
 Problems check_lesson_parts(const Notes& notes, const Chapter&) {
     Problems problems;
     for (const auto& [number, section] : program_sections(notes)) {
-        const std::string where = at(notes, notes.headings[section].line) +
-                                  std::to_string(number) + ": ";
+        const std::string where =
+            at(notes, notes.headings[section].line) + std::to_string(number) + ": ";
         std::vector<std::string> found;
         for (size_t i = section + 1; i < part_end(notes, section); ++i) {
             if (notes.headings[i].level != 3) continue;
@@ -298,9 +331,9 @@ Problems check_lesson_parts(const Notes& notes, const Chapter&) {
             const auto count = std::count(found.begin(), found.end(), part);
             if (count == 1) continue;
             each_once = false;
-            problems.push_back(where + "`### " + part + "` " +
-                               (count ? "appears " + std::to_string(count) + " times"
-                                      : "is missing"));
+            problems.push_back(
+                where + "`### " + part + "` " +
+                (count ? "appears " + std::to_string(count) + " times" : "is missing"));
         }
         std::vector<std::string> parts_found;
         for (const std::string& text : found)
@@ -376,8 +409,8 @@ Problems check_what_to_notice(const Notes& notes, const Chapter&) {
 // The questions (`**Qn.**`) of a text outside code: each one's number and position.
 std::vector<std::pair<int, size_t>> questions_of(const std::string& text) {
     static const std::regex question("\\*\\*Q([0-9]+)\\.\\*\\*");
-    const std::string prose = notes_text::without_inline_code(
-        notes_text::without_fenced_code(text));
+    const std::string prose =
+        notes_text::without_inline_code(notes_text::without_fenced_code(text));
     std::vector<std::pair<int, size_t>> found;
     for (auto it = std::sregex_iterator(prose.begin(), prose.end(), question);
          it != std::sregex_iterator(); ++it)
@@ -401,12 +434,10 @@ Problems check_self_check(const Notes& notes, const Chapter&) {
             const size_t end = q + 1 < questions.size() ? questions[q + 1].second : text.size();
             const std::string between = text.substr(begin, end - begin);
             const size_t open = between.find(kAnswerOpen);
-            if (open == std::string::npos ||
-                between.find("</details>", open) == std::string::npos)
-                problems.push_back(at(notes, first + notes_text::line_at(text, begin) - 1) +
-                                   "Q" + std::to_string(questions[q].first) +
-                                   " is not followed by " + kAnswerOpen +
-                                   " ... </details> before the next question");
+            if (open == std::string::npos || between.find("</details>", open) == std::string::npos)
+                problems.push_back(at(notes, first + notes_text::line_at(text, begin) - 1) + "Q" +
+                                   std::to_string(questions[q].first) + " is not followed by " +
+                                   kAnswerOpen + " ... </details> before the next question");
         }
     }
     return problems;
@@ -438,17 +469,51 @@ Problems check_question_numbers(const Notes& notes, const Chapter&) {
     return problems;
 }
 
+// Every question asked before the course is still asked, under its number, and a question that
+// a numbered program's source cites lies in that program's section.
+Problems check_kept_questions(const Notes& notes, const Chapter& chapter) {
+    Problems problems;
+    std::map<int, int> section_of;  // question -> the program whose section asks it
+    for (const auto& [number, section] : program_sections(notes)) {
+        const auto [first, last] = part_lines(notes, section);
+        for (const auto& [question, position] : questions_of(notes.text)) {
+            const size_t line = notes_text::line_at(notes.text, position);
+            if (line >= first && line < last) section_of[question] = number;
+        }
+    }
+    std::map<int, bool> asked;
+    for (const auto& [question, position] : questions_of(notes.text)) asked[question] = true;
+    for (int question = 1; question <= chapter.kept_questions; ++question)
+        if (!asked[question])
+            problems.push_back(notes.path + ": Q" + std::to_string(question) +
+                               ", asked before the course, is no longer asked");
+    for (const Citation& citation : chapter.citations) {
+        if (!asked[citation.question])
+            problems.push_back(citation.file + " cites question " +
+                               std::to_string(citation.question) + ", which " + notes.path +
+                               " does not ask");
+        else if (citation.program && section_of[citation.question] != citation.program)
+            problems.push_back(citation.file + " cites question " +
+                               std::to_string(citation.question) + ", which " + notes.path +
+                               " does not ask in " + std::to_string(citation.program) +
+                               "'s section");
+    }
+    return problems;
+}
+
 Problems check_closing_sections(const Notes& notes, const Chapter&) {
     Problems problems;
     const size_t measured = find_heading(notes, 2, kMeasured);
     const size_t glossary = find_heading(notes, 2, kGlossary);
     const auto sections = program_sections(notes);
     const size_t last_program = sections.empty() ? 0 : sections.back().second;
-    if (measured == std::string::npos) problems.push_back(notes.path + ": no `## " + kMeasured + "`");
+    if (measured == std::string::npos)
+        problems.push_back(notes.path + ": no `## " + kMeasured + "`");
     else if (measured < last_program)
         problems.push_back(at(notes, notes.headings[measured].line) + "`## " + kMeasured +
                            "` comes before a program section");
-    if (glossary == std::string::npos) problems.push_back(notes.path + ": no `## " + kGlossary + "`");
+    if (glossary == std::string::npos)
+        problems.push_back(notes.path + ": no `## " + kGlossary + "`");
     else if (glossary < last_program || (measured != std::string::npos && glossary < measured))
         problems.push_back(at(notes, notes.headings[glossary].line) + "`## " + kGlossary +
                            "` comes before a program section or the measurements");
@@ -457,9 +522,8 @@ Problems check_closing_sections(const Notes& notes, const Chapter&) {
             problems.push_back(at(notes, heading.line) + "`" + heading.text +
                                "`: a replaced sweep; only the newest sweep's tables stay");
     // Each generated table lies in the measurements, under a ### heading naming its lessons.
-    const auto [first, last] = measured == std::string::npos
-                                   ? std::pair<size_t, size_t>{0, 0}
-                                   : part_lines(notes, measured);
+    const auto [first, last] = measured == std::string::npos ? std::pair<size_t, size_t>{0, 0}
+                                                             : part_lines(notes, measured);
     for (const auto& block : notes_text::generated_blocks(notes.text)) {
         if (block.line < first || block.line >= last) {
             problems.push_back(at(notes, block.line) + "the table " + block.name +
@@ -502,8 +566,7 @@ Problems check_links(const Notes& notes, const Chapter&) {
         if (anchor.empty()) continue;
         if (file.extension() == ".md") {
             if (!has(notes_text::anchors_of(notes_text::read_text(file.string())), anchor))
-                problems.push_back(where + "no heading of " + file.string() +
-                                   " gives this anchor");
+                problems.push_back(where + "no heading of " + file.string() + " gives this anchor");
         } else if (!std::regex_match(anchor, line_anchor)) {
             problems.push_back(where + "an anchor into a file that is not Markdown");
         }
@@ -522,6 +585,7 @@ const std::vector<std::pair<std::string, Check>> kChecks = {
     {"what to notice", check_what_to_notice},
     {"self-check answers", check_self_check},
     {"question numbers", check_question_numbers},
+    {"kept and cited questions", check_kept_questions},
     {"measurements and glossary", check_closing_sections},
     {"links", check_links},
 };
@@ -537,14 +601,21 @@ std::string listed(const Problems& problems) {
 std::string synthetic_section(int number, int question) {
     const Lesson& lesson = *lesson_of(number);
     const std::string n = std::to_string(number), q = std::to_string(question);
-    return "## " + n + ": " + lesson.title + "\n\n"
-           "### Question\n\nWhat does " + n + " ask?\n\n"
+    return "## " + n + ": " + lesson.title +
+           "\n\n"
+           "### Question\n\nWhat does " +
+           n +
+           " ask?\n\n"
            "### Idea\n\nThe idea, with `row_offsets` and `col_idx`.\n\n"
            "### Figure\n\n![The lesson's figure](figures/lesson.png)\n\nLook at the slices.\n\n"
-           "### Run it\n\n```sh\n# from the repository root\nbuild/" + n + "\n```\n\n"
+           "### Run it\n\n```sh\n# from the repository root\nbuild/" +
+           n +
+           "\n```\n\n"
            "```text\nrow_offsets = [ 0 2 4 ]\n```\n\n"
            "### What to notice\n\n- the first point\n- the second point,\n  on two lines\n\n"
-           "### Self-check\n\n**Q" + q + ".** Why " + n + "?\n\n" + kAnswerOpen + "\n\n"
+           "### Self-check\n\n**Q" +
+           q + ".** Why " + n + "?\n\n" + kAnswerOpen +
+           "\n\n"
            "Because of `**Q9.**`, which is code.\n\n</details>\n\n"
            "### Exercise\n\nChange the block size, predict, run, compare; see "
            "[measured](#measured-on-an-nvidia-h200) and [the other notes](other.md#other).\n\n";
@@ -560,19 +631,20 @@ std::string synthetic_notes() {
            "- [Measured on an NVIDIA H200](#measured-on-an-nvidia-h200)\n"
            "- [Glossary: English and zh-TW](#glossary-english-and-zh-tw)\n\n" +
            synthetic_section(112, 1) + synthetic_section(113, 2) + synthetic_section(123, 3) +
-           "## " + kMeasured + "\n\n### 113 and 123\n\n"
+           "## " + kMeasured +
+           "\n\n### 113 and 123\n\n"
            "<!-- coo-csr-scale22: begin (bench/notes_tables.py writes this table) -->\n"
            "From `notes/measurements/coo-csr-scale22.csv` (a device, a date, commit 0):\n\n"
            "| input | kernel |\n|---|---|\n| book | 1.0 |\n"
            "<!-- coo-csr-scale22: end -->\n\n"
-           "## " + kGlossary + "\n\n| English | zh-TW |\n|---|---|\n| row offsets | 列偏移 |\n";
+           "## " +
+           kGlossary + "\n\n| English | zh-TW |\n|---|---|\n| row offsets | 列偏移 |\n";
 }
 
 // Writes the synthetic chapter's figure and second notes file into a folder of its own, and
 // reads `text` as that folder's notes.
 struct SyntheticFolder {
-    fs::path folder = fs::temp_directory_path() /
-                      ("suite_notes_shape_" + std::to_string(getpid()));
+    fs::path folder = fs::temp_directory_path() / ("suite_notes_shape_" + std::to_string(getpid()));
     SyntheticFolder() {
         fs::create_directories(folder / "figures");
         std::ofstream(folder / "figures" / "lesson.png") << "png";
@@ -584,7 +656,7 @@ struct SyntheticFolder {
     }
 };
 
-const Chapter kSynthetic{21, "", {112, 113, 123}};
+const Chapter kSynthetic{21, "", {112, 113, 123}, 3, {{"113.cu", 113, 2}, {"notes.txt", 0, 3}}};
 
 Problems problems_of(const Notes& notes, const std::string& check_name) {
     for (const auto& [name, check] : kChecks)
@@ -608,7 +680,8 @@ TEST_CASE("notes shape: an anchor is the heading's GitHub slug", "[notes]") {
     CHECK(notes_text::slug(kGlossary) == "glossary-english-and-zh-tw");
     CHECK(notes_text::slug("Chapter 21: CSR — `row_offsets`") == "chapter-21-csr--row_offsets");
     CHECK(notes_text::slug("詞彙 (zh-TW)") == "詞彙-zh-tw");
-    const auto headings = notes_text::headings_of("## Idea\n\n```sh\n# not a heading\n```\n## Idea\n");
+    const auto headings =
+        notes_text::headings_of("## Idea\n\n```sh\n# not a heading\n```\n## Idea\n");
     REQUIRE(headings.size() == 2);
     CHECK(headings[0].anchor == "idea");
     CHECK(headings[1].anchor == "idea-1");
@@ -637,21 +710,20 @@ TEST_CASE("notes shape: each departure from the shape is caught", "[notes]") {
         {"a repeated part", replaced(good, "### Exercise", "### Idea\n\n### Exercise"),
          "the seven parts"},
         {"parts out of order",
-         replaced(good, "### What to notice\n\n- the first point\n- the second point,\n  on two "
-                        "lines\n\n### Self-check",
+         replaced(good,
+                  "### What to notice\n\n- the first point\n- the second point,\n  on two "
+                  "lines\n\n### Self-check",
                   "### Self-check\n\n### What to notice\n\n- one\n- two\n"),
          "the seven parts"},
         {"sections out of order",
-         replaced(good, section_112 + section_113, section_113 + section_112),
-         "program sections"},
+         replaced(good, section_112 + section_113, section_113 + section_112), "program sections"},
         {"a program without a section", replaced(good, section_113, ""), "program sections"},
         {"a heading other than the course's",
          replaced(good, "## 112: Adjacency list to CSR", "## 112: Adjacency lists"),
          "program sections"},
-        {"an Advanced lessons heading",
-         replaced(good, "## 123:", "## Advanced lessons\n\n## 123:"), "program sections"},
-        {"a title without its chapter", replaced(good, "# Chapter 21:", "# Chapter 14:"),
-         "title"},
+        {"an Advanced lessons heading", replaced(good, "## 123:", "## Advanced lessons\n\n## 123:"),
+         "program sections"},
+        {"a title without its chapter", replaced(good, "# Chapter 21:", "# Chapter 14:"), "title"},
         {"no contents", replaced(good, "## Contents", "## Lessons"), "contents"},
         {"a broken anchor in the contents",
          replaced(good, "](#113-one-thread-per-vertex)", "](#113-one-thread-per-vertx)"),
@@ -659,8 +731,8 @@ TEST_CASE("notes shape: each departure from the shape is caught", "[notes]") {
         {"a broken anchor in a section",
          replaced(good, "[measured](#measured-on-an-nvidia-h200)", "[measured](#measured)"),
          "links"},
-        {"a broken anchor into another file",
-         replaced(good, "other.md#other", "other.md#another"), "links"},
+        {"a broken anchor into another file", replaced(good, "other.md#other", "other.md#another"),
+         "links"},
         {"a link to a file that is not there", replaced(good, "other.md#other", "gone.md"),
          "links"},
         {"a section missing from the contents",
@@ -673,8 +745,8 @@ TEST_CASE("notes shape: each departure from the shape is caught", "[notes]") {
         {"a core lesson marked advanced",
          replaced(good, "(#112-adjacency-list-to-csr)", "(#112-adjacency-list-to-csr) (advanced)"),
          "contents"},
-        {"a figure that is not there",
-         replaced(good, "figures/lesson.png", "figures/missing.png"), "figures"},
+        {"a figure that is not there", replaced(good, "figures/lesson.png", "figures/missing.png"),
+         "figures"},
         {"a Figure part without an image",
          replaced(good, "![The lesson's figure](figures/lesson.png)", "No image."), "figures"},
         {"Run it without its output", replaced(good, "```text\n", "```\n"), "run it"},
@@ -689,16 +761,20 @@ TEST_CASE("notes shape: each departure from the shape is caught", "[notes]") {
          "self-check answers"},
         {"a Self-check part without a question", replaced(good, "**Q3.**", "Q3."),
          "self-check answers"},
-        {"a question number used twice", replaced(good, "**Q3.**", "**Q1.**"),
-         "question numbers"},
+        {"a question number used twice", replaced(good, "**Q3.**", "**Q1.**"), "question numbers"},
+        {"a question asked before the course, renumbered", replaced(good, "**Q3.**", "**Q4.**"),
+         "kept and cited questions"},
+        {"a cited question moved to another lesson's section",
+         replaced(replaced(replaced(good, "**Q2.**", "**Qx.**"), "**Q1.**", "**Q2.**"), "**Qx.**",
+                  "**Q1.**"),
+         "kept and cited questions"},
         {"a question outside a Self-check part",
          replaced(good, "What does 113 ask?", "**Q7.** What does 113 ask?"), "question numbers"},
         {"no measurements", replaced(good, "## " + kMeasured, "## Measured"),
          "measurements and glossary"},
         {"no glossary", replaced(good, "## " + kGlossary, "## Glossary"),
          "measurements and glossary"},
-        {"a replaced sweep",
-         replaced(good, "### 113 and 123", "### The sweep at commit 0000000"),
+        {"a replaced sweep", replaced(good, "### 113 and 123", "### The sweep at commit 0000000"),
          "measurements and glossary"},
         {"a table outside the measurements",
          replaced(good, "## " + kMeasured + "\n\n### 113 and 123\n\n",
@@ -723,4 +799,12 @@ TEST_CASE("notes shape: each chapter's notes hold the course's shape", "[notes]"
             CHECK(problems.empty());
         }
     }
+}
+
+TEST_CASE("notes shape: the README's links and images resolve", "[notes]") {
+    const Notes readme = notes_of("README.md", notes_text::read_text("README.md"));
+    REQUIRE_FALSE(readme.text.empty());
+    const Problems problems = check_links(readme, chapters()[0]);
+    INFO(listed(problems));
+    CHECK(problems.empty());
 }
