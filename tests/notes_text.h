@@ -109,6 +109,12 @@ inline std::string without_html_comments(const std::string& text) {
     return out;
 }
 
+// The text with its fenced code and its HTML comments blanked: what a reader sees as the
+// document's structure.
+inline std::string outside_code(const std::string& text) {
+    return without_html_comments(without_fenced_code(text));
+}
+
 // A block that bench/notes_tables.py writes: `<!-- NAME: begin (...) -->` to `<!-- NAME: end -->`.
 struct GeneratedBlock {
     std::string name;
@@ -194,12 +200,12 @@ struct Heading {
     size_t line;         // 1-based
 };
 
-// The ATX headings outside fenced code, in order.
+// The ATX headings outside fenced code and HTML comments, in order.
 inline std::vector<Heading> headings_of(const std::string& text) {
     static const std::regex heading("^ {0,3}(#{1,6})[ \\t]+(.*?)[ \\t]*#*[ \\t]*$");
     std::vector<Heading> headings;
     std::vector<std::string> seen;
-    const std::vector<std::string> lines = split_lines(without_fenced_code(text));
+    const std::vector<std::string> lines = split_lines(outside_code(text));
     for (size_t i = 0; i < lines.size(); ++i) {
         std::smatch found;
         if (!std::regex_match(lines[i], found, heading)) continue;
@@ -218,8 +224,8 @@ inline std::vector<std::string> anchors_of(const std::string& text) {
     std::vector<std::string> anchors;
     for (const Heading& heading : headings_of(text)) anchors.push_back(heading.anchor);
     static const std::regex html("<a\\s[^>]*(?:name|id)=\"([^\"]+)\"");
-    const std::string outside_code = without_fenced_code(text);
-    for (auto it = std::sregex_iterator(outside_code.begin(), outside_code.end(), html);
+    const std::string structure = outside_code(text);
+    for (auto it = std::sregex_iterator(structure.begin(), structure.end(), html);
          it != std::sregex_iterator(); ++it)
         anchors.push_back((*it)[1]);
     return anchors;
@@ -231,24 +237,33 @@ struct Link {
     size_t line;  // 1-based, the line where the link starts
 };
 
-// The inline links and images outside code (`[text](target)`, `![alt](target "title")`, the
-// text may span lines), and the targets of reference definitions (`[name]: target`).
+// The inline links and images outside code and comments (`[text](target)`, `![alt](target
+// "title")`, the text may span lines; an image inside a link counts as both), and the targets
+// of reference definitions (`[name]: target`).
 inline std::vector<Link> links_of(const std::string& text) {
-    static const std::regex inline_link(
-        "(!?)\\[[^\\]]*\\]\\(\\s*<?([^)\\s>]*)>?(?:\\s+\"[^\"]*\")?\\s*\\)");
+    static const std::string target = "\\(\\s*<?([^)\\s>]*)>?(?:\\s+\"[^\"]*\")?\\s*\\)";
+    static const std::regex image("!\\[[^\\]]*\\]" + target);
+    static const std::regex link("\\[[^\\]]*\\]" + target);
     // A footnote (`[^name]: text`) is not a link.
     static const std::regex definition("(^|\\n) {0,3}\\[[^\\]^][^\\]]*\\]:[ \\t]+<?([^\\s>]+)>?");
-    const std::string prose = without_inline_code(without_fenced_code(text));
+    std::string prose = without_inline_code(outside_code(text));
     std::vector<Link> links;
-    for (auto it = std::sregex_iterator(prose.begin(), prose.end(), inline_link);
+    // The images first, blanked once found, so that a link around one is found too.
+    const std::string with_images = prose;
+    for (auto it = std::sregex_iterator(with_images.begin(), with_images.end(), image);
+         it != std::sregex_iterator(); ++it) {
+        const auto at = static_cast<size_t>(it->position());
+        links.push_back({(*it)[1], true, line_at(with_images, at)});
+        blank(prose, at, at + static_cast<size_t>(it->length()));
+    }
+    for (auto it = std::sregex_iterator(prose.begin(), prose.end(), link);
          it != std::sregex_iterator(); ++it)
-        links.push_back(
-            {(*it)[2], (*it)[1].length() > 0, line_at(prose, static_cast<size_t>(it->position()))});
+        links.push_back({(*it)[1], false, line_at(prose, static_cast<size_t>(it->position()))});
     for (auto it = std::sregex_iterator(prose.begin(), prose.end(), definition);
          it != std::sregex_iterator(); ++it)
         links.push_back({(*it)[2], false, line_at(prose, static_cast<size_t>(it->position(2)))});
-    std::sort(links.begin(), links.end(),
-              [](const Link& a, const Link& b) { return a.line < b.line; });
+    std::stable_sort(links.begin(), links.end(),
+                     [](const Link& a, const Link& b) { return a.line < b.line; });
     return links;
 }
 

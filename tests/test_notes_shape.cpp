@@ -91,6 +91,7 @@ struct Chapter {
     std::vector<int> programs;        // its programs' numbers, in program order
     int kept_questions;               // questions 1 to this one were asked before the course
     std::vector<Citation> citations;  // its sources' references to its questions
+    std::vector<fs::path> exercises;  // its exercises' skeletons, ch21_csr/exercises/ex*.cu
 };
 
 // The citations of questions in the sources under a chapter's folder.
@@ -111,12 +112,24 @@ std::vector<Citation> citations_in(const std::string& folder) {
     return citations;
 }
 
+std::vector<fs::path> exercises_in(const std::string& folder) {
+    std::vector<fs::path> found;
+    for (const auto& entry : fs::directory_iterator(folder))
+        if (entry.path().filename().string().rfind("ex", 0) == 0 &&
+            entry.path().extension() == ".cu")
+            found.push_back(entry.path().lexically_normal());
+    std::sort(found.begin(), found.end());
+    return found;
+}
+
 // The chapters, their programs taken from programs.txt: 11x and 12x are chapter 21's, 14x and
 // 150 chapter 14's. Before the course, chapter 21's notes asked questions 1 to 11, and chapter
 // 14's 1 to 12; each keeps its number.
 std::vector<Chapter> chapters() {
-    Chapter ch21{21, "notes/ch21_csr.md", {}, 11, citations_in("ch21_csr")};
-    Chapter ch14{14, "notes/ch14_spmv.md", {}, 12, citations_in("ch14_spmv")};
+    Chapter ch21{21, "notes/ch21_csr.md",      {},
+                 11, citations_in("ch21_csr"), exercises_in("ch21_csr/exercises")};
+    Chapter ch14{14, "notes/ch14_spmv.md",      {},
+                 12, citations_in("ch14_spmv"), exercises_in("ch14_spmv/exercises")};
     for (const ListedProgram& program : listed_programs()) {
         const int number = std::stoi(program.name.substr(0, 3));
         (number >= 140 ? ch14 : ch21).programs.push_back(number);
@@ -409,8 +422,7 @@ Problems check_what_to_notice(const Notes& notes, const Chapter&) {
 // The questions (`**Qn.**`) of a text outside code: each one's number and position.
 std::vector<std::pair<int, size_t>> questions_of(const std::string& text) {
     static const std::regex question("\\*\\*Q([0-9]+)\\.\\*\\*");
-    const std::string prose =
-        notes_text::without_inline_code(notes_text::without_fenced_code(text));
+    const std::string prose = notes_text::without_inline_code(notes_text::outside_code(text));
     std::vector<std::pair<int, size_t>> found;
     for (auto it = std::sregex_iterator(prose.begin(), prose.end(), question);
          it != std::sregex_iterator(); ++it)
@@ -501,7 +513,66 @@ Problems check_kept_questions(const Notes& notes, const Chapter& chapter) {
     return problems;
 }
 
-Problems check_closing_sections(const Notes& notes, const Chapter&) {
+// Every Exercise part sets an exercise, and every exercise of the chapter is linked from one,
+// which names its make target (`make ex21_1_csc_scatter`).
+Problems check_exercises(const Notes& notes, const Chapter& chapter) {
+    Problems problems;
+    std::vector<fs::path> linked;
+    for (const auto& [number, section] : program_sections(notes)) {
+        const size_t exercise = part_of(notes, section, "Exercise");
+        if (exercise == std::string::npos) continue;
+        const std::string text = part_text(notes, exercise);
+        const std::string where =
+            at(notes, notes.headings[exercise].line) + std::to_string(number) + ": ";
+        if (text.find_first_not_of(" \n") == std::string::npos)
+            problems.push_back(where + "the Exercise part is empty");
+        for (const Link& link : notes_text::links_of(text)) {
+            const fs::path file = resolved(notes, link.target.substr(0, link.target.find('#')));
+            if (std::find(chapter.exercises.begin(), chapter.exercises.end(), file) ==
+                chapter.exercises.end())
+                continue;
+            linked.push_back(file);
+            if (text.find("make " + file.stem().string()) == std::string::npos)
+                problems.push_back(where + "the Exercise part links " + file.string() +
+                                   " without naming its target, make " + file.stem().string());
+        }
+    }
+    for (const fs::path& exercise : chapter.exercises)
+        if (std::find(linked.begin(), linked.end(), exercise) == linked.end())
+            problems.push_back(notes.path + ": no Exercise part links " + exercise.string());
+    return problems;
+}
+
+// The sweep CSV that the sweeps of notes/bench/ end with: the latest date and time in its name
+// (sweep-scaleS-YYYYMMDD-HHMM.csv), as bench/plots.py's newest_csv finds it.
+std::string newest_sweep() {
+    static const std::regex stamped(".*-([0-9]{8}-[0-9]{4})\\.csv");
+    std::string newest, newest_stamp;
+    for (const auto& entry : fs::directory_iterator("notes/bench")) {
+        const std::string path = entry.path().lexically_normal().string();
+        std::smatch found;
+        if (entry.path().filename().string().rfind("sweep-", 0) != 0 ||
+            !std::regex_match(path, found, stamped) || found[1].str() <= newest_stamp)
+            continue;
+        newest = path;
+        newest_stamp = found[1];
+    }
+    return newest;
+}
+
+// The sweep CSV that a generated block comes from: the first CSV that its source line names, where
+// that is a sweep's (notes/bench/sweep-...); "" otherwise. A later CSV on the line is one that
+// the sweep copied rows from.
+std::string sweep_of(const Notes& notes, const notes_text::GeneratedBlock& block) {
+    static const std::regex csv("`(notes/bench/sweep-[^`]+\\.csv)`|`[^`]+\\.csv`");
+    size_t line = block.line;  // the 0-based index of the line after the marker
+    while (line < notes.lines.size() && notes.lines[line].empty()) ++line;
+    std::smatch found;
+    if (line >= notes.lines.size() || !std::regex_search(notes.lines[line], found, csv)) return "";
+    return found[1];
+}
+
+Problems check_closing_sections(const Notes& notes, const Chapter& chapter) {
     Problems problems;
     const size_t measured = find_heading(notes, 2, kMeasured);
     const size_t glossary = find_heading(notes, 2, kGlossary);
@@ -520,11 +591,17 @@ Problems check_closing_sections(const Notes& notes, const Chapter&) {
     for (const Heading& heading : notes.headings)
         if (heading.text.rfind("The sweep at commit", 0) == 0)
             problems.push_back(at(notes, heading.line) + "`" + heading.text +
-                               "`: a replaced sweep; only the newest sweep's tables stay");
+                               "`: the sweeps' own sections go; the newest sweep's tables stay, "
+                               "in the measurements");
     // Each generated table lies in the measurements, under a ### heading naming its lessons.
     const auto [first, last] = measured == std::string::npos ? std::pair<size_t, size_t>{0, 0}
                                                              : part_lines(notes, measured);
     for (const auto& block : notes_text::generated_blocks(notes.text)) {
+        const std::string sweep = sweep_of(notes, block);
+        if (!sweep.empty() && sweep != newest_sweep())
+            problems.push_back(at(notes, block.line) + "the table " + block.name + " comes from " +
+                               sweep + ", which " + newest_sweep() +
+                               " replaced; only the newest sweep's tables stay");
         if (block.line < first || block.line >= last) {
             problems.push_back(at(notes, block.line) + "the table " + block.name +
                                " lies outside `## " + kMeasured + "`");
@@ -533,9 +610,13 @@ Problems check_closing_sections(const Notes& notes, const Chapter&) {
         const Heading* above = nullptr;
         for (const Heading& heading : notes.headings)
             if (heading.line < block.line) above = &heading;
-        if (!above || above->level != 3)
+        bool names_a_lesson = false;
+        for (int program : chapter.programs)
+            if (above && above->text.find(std::to_string(program)) != std::string::npos)
+                names_a_lesson = true;
+        if (!above || above->level != 3 || !names_a_lesson)
             problems.push_back(at(notes, block.line) + "the table " + block.name +
-                               " has no ### heading of its own above it");
+                               " has no ### heading above it that names its lessons");
     }
     return problems;
 }
@@ -584,6 +665,7 @@ const std::vector<std::pair<std::string, Check>> kChecks = {
     {"run it", check_run_it},
     {"what to notice", check_what_to_notice},
     {"self-check answers", check_self_check},
+    {"exercises", check_exercises},
     {"question numbers", check_question_numbers},
     {"kept and cited questions", check_kept_questions},
     {"measurements and glossary", check_closing_sections},
@@ -617,8 +699,12 @@ std::string synthetic_section(int number, int question) {
            q + ".** Why " + n + "?\n\n" + kAnswerOpen +
            "\n\n"
            "Because of `**Q9.**`, which is code.\n\n</details>\n\n"
-           "### Exercise\n\nChange the block size, predict, run, compare; see "
-           "[measured](#measured-on-an-nvidia-h200) and [the other notes](other.md#other).\n\n";
+           "### Exercise\n\n" +
+           (number == 113 ? "Finish [the skeleton](exercises/ex21_9_synthetic.cu), then run "
+                            "`make ex21_9_synthetic`.\n\n"
+                          : "Change the block size, predict, run, compare; see "
+                            "[measured](#measured-on-an-nvidia-h200) and [the other "
+                            "notes](other.md#other).\n\n");
 }
 
 std::string synthetic_notes() {
@@ -647,23 +733,32 @@ struct SyntheticFolder {
     fs::path folder = fs::temp_directory_path() / ("suite_notes_shape_" + std::to_string(getpid()));
     SyntheticFolder() {
         fs::create_directories(folder / "figures");
+        fs::create_directories(folder / "exercises");
         std::ofstream(folder / "figures" / "lesson.png") << "png";
         std::ofstream(folder / "other.md") << "# Other\n";
+        std::ofstream(folder / "exercises" / "ex21_9_synthetic.cu") << "int main() {}\n";
     }
     ~SyntheticFolder() { fs::remove_all(folder); }
     Notes notes(const std::string& text) const {
         return notes_of((folder / "ch21_synthetic.md").string(), text);
     }
+    // Programs 112, 113 and 123; questions 1 to 3 asked before, 113's source citing its own
+    // question and a note citing another; one exercise.
+    Chapter chapter() const {
+        return {21,
+                "",
+                {112, 113, 123},
+                3,
+                {{"113.cu", 113, 2}, {"notes.txt", 0, 3}},
+                {(folder / "exercises" / "ex21_9_synthetic.cu").lexically_normal()}};
+    }
+    Problems problems_of(const std::string& text, const std::string& check_name) const {
+        for (const auto& [name, check] : kChecks)
+            if (name == check_name) return check(notes(text), chapter());
+        FAIL("no check named " << check_name);
+        return {};
+    }
 };
-
-const Chapter kSynthetic{21, "", {112, 113, 123}, 3, {{"113.cu", 113, 2}, {"notes.txt", 0, 3}}};
-
-Problems problems_of(const Notes& notes, const std::string& check_name) {
-    for (const auto& [name, check] : kChecks)
-        if (name == check_name) return check(notes, kSynthetic);
-    FAIL("no check named " << check_name);
-    return {};
-}
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
     const size_t at = text.find(from);
@@ -692,7 +787,7 @@ TEST_CASE("notes shape: a chapter in the course's shape passes every check", "[n
     const Notes notes = synthetic.notes(synthetic_notes());
     for (const auto& [name, check] : kChecks) {
         CAPTURE(name);
-        const Problems problems = check(notes, kSynthetic);
+        const Problems problems = check(notes, synthetic.chapter());
         INFO(listed(problems));
         CHECK(problems.empty());
     }
@@ -762,6 +857,21 @@ TEST_CASE("notes shape: each departure from the shape is caught", "[notes]") {
         {"a Self-check part without a question", replaced(good, "**Q3.**", "Q3."),
          "self-check answers"},
         {"a question number used twice", replaced(good, "**Q3.**", "**Q1.**"), "question numbers"},
+        {"an exercise linked from no Exercise part",
+         replaced(good, "[the skeleton](exercises/ex21_9_synthetic.cu)", "the skeleton"),
+         "exercises"},
+        {"an exercise without its make target",
+         replaced(good, "`make ex21_9_synthetic`", "its target"), "exercises"},
+        {"an empty Exercise part",
+         replaced(good, "### Exercise\n\nChange the block size",
+                  "### Exercise\n\n## Aside\n\nChange"),
+         "exercises"},
+        {"a table under a heading that names no lesson",
+         replaced(good, "### 113 and 123", "### The tables"), "measurements and glossary"},
+        {"a table from a replaced sweep",
+         replaced(good, "From `notes/measurements/coo-csr-scale22.csv`",
+                  "From `notes/bench/sweep-scale22-20261201-0021.csv`"),
+         "measurements and glossary"},
         {"a question asked before the course, renumbered", replaced(good, "**Q3.**", "**Q4.**"),
          "kept and cited questions"},
         {"a cited question moved to another lesson's section",
@@ -784,7 +894,7 @@ TEST_CASE("notes shape: each departure from the shape is caught", "[notes]") {
     // Every variant departs from the shape in one way alone: the one check reports it.
     for (const auto& [what, text, check_name] : variants) {
         CAPTURE(what, check_name);
-        CHECK_FALSE(problems_of(synthetic.notes(text), check_name).empty());
+        CHECK_FALSE(synthetic.problems_of(text, check_name).empty());
     }
 }
 
