@@ -125,11 +125,18 @@ std::vector<fs::path> exercises_in(const std::string& folder) {
 // The chapters, their programs taken from programs.txt: 11x and 12x are chapter 21's, 14x and
 // 150 chapter 14's. Before the course, chapter 21's notes asked questions 1 to 11, and chapter
 // 14's 1 to 12; each keeps its number.
+Chapter chapter_of(int number, const std::string& folder, int kept_questions) {
+    Chapter chapter{};
+    chapter.number = number;
+    chapter.path = "notes/" + folder + ".md";
+    chapter.kept_questions = kept_questions;
+    chapter.citations = citations_in(folder);
+    chapter.exercises = exercises_in(folder + "/exercises");
+    return chapter;
+}
+
 std::vector<Chapter> chapters() {
-    Chapter ch21{21, "notes/ch21_csr.md",      {},
-                 11, citations_in("ch21_csr"), exercises_in("ch21_csr/exercises")};
-    Chapter ch14{14, "notes/ch14_spmv.md",      {},
-                 12, citations_in("ch14_spmv"), exercises_in("ch14_spmv/exercises")};
+    Chapter ch21 = chapter_of(21, "ch21_csr", 11), ch14 = chapter_of(14, "ch14_spmv", 12);
     for (const ListedProgram& program : listed_programs()) {
         const int number = std::stoi(program.name.substr(0, 3));
         (number >= 140 ? ch14 : ch21).programs.push_back(number);
@@ -678,53 +685,113 @@ std::string listed(const Problems& problems) {
     return text;
 }
 
-// A small chapter in the course's shape, with programs 112, 113 and 123 (an advanced lesson), its
-// figure and a second notes file in `folder`.
+// Every `from` in `text` replaced by `to`.
+std::string with(std::string text, const std::string& from, const std::string& to) {
+    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+        text.replace(at, from.size(), to);
+    return text;
+}
+
+// A small chapter in the course's shape: programs 112, 113 and 123 (an advanced lesson), each
+// with its question (NNN, TITLE, QN and EXERCISE stand for each section's own), a measured table
+// and the glossary. A heading in a code block and a question in inline code are not the notes'.
+const char* const kSyntheticSection = R"(## NNN: TITLE
+
+### Question
+
+What does NNN ask?
+
+### Idea
+
+The idea, with `row_offsets` and `col_idx`.
+
+### Figure
+
+![The lesson's figure](figures/lesson.png)
+
+Look at the slices.
+
+### Run it
+
+```sh
+# from the repository root
+build/NNN
+```
+
+```text
+row_offsets = [ 0 2 4 ]
+```
+
+### What to notice
+
+- the first point
+- the second point,
+  on two lines
+
+### Self-check
+
+**QN.** Why NNN?
+
+<details><summary>Answer</summary>
+
+Because of `**Q9.**`, which is code.
+
+</details>
+
+### Exercise
+
+EXERCISE
+
+)";
+
 std::string synthetic_section(int number, int question) {
-    const Lesson& lesson = *lesson_of(number);
-    const std::string n = std::to_string(number), q = std::to_string(question);
-    return "## " + n + ": " + lesson.title +
-           "\n\n"
-           "### Question\n\nWhat does " +
-           n +
-           " ask?\n\n"
-           "### Idea\n\nThe idea, with `row_offsets` and `col_idx`.\n\n"
-           "### Figure\n\n![The lesson's figure](figures/lesson.png)\n\nLook at the slices.\n\n"
-           "### Run it\n\n```sh\n# from the repository root\nbuild/" +
-           n +
-           "\n```\n\n"
-           "```text\nrow_offsets = [ 0 2 4 ]\n```\n\n"
-           "### What to notice\n\n- the first point\n- the second point,\n  on two lines\n\n"
-           "### Self-check\n\n**Q" +
-           q + ".** Why " + n + "?\n\n" + kAnswerOpen +
-           "\n\n"
-           "Because of `**Q9.**`, which is code.\n\n</details>\n\n"
-           "### Exercise\n\n" +
-           (number == 113 ? "Finish [the skeleton](exercises/ex21_9_synthetic.cu), then run "
-                            "`make ex21_9_synthetic`.\n\n"
-                          : "Change the block size, predict, run, compare; see "
-                            "[measured](#measured-on-an-nvidia-h200) and [the other "
-                            "notes](other.md#other).\n\n");
+    const std::string exercise =
+        number == 113 ? "Finish [the skeleton](exercises/ex21_9_synthetic.cu), then run "
+                        "`make ex21_9_synthetic`."
+                      : "Change the block size, predict, run, compare; see "
+                        "[measured](#measured-on-an-nvidia-h200) and [the other "
+                        "notes](other.md#other).";
+    std::string text = with(kSyntheticSection, "NNN", std::to_string(number));
+    text = with(text, "TITLE", lesson_of(number)->title);
+    text = with(text, "QN", "Q" + std::to_string(question));
+    return with(text, "EXERCISE", exercise);
 }
 
 std::string synthetic_notes() {
-    return "# Chapter 21: A chapter in the course's shape\n\n"
-           "What it teaches, in two lines.\n\n"
-           "## Contents\n\n"
-           "- [112: Adjacency list to CSR](#112-adjacency-list-to-csr)\n"
-           "- [113: One thread per\n  vertex](#113-one-thread-per-vertex)\n"
-           "- [123: Binned CSR construction](#123-binned-csr-construction) (advanced)\n"
-           "- [Measured on an NVIDIA H200](#measured-on-an-nvidia-h200)\n"
-           "- [Glossary: English and zh-TW](#glossary-english-and-zh-tw)\n\n" +
-           synthetic_section(112, 1) + synthetic_section(113, 2) + synthetic_section(123, 3) +
-           "## " + kMeasured +
-           "\n\n### 113 and 123\n\n"
-           "<!-- coo-csr-scale22: begin (bench/notes_tables.py writes this table) -->\n"
-           "From `notes/measurements/coo-csr-scale22.csv` (a device, a date, commit 0):\n\n"
-           "| input | kernel |\n|---|---|\n| book | 1.0 |\n"
-           "<!-- coo-csr-scale22: end -->\n\n"
-           "## " +
-           kGlossary + "\n\n| English | zh-TW |\n|---|---|\n| row offsets | 列偏移 |\n";
+    const std::string opening = R"(# Chapter 21: A chapter in the course's shape
+
+What it teaches, in two lines.
+
+## Contents
+
+- [112: Adjacency list to CSR](#112-adjacency-list-to-csr)
+- [113: One thread per
+  vertex](#113-one-thread-per-vertex)
+- [123: Binned CSR construction](#123-binned-csr-construction) (advanced)
+- [Measured on an NVIDIA H200](#measured-on-an-nvidia-h200)
+- [Glossary: English and zh-TW](#glossary-english-and-zh-tw)
+
+)";
+    const std::string closing = R"(## Measured on an NVIDIA H200
+
+### 113 and 123
+
+<!-- coo-csr-scale22: begin (bench/notes_tables.py writes this table) -->
+From `notes/measurements/coo-csr-scale22.csv` (a device, a date, commit 0):
+
+| input | kernel |
+|---|---|
+| book | 1.0 |
+<!-- coo-csr-scale22: end -->
+
+## Glossary: English and zh-TW
+
+| English | zh-TW |
+|---|---|
+| row offsets | 列偏移 |
+)";
+    return opening + synthetic_section(112, 1) + synthetic_section(113, 2) +
+           synthetic_section(123, 3) + closing;
 }
 
 // Writes the synthetic chapter's figure and second notes file into a folder of its own, and

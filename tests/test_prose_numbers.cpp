@@ -54,22 +54,18 @@ const std::regex& measured_number() {
 // pattern; a number within a match of it is not reported. The book's other constants (32 threads
 // a warp, 128-byte lines, 32-byte sectors, 256 threads a block) carry no unit that the scanner
 // reports, and need no entry.
-struct Allowed {
-    std::regex pattern;
-    const char* why;
-};
-const std::vector<Allowed> kAllowed = {
-    {std::regex("[0-9.]+% (?:of (?:the )?lanes )?busy"),
-     "the share of a warp's lanes that hold work: 146's access model counts it from the matrix"},
-    {std::regex("[0-9.]+% contiguous"),
-     "the share of contiguous requests: 146's access model counts it from the matrix"},
-    {std::regex("within 10% of the fastest"),
-     "the margin that 150 prints its choice of group size against: a constant of its code"},
+const std::vector<std::regex> kAllowed = {
+    // The share of a warp's lanes that hold work: 146's access model counts it from the matrix.
+    std::regex("[0-9.]+% (?:of (?:the )?lanes )?busy"),
+    // The share of contiguous requests: 146's access model counts it from the matrix.
+    std::regex("[0-9.]+% contiguous"),
+    // The margin that 150 prints its choice of group size against: a constant of its code.
+    std::regex("within 10% of the fastest"),
 };
 
 bool allowed(const std::string& line, size_t begin, size_t length) {
-    for (const Allowed& entry : kAllowed)
-        for (auto it = std::sregex_iterator(line.begin(), line.end(), entry.pattern);
+    for (const std::regex& pattern : kAllowed)
+        for (auto it = std::sregex_iterator(line.begin(), line.end(), pattern);
              it != std::sregex_iterator(); ++it) {
             const auto at = static_cast<size_t>(it->position());
             if (at <= begin && begin + length <= at + static_cast<size_t>(it->length()))
