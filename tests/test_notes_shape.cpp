@@ -402,9 +402,13 @@ Problems check_run_it(const Notes& notes, const Chapter&) {
         if (run_it == std::string::npos) continue;
         const std::string text = part_text(notes, run_it);
         const size_t command = text.find("```sh\n");
+        const std::string where = at(notes, notes.headings[run_it].line) + std::to_string(number);
         if (command == std::string::npos || text.find("```text\n", command) == std::string::npos)
-            problems.push_back(at(notes, notes.headings[run_it].line) + std::to_string(number) +
+            problems.push_back(where +
                                ": Run it wants a ```sh block, then a ```text block of output");
+        // The programs' machine-readable timing lines are measurements.
+        if (text.find("\ntiming: ") != std::string::npos)
+            problems.push_back(where + ": Run it quotes a timing: line");
     }
     return problems;
 }
@@ -912,6 +916,8 @@ TEST_CASE("notes shape: each departure from the shape is caught", "[notes]") {
         {"a Figure part without an image",
          replaced(good, "![The lesson's figure](figures/lesson.png)", "No image."), "figures"},
         {"Run it without its output", replaced(good, "```text\n", "```\n"), "run it"},
+        {"Run it quoting a timing line",
+         replaced(good, "row_offsets = [ 0 2 4 ]\n", "timing: program=112 ms=1.0\n"), "run it"},
         {"one thing to notice",
          replaced(good, "- the first point\n- the second point,", "- the only point,"),
          "what to notice"},

@@ -112,7 +112,8 @@ std::string listed(const std::vector<Finding>& findings) {
 }
 
 // Each generated block whose source line (the first line after its begin marker) names no CSV
-// (`notes/.../NAME.csv`), or names one that is not there, or that has no end line.
+// (`notes/.../NAME.csv`), or names one that is not there, or names no commit, or that has no end
+// line.
 std::vector<std::string> block_source_problems(const std::string& file, const std::string& text) {
     static const std::regex csv("`([^`\\s]+\\.csv)`");
     std::vector<std::string> problems;
@@ -132,6 +133,8 @@ std::vector<std::string> block_source_problems(const std::string& file, const st
                                    ", which is not there");
         }
         if (named == 0) problems.push_back(where + ": its source line names no CSV");
+        if (line.find("commit ") == std::string::npos)
+            problems.push_back(where + ": its source line names no commit");
     }
     return problems;
 }
@@ -213,16 +216,21 @@ TEST_CASE("prose numbers: every generated block names a CSV that is there", "[no
             "coo-csr-scale22", "From `notes/measurements/coo-csr-scale22.csv` (an H200, commit 0):",
             "| a |\n|---|\n| 1.0 |");
         CHECK(block_source_problems("good.md", good).empty());
-        const std::string missing =
-            generated("gone", "From `notes/measurements/no-such-table.csv` (an H200):", "| a |");
+        const std::string missing = generated(
+            "gone", "From `notes/measurements/no-such-table.csv` (an H200, commit 0):", "| a |");
         const std::vector<std::string> problems = block_source_problems("missing.md", missing);
         REQUIRE(problems.size() == 1);
         CHECK(problems[0].find("no-such-table.csv") != std::string::npos);
-        CHECK(block_source_problems("unnamed.md", generated("x", "From somewhere:", "| a |"))
+        CHECK(block_source_problems("unnamed.md", generated("x", "From somewhere, commit 0:", "|"))
+                  .size() == 1);
+        CHECK(block_source_problems(
+                  "no-commit.md",
+                  generated("x", "From `notes/measurements/coo-csr-scale22.csv`:", "| a |"))
                   .size() == 1);
         CHECK(block_source_problems("open.md",
                                     "<!-- x: begin (bench/notes_tables.py writes this table) "
-                                    "-->\nFrom `notes/measurements/coo-csr-scale22.csv`:\n")
+                                    "-->\nFrom `notes/measurements/coo-csr-scale22.csv`, "
+                                    "commit 0:\n")
                   .size() == 1);
     }
     SECTION("the notes") {
