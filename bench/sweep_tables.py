@@ -163,19 +163,3 @@ BUILD_TARGET_RATIOS = grid("ratio against its target", [
     line("117's block reduction / cub::DeviceReduce", ratio_of(BLOCK_REDUCE, CUB_REDUCE),
          decimals(2)),
 ], with_target=True)
-
-# Chapter 21, the sweep at commit ea0c869, which timed 123's binned build (later sweeps time 124).
-BUILD_EA0C869_RATIOS = grid("ratio (time / time)", [
-    line("one pass (122) / cusparseXcoo2csr", ratio_of(ONE_PASS, COO2CSR), two_decimals_at_most,
-         "<= 0.6"),
-    line("one search per row (120) / cusparseXcoo2csr",
-         ratio_of(time_of("122", "row_boundary_search"), COO2CSR), two_decimals_at_most),
-    line("block reduction (117 (4)) / cub::DeviceReduce", ratio_of(BLOCK_REDUCE, CUB_REDUCE),
-         two_decimals_at_most, "<= 1.1"),
-    line("binned build (123) / CUB sort-based build",
-         ratio_of(time_of("123", "binned_build"), time_of("123", "cub_sort_build")),
-         two_decimals_at_most, "<= 0.6"),
-    line("count, scan, scatter (115) / CUB sort-based build",
-         ratio_of(time_of("123", "count_scan_scatter"), time_of("123", "cub_sort_build")),
-         two_decimals_at_most),
-], with_target=True)
