@@ -86,7 +86,6 @@ ALG1 = time_of("148", "cusparse_csr_alg1")
 ALG2 = time_of("148", "cusparse_csr_alg2")
 THREAD_PER_ROW_144 = time_of("144", "csr_thread_per_row")
 WARP_PER_ROW_144 = time_of("144", "csr_warp_per_row")
-PER_THREAD = time_of("148", "csr_merge_path_per_thread")
 
 # Chapter 14, the sweeps from commit 9123e1b on: 148's steps one after another, then the
 # libraries and 144's two CSR kernels.
@@ -110,21 +109,6 @@ SPMV_TARGET_RATIOS = grid("ratio against its target", [
     line("thread per row / warp per row (144)", ratio_of(THREAD_PER_ROW_144, WARP_PER_ROW_144),
          decimals(2), ">= 12 with Graph500's parameters"),
 ], with_geomean=True, with_target=True)
-
-# Chapter 14, the sweep at commit ea0c869, whose 148 had the block-staged kernel's first form.
-SPMV_EA0C869_RATIOS = grid("ratio (time / time)", [
-    line("merge path, staged by blocks (148) / cuSPARSE CSR ALG1", ratio_of(MERGE_PATH, ALG1),
-         two_decimals_at_most, "geomean <= 1.0, each <= 1.1"),
-    line("merge path, per thread (148) / cuSPARSE CSR ALG1", ratio_of(PER_THREAD, ALG1),
-         two_decimals_at_most),
-    line("thread per row (143) / merge path, staged by blocks",
-         ratio_of(time_of("148", "csr_thread_per_row"), MERGE_PATH), two_decimals_at_most),
-    line("thread per row / warp per row (144)", ratio_of(THREAD_PER_ROW_144, WARP_PER_ROW_144),
-         two_decimals_at_most, ">= 10 at Graph500"),
-    line("stride 32 / stride 1 (144)",
-         ratio_of(time_of("144", "strided_read_32"), time_of("144", "strided_read_1")),
-         two_decimals_at_most, ">= 4"),
-], with_target=True)
 
 BUCKETED = time_of("124", "bucketed_build")
 PAYLOAD_SORT_BUILD = time_of("124", "cub_payload_sort_build")
