@@ -160,6 +160,16 @@ def merge_path_steps_ncu(header, rows):
           ", ".join(words.format(r[key]) for key, words in also if r[key])] for r in rows])
 
 
+def scatter_locality_ncu(header, rows):
+    return table(
+        ["skew", "kernel", "time", "DRAM read", "DRAM written", "L2 hit rate",
+         "L2 sectors of atomics / reductions"],
+        [[r["skew"], f"`{r['kernel']}`", f"{r['time_ms']} ms", f"{r['dram_read_gb']} GB",
+          f"{r['dram_write_gb']} GB", f"{r['l2_hit_rate_percent']}%",
+          f"{r['l2_atomic_sectors_million']} million / {r['l2_reduction_sectors_million']} million"]
+         for r in rows])
+
+
 def merge_path_tile_shapes(header, rows):
     by = keyed(rows, "threads", "steps", "skew")
     shapes = list(dict.fromkeys((r["threads"], r["steps"]) for r in rows))

@@ -54,6 +54,7 @@ BLOCKS = {
     "ranks-split-scale22": (measurement("ranks-split-scale22"), measured.ranks_split_scale22),
     "merge-path-steps": (measurement("merge-path-steps"), measured.merge_path_steps),
     "merge-path-steps-ncu": (measurement("merge-path-steps-ncu"), measured.merge_path_steps_ncu),
+    "scatter-locality-ncu": (measurement("scatter-locality-ncu"), measured.scatter_locality_ncu),
     "merge-path-tile-shapes": (measurement("merge-path-tile-shapes"),
                                measured.merge_path_tile_shapes),
     "coo-to-csr-120-121": (measurement("coo-to-csr-120-121"), measured.coo_to_csr_120_121),
