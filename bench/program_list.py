@@ -9,7 +9,7 @@ import os
 LIST_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                          "programs.txt")
 
-FLAGS = {"matrix", "square", "spd", "y_sum", "stencils"}
+FLAGS = {"matrix", "square", "spd", "y_sum", "stencils", "advanced"}
 VALUES = {"figure", "sweep", "skews", "gpus", "seconds"}
 KINDS = {"t", "f", "lib"}
 

@@ -1,6 +1,5 @@
-"""The tables of the notes' sections on the sweeps ("The sweep at commit 76044ad", "... 9123e1b",
-"... ea0c869", in both chapters), each from the sweep CSV of notes/bench/ that its section
-quotes (bench/notes_tables.py writes them).
+"""The tables of the newest sweep in each chapter's "Measured on an NVIDIA H200" section, from the
+sweep CSV of notes/bench/ that each names (bench/notes_tables.py writes them).
 
 A table is a grid: one column per input of the sweep, one row per kernel's time or per ratio of
 two times, and, for a ratio, its geometric mean over the inputs and its target where it has them.
@@ -34,10 +33,6 @@ def sweep_time(ms):
 def decimals(places):
     return lambda value: fixed(value, places)
 
-
-def two_decimals_at_most(value):
-    """Three significant digits, at most two places: 0.96, 14.1, 305."""
-    return significant(value, 3, most_decimals=2)
 
 
 def by_input(rows):

@@ -302,7 +302,8 @@ inline std::string help_text(const std::string& program, const ProgramDescriptio
             flag("--stencil 2d|3d",
                  "with --scale: instead of R-MAT, the 5-point (2d) or 7-point (3d)");
         if (d.takes_skew) flag("", "Poisson matrix of a grid of about 2^S points");
-        flag("--matrix FILE", "a Matrix Market file or an edge list (README: Real inputs)");
+        flag("--matrix FILE", "a Matrix Market file or an edge list (see notes/reference.md,");
+        flag("", "Real inputs)");
         flag("--seed N", "the emulator's shuffle seed (kernels without a GPU), digits only;");
         flag("", "default: a new one each run");
         flag("--max-memory BYTES",

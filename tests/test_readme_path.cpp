@@ -22,9 +22,11 @@ namespace {
 
 constexpr size_t kFirstScreen = 60;  // the lines within which the path table must end
 
-// The core path of each chapter; the other programs of programs.txt are advanced lessons.
+// The core path of each chapter: the programs that programs.txt does not mark `advanced`.
 bool is_core(int number) {
-    return (number >= 112 && number <= 122) || (number >= 141 && number <= 145);
+    for (const ListedProgram& program : listed_programs())
+        if (std::stoi(program.name.substr(0, 3)) == number) return !program.has("advanced");
+    return false;
 }
 
 // The next code point of UTF-8 `text` at `at`, which moves past it; a stray byte is itself.
