@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from plots import newest_csv  # noqa: E402
 from program_list import read_programs  # noqa: E402
 from table_text import read_measurements  # noqa: E402
-from sweep import SKEWS, read_sweep  # noqa: E402
+from sweep import SKEWS, commit, read_sweep  # noqa: E402
 
 # 16:9 at slide size; titles of 18 points or more.
 FIGSIZE = (16, 9)
@@ -120,18 +120,6 @@ def bare(ax, xlim, ylim):
     ax.axis("off")
 
 
-def tree_commit():
-    """The commit of the tree that the figures are drawn from: SUITE_COMMIT where the tree was
-    copied without its history."""
-    if os.environ.get("SUITE_COMMIT"):
-        return os.environ["SUITE_COMMIT"]
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 def where_drawn_from(d):
     """Where the figure's data came from: the kernels' device (emulated, or the GPU) where the
     program ran kernels for it, else the host's arrays."""
@@ -144,7 +132,7 @@ def save(fig, out_dir, name, source):
     """The figure, with the date it was drawn, its data's source and the tree's commit in its
     corner."""
     drawn = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
-    fig.text(0.995, 0.006, f"drawn {drawn}, {source}, commit {tree_commit()}", ha="right",
+    fig.text(0.995, 0.006, f"drawn {drawn}, {source}, commit {commit()}", ha="right",
              va="bottom", fontsize=SMALL - 1, color="dimgray")
     path = os.path.join(out_dir, name)
     fig.savefig(path, dpi=DPI)
