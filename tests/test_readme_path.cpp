@@ -267,6 +267,11 @@ TEST_CASE("readme: each row of the path links its program, notes, figure and exe
         INFO("program " << program.string());
         CHECK(fs::is_regular_file(program));
         CHECK(std::regex_match(program.parent_path().string(), std::regex("ch(21_csr|14_spmv)")));
+        std::smatch opening;  // the program's first line: "// NNN (CH.S) kernel: ..."
+        const std::string first_line = lines_of(slurp(program.string())).at(0);
+        const std::regex section_of_program("^// [0-9]{3} \\(([0-9.]+)\\)");
+        REQUIRE(std::regex_search(first_line, opening, section_of_program));
+        CHECK(row.cells[0] == opening[1].str());
 
         const Resolved notes = resolve("README.md", only_link(row, 3));
         INFO("notes " << notes.file.string() << "#" << notes.anchor);
