@@ -24,15 +24,24 @@ NVLIBS    := -lcusparse -lgomp
 # Where catch2/catch.hpp is not on the default include path: make test CATCH2_INCLUDE=-I/some/dir
 CATCH2_INCLUDE ?=
 
+# Without nvcc (not found, or make NVCC=), the C++ compiler builds the kernel lessons too, each .cu
+# as C++ (common/cuda_without_toolkit.h), and their kernels run in the host emulator; the library
+# routes (CUB, cuSPARSE, NCCL) are left out, and their claims skipped.
+ifeq ($(NVCC),)
+  CU_COMPILE := $(CXX) $(CXXFLAGS) -DSUITE_EMULATOR_ONLY -x c++
+  CU_LIBS :=
+  CU_EXERCISE_COMPILE := $(CU_COMPILE) -Wno-unused-parameter
+else
+  CU_COMPILE := $(NVCC) $(NVCCFLAGS)
+  CU_LIBS := $(NVLIBS)
+  CU_EXERCISE_COMPILE = $(NVCC) $(EXERCISE_NVCCFLAGS)
+endif
+
 CPU_SOURCES := $(sort $(wildcard ch21_csr/[0-9]*.cpp ch14_spmv/[0-9]*.cpp))
 GPU_SOURCES := $(sort $(wildcard ch21_csr/[0-9]*.cu ch14_spmv/[0-9]*.cu))
 CPU_PROGRAMS := $(notdir $(basename $(CPU_SOURCES)))
 GPU_PROGRAMS := $(notdir $(basename $(GPU_SOURCES)))
-ifeq ($(NVCC),)
-  BUILT_PROGRAMS := $(CPU_PROGRAMS)
-else
-  BUILT_PROGRAMS := $(CPU_PROGRAMS) $(GPU_PROGRAMS)
-endif
+BUILT_PROGRAMS := $(CPU_PROGRAMS) $(GPU_PROGRAMS)
 # Programs run in the order of their numbers.
 RUN_ORDER := $(sort $(BUILT_PROGRAMS))
 
@@ -41,12 +50,11 @@ RUN_ORDER := $(sort $(BUILT_PROGRAMS))
 # same functions. Catch2's main is compiled once and linked into each.
 TEST_CPP := $(wildcard tests/test_*.cpp)
 TEST_CU  := $(wildcard tests/test_*.cu)
+TEST_BINARIES := $(TEST_CPP:tests/%.cpp=$(BUILD)/tests/%) $(TEST_CU:tests/%.cu=$(BUILD)/tests/%)
 ifeq ($(NVCC),)
-  TEST_BINARIES := $(TEST_CPP:tests/%.cpp=$(BUILD)/tests/%)
   TEST_SUPPORT  := $(BUILD)/tests/catch_main.o $(BUILD)/tests/gpu_probe_without_cuda.o
   TEST_LINK     := $(CXX) -fopenmp
 else
-  TEST_BINARIES := $(TEST_CPP:tests/%.cpp=$(BUILD)/tests/%) $(TEST_CU:tests/%.cu=$(BUILD)/tests/%)
   TEST_SUPPORT  := $(BUILD)/tests/catch_main.o $(BUILD)/tests/gpu_probe.o
   TEST_LINK     := $(NVCC) $(ARCH_FLAGS)
 endif
@@ -77,23 +85,27 @@ SOLUTION_SOURCES := $(sort $(wildcard solutions/ch21_csr/ex*.cu)) \
 EXERCISES := $(notdir $(basename $(EXERCISE_SOURCES)))
 SOLUTIONS := $(notdir $(basename $(SOLUTION_SOURCES)))
 EXERCISE_NVCCFLAGS := $(NVCCFLAGS) -Xcompiler -Wno-unused-parameter
-ifeq ($(NVCC),)
-  BUILT_EXERCISES :=
-  BUILT_SOLUTIONS :=
-else
-  BUILT_EXERCISES := $(EXERCISES:%=$(BUILD)/exercises/%)
-  BUILT_SOLUTIONS := $(SOLUTIONS:%=$(BUILD)/solutions/%)
-endif
+BUILT_EXERCISES := $(EXERCISES:%=$(BUILD)/exercises/%)
+BUILT_SOLUTIONS := $(SOLUTIONS:%=$(BUILD)/solutions/%)
 
 # The race check (make races): the kernel programs and the reference solutions built with
 # ThreadSanitizer, in the emulator's second mode, which runs a launch's threads on a pool of host
 # threads at once (common/emulator.cuh). It never runs device code, so that is built as portable
 # PTX, and it leaves OpenMP out: libgomp is not built for ThreadSanitizer, which would see races
 # in it that are not there. Line tables (-g1) let a report name the file and line.
-RACE_CHECK := $(if $(NVCC),$(shell printf 'int main() {}' | $(CXX) -x c++ -fsanitize=thread - -o /dev/null 2>/dev/null && echo yes))
+RACE_CHECK := $(strip $(shell printf 'int main() {}' | $(CXX) -x c++ -fsanitize=thread - -o /dev/null 2>/dev/null && echo yes))
 RACE_NVCCFLAGS := -std=c++17 -O2 -gencode arch=compute_75,code=compute_75 -DSUITE_RACE_CHECK \
                   -Xcompiler -fsanitize=thread,-g1,-Wall,-Wextra,-Wno-unknown-pragmas -MMD -MP
-RACE_LIBS := -lcusparse
+ifeq ($(NVCC),)
+  RACE_COMPILE := $(CXX) -std=c++17 -O2 -DSUITE_RACE_CHECK -DSUITE_EMULATOR_ONLY -fsanitize=thread \
+                  -g1 -Wall -Wextra -Wno-unknown-pragmas -MMD -MP -x c++
+  RACE_EXERCISE_COMPILE := $(RACE_COMPILE) -Wno-unused-parameter
+  RACE_LIBS :=
+else
+  RACE_COMPILE := $(NVCC) $(RACE_NVCCFLAGS)
+  RACE_EXERCISE_COMPILE := $(RACE_COMPILE) -Xcompiler -Wno-unused-parameter
+  RACE_LIBS := -lcusparse
+endif
 RACES := $(BUILD)/races
 RACE_PROGRAMS := $(GPU_PROGRAMS:%=$(RACES)/%)
 RACE_SOLUTIONS := $(SOLUTIONS:%=$(RACES)/solutions/%)
@@ -124,7 +136,9 @@ all: cuda-note $(addprefix $(BUILD)/,$(BUILT_PROGRAMS))
 
 cuda-note:
 ifeq ($(NVCC),)
-	@echo "note: nvcc was not found, so only the CPU programs are built; the CUDA programs ($(words $(GPU_PROGRAMS))) need the CUDA Toolkit."
+	@echo "note: nvcc was not found, so $(CXX) builds the kernel programs ($(words $(GPU_PROGRAMS))) too," \
+	  "and their kernels run in the host emulator; the library routes (CUB, cuSPARSE, NCCL)" \
+	  "need the CUDA Toolkit."
 else
 	@echo "CUDA_ARCH=$(CUDA_ARCH) ($(ARCH_REASON)); make CUDA_ARCH=sm_90 or =all overrides it"
 	@$(if $(NCCL_HEADER),true,echo "note: nccl.h was not found, so 149 is built without NCCL: its ranks share GPU 0")
@@ -133,7 +147,7 @@ endif
 # The binaries depend on the flags, so that a new CUDA_ARCH rebuilds them.
 $(BUILD)/nvcc-flags: FORCE
 	@mkdir -p $(BUILD)
-	@echo '$(NVCCFLAGS)' | cmp -s - $@ || echo '$(NVCCFLAGS)' > $@
+	@echo '$(CU_COMPILE)' | cmp -s - $@ || echo '$(CU_COMPILE)' > $@
 FORCE:
 
 $(BUILD)/%: ch21_csr/%.cpp
@@ -145,14 +159,15 @@ $(BUILD)/%: ch14_spmv/%.cpp
 	$(CXX) $(CXXFLAGS) $< -o $@
 
 $(BUILD)/%: ch21_csr/%.cu $(BUILD)/nvcc-flags
-	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVLIBS)
+	$(CU_COMPILE) $< -o $@ $(CU_LIBS)
 
 $(BUILD)/%: ch14_spmv/%.cu $(BUILD)/nvcc-flags
-	$(NVCC) $(NVCCFLAGS) $(PROGRAM_FLAGS) $< -o $@ $(NVLIBS) $(PROGRAM_LIBS)
+	$(CU_COMPILE) $(PROGRAM_FLAGS) $< -o $@ $(CU_LIBS) $(PROGRAM_LIBS)
 
 # 149 across GPUs needs NCCL (nccl.h and libnccl, shipped with the CUDA Toolkit on many machines);
 # without it, 149's ranks share one GPU and it says so.
-NCCL_HEADER := $(firstword $(wildcard $(CUDA_HOME)/include/nccl.h /usr/include/nccl.h /usr/local/include/nccl.h))
+NCCL_HEADER := $(if $(NVCC),$(firstword $(wildcard $(CUDA_HOME)/include/nccl.h \
+                 /usr/include/nccl.h /usr/local/include/nccl.h)))
 $(BUILD)/149_spmv_across_ranks_kernel: PROGRAM_FLAGS := $(if $(NCCL_HEADER),-DSUITE_HAVE_NCCL)
 $(BUILD)/149_spmv_across_ranks_kernel: PROGRAM_LIBS := $(if $(NCCL_HEADER),-lnccl)
 $(BUILD)/tests/test_149.o: PROGRAM_FLAGS := $(if $(NCCL_HEADER),-DSUITE_HAVE_NCCL)
@@ -167,7 +182,6 @@ run: all
 	  if $(BUILD)/$$p; then passed=$$((passed + 1)); else failed=$$((failed + 1)); echo "---- $$p FAILED"; fi; \
 	done; \
 	echo; \
-	$(if $(NVCC),,echo "note: the CUDA programs were not built (no nvcc), so they did not run.";) \
 	echo "programs: $$passed passed, $$failed failed"; \
 	test $$failed -eq 0
 
@@ -177,14 +191,13 @@ $(BUILD)/tests/%.o: tests/%.cpp
 
 $(BUILD)/tests/%.o: tests/%.cu $(BUILD)/nvcc-flags
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) $(PROGRAM_FLAGS) $(CATCH2_INCLUDE) -c $< -o $@
+	$(CU_COMPILE) $(PROGRAM_FLAGS) $(CATCH2_INCLUDE) -c $< -o $@
 
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_SUPPORT)
 	$(TEST_LINK) $^ -o $@ $(if $(NVCC),$(NVLIBS),) $(PROGRAM_LIBS)
 
 # The tests run the built programs too, as a user would.
 test: all $(TEST_BINARIES)
-	@$(if $(NVCC),,echo "note: nvcc was not found: only the tests of CPU code were built.";)
 	@tests/run_test_binaries.sh '$(TEST_ARGS)' $(TEST_BINARIES)
 
 # build/exercises/NAME from ch*/exercises/NAME.cu, build/solutions/NAME from solutions/ch*/NAME.cu,
@@ -192,10 +205,10 @@ test: all $(TEST_BINARIES)
 define exercise_build_rule
 $(BUILD)/$(1)/%: $(2)/%.cu $(BUILD)/nvcc-flags
 	@mkdir -p $$(@D)
-	$$(NVCC) $$(EXERCISE_NVCCFLAGS) $$< -o $$@ $$(NVLIBS)
+	$$(CU_EXERCISE_COMPILE) $$< -o $$@ $$(CU_LIBS)
 $(RACES)/$(1)/%: $(2)/%.cu
 	@mkdir -p $$(@D)
-	$$(NVCC) $$(RACE_NVCCFLAGS) -Xcompiler -Wno-unused-parameter $$< -o $$@ $$(RACE_LIBS)
+	$$(RACE_EXERCISE_COMPILE) $$< -o $$@ $$(RACE_LIBS)
 endef
 $(foreach chapter,ch21_csr ch14_spmv,\
   $(eval $(call exercise_build_rule,exercises,$(chapter)/exercises))\
@@ -209,26 +222,18 @@ test: $(BUILT_EXERCISES) $(BUILT_SOLUTIONS)
 # A report, not a gate: it exits 0 however many exercises are still unsolved. Where
 # ThreadSanitizer is available, an exercise is solved only if its race-check build is race-free.
 exercises: cuda-note $(BUILT_EXERCISES) $(RACE_EXERCISES)
-ifeq ($(NVCC),)
-	@echo "note: the exercises ($(words $(EXERCISES))) are CUDA programs: they were not built (no nvcc)."
-else
 	@tests/report_exercises.sh exercises report $(BUILD)/exercises '$(if $(RACE_CHECK),$(RACES)/exercises)' $(EXERCISES)
-endif
 
 exercise-solutions: cuda-note $(BUILT_SOLUTIONS) $(if $(RACE_CHECK),$(RACE_SOLUTIONS))
-ifeq ($(NVCC),)
-	@echo "note: the exercise solutions ($(words $(SOLUTIONS))) are CUDA programs: they were not built (no nvcc)."
-else
 	@tests/report_exercises.sh 'exercise solutions' strict $(BUILD)/solutions '$(if $(RACE_CHECK),$(RACES)/solutions)' $(SOLUTIONS)
-endif
 
 $(RACES)/%: ch21_csr/%.cu
 	@mkdir -p $(@D)
-	$(NVCC) $(RACE_NVCCFLAGS) $< -o $@ $(RACE_LIBS)
+	$(RACE_COMPILE) $< -o $@ $(RACE_LIBS)
 
 $(RACES)/%: ch14_spmv/%.cu
 	@mkdir -p $(@D)
-	$(NVCC) $(RACE_NVCCFLAGS) $< -o $@ $(RACE_LIBS)
+	$(RACE_COMPILE) $< -o $@ $(RACE_LIBS)
 
 .SECONDEXPANSION:
 $(RACES)/planted/%.cu: $$(call planted_from,$$*) tests/plant_race.sh
@@ -236,7 +241,7 @@ $(RACES)/planted/%.cu: $$(call planted_from,$$*) tests/plant_race.sh
 
 # The planted copy's includes are found beside its original.
 $(RACES)/planted/%: $(RACES)/planted/%.cu
-	$(NVCC) $(RACE_NVCCFLAGS) -I $(dir $(call planted_from,$*)) $< -o $@ $(RACE_LIBS)
+	$(RACE_COMPILE) -I $(dir $(call planted_from,$*)) $< -o $@ $(RACE_LIBS)
 
 test: $(RACE_TEST_BINARIES)
 
@@ -247,9 +252,7 @@ test: $(BUILD)/degree_histogram
 # ThreadSanitizer, on its default input: each must be race-free and pass its self-check. Then the
 # planted races, which each must be reported at its planted line.
 races: cuda-note
-ifeq ($(NVCC),)
-	@echo "races: the race check builds CUDA programs, and nvcc was not found, so nothing was checked"
-else ifeq ($(RACE_CHECK),)
+ifeq ($(RACE_CHECK),)
 	@echo "races: $(CXX) cannot link with -fsanitize=thread (libtsan is missing), so nothing was checked"
 else
 	@$(MAKE) --no-print-directory $(RACE_PROGRAMS) $(RACE_SOLUTIONS) $(RACE_TEST_BINARIES) $(BUILD)/tests/test_races

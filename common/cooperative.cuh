@@ -325,6 +325,12 @@ private:
 };
 #undef ON_EMULATOR_ONLY
 
+#ifndef __CUDACC__
+// Without nvcc the kernels are compiled but never launched (common/cuda_without_toolkit.h): their
+// bodies take the emulator's context, which is the only one there is.
+using DeviceCuda = EmulatedCuda;
+#endif
+
 // A block's threads as fibers, run to completion one block at a time. The fibers are made once
 // and serve every block that this object runs: each one's loop runs the body for its thread of
 // the block, then waits for the next block.
