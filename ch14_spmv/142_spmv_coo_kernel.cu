@@ -78,7 +78,9 @@ inline std::vector<float> coo_spmv(const Here& here, const HostCoo& a, const std
     CUDA_CHECK(cudaMemcpy(d_values, a.values.data(), nnz * sizeof(float), cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d_x, x.data(), x.size() * sizeof(float), cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d_y, y.data(), y.size() * sizeof(float), cudaMemcpyHostToDevice));
+#ifdef __CUDACC__  // only nvcc parses a launch; a build without it has no GPU to come here
     spmv_coo_kernel<<<blocks, threads>>>(nnz, d_rows, d_cols, d_values, d_x, d_y);
+#endif
     CUDA_CHECK_LAUNCH();
     pause_after_launch(true, size_t{blocks} * threads);
     CUDA_CHECK(cudaMemcpy(y.data(), d_y, y.size() * sizeof(float), cudaMemcpyDeviceToHost));

@@ -8,10 +8,11 @@
 // - the built-in index variables, which a __global__ kernel reads. The kernels are compiled but
 //   never launched: the emulator calls their per-thread bodies with the indices it gives them
 //   (common/here.cuh, common/cooperative.cuh's EmulatedCuda), so these stay zero;
-// - the vector types that the bodies load (int4, float4), and dim3;
+// - the vector types that the bodies load (int4, float4), dim3, and min and max;
 // - the runtime's calls, each failing as on a machine without a device. The programs make them
 //   on the GPU only, which this build never finds (detect_backend says why).
 #pragma once
+#include <algorithm>
 
 #define __host__
 #define __device__
@@ -33,6 +34,10 @@ struct alignas(16) int4 {
 struct alignas(16) float4 {
     float x, y, z, w;
 };
+
+// CUDA's min and max of two ints, which kernels call unqualified.
+using std::max;
+using std::min;
 
 inline constexpr uint3 threadIdx{0, 0, 0}, blockIdx{0, 0, 0};
 inline constexpr dim3 blockDim{}, gridDim{};
