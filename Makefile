@@ -62,9 +62,8 @@ endif
 # Catch2 arguments for every test binary, e.g. make test TEST_ARGS='[gpu]'
 TEST_ARGS ?=
 
-# The tests that run the programs need to know which of them this build has (RACE_CHECK is
-# set below).
-TEST_DEFINES = $(if $(NVCC),-DSUITE_HAVE_CUDA,) $(if $(RACE_CHECK),-DSUITE_HAVE_RACE_CHECK,)
+# The tests of the race check need to know whether this build has it (RACE_CHECK is set below).
+TEST_DEFINES = $(if $(RACE_CHECK),-DSUITE_HAVE_RACE_CHECK,)
 
 SANITIZER ?= $(or $(shell command -v compute-sanitizer 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/compute-sanitizer))
 SANITIZE_PROGRAMS ?= $(GPU_PROGRAMS)

@@ -130,8 +130,6 @@ TEST_CASE("exercises: at least three a chapter, each a TODO body with a harness 
     }
 }
 
-#ifdef SUITE_HAVE_CUDA
-
 TEST_CASE("exercises: in emulation, for two seeds, every skeleton fails and every solution passes",
           "[exercises]") {
     const NoVisibleGpu emulation;
@@ -143,4 +141,3 @@ TEST_CASE("exercises: on the GPU, every skeleton fails and every solution passes
     check_every_exercise({}, "[gpu] ");
 }
 
-#endif

@@ -174,8 +174,6 @@ TEST_CASE("figure data: the degree histogram is the generator's graph counted", 
     std::remove(figure_path("d").c_str());
 }
 
-#ifdef SUITE_HAVE_CUDA
-
 TEST_CASE("figure data: a book-only option refuses --scale", "[figure-data]") {
     const ProgramRun run =
         run_program("144_coalescing_kernel", {"--scale", "4", "--figure-data", figure_path("x")});
@@ -363,4 +361,3 @@ TEST_CASE("figure data: 115's build, step by step", "[figure-data][115]") {
     for (int v = 0; v < edges.num_rows; ++v) CHECK(cursor[v] == row_offsets[v + 1]);
 }
 
-#endif  // SUITE_HAVE_CUDA

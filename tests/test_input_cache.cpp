@@ -330,10 +330,8 @@ TEST_CASE("programs run as the sweep runs them print the same with the cache as 
     std::vector<Run> runs = {
         {"146_design_considerations_cpu_baseline", {"--scale", "12"}, 1},
     };
-#ifdef SUITE_HAVE_CUDA
     // The R-MAT graph, which it sorts by row; the order is made each time, never kept.
     runs.push_back({"122_sorted_coo_to_csr_one_pass_kernel", {"--scale", "18", "--seed", "3"}, 1});
-#endif
     const fs::path folder = empty_folder("programs");
     for (const Run& r : runs) {
         INFO(r.program);
