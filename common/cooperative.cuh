@@ -44,6 +44,10 @@
 #include <string>
 #include <vector>
 #include <deque>
+// macOS declares the ucontext routines, which it deprecates, only under _XOPEN_SOURCE.
+#if defined(__APPLE__) && !defined(_XOPEN_SOURCE)
+#define _XOPEN_SOURCE 700
+#endif
 #include <ucontext.h>
 #ifdef SUITE_RACE_CHECK
 #include <sanitizer/tsan_interface.h>
