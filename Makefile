@@ -68,8 +68,10 @@ endif
 # Catch2 arguments for every test binary, e.g. make test TEST_ARGS='[gpu]'
 TEST_ARGS ?=
 
-# The tests of the race check need to know whether this build has it (RACE_CHECK is set below).
-TEST_DEFINES = $(if $(RACE_CHECK),-DSUITE_HAVE_RACE_CHECK,)
+# The tests that run the programs need to know where they are, and the tests of the race check
+# whether this build has it (RACE_CHECK is set below).
+TEST_BUILD_DEFINE := $(if $(filter-out build,$(BUILD)),-DSUITE_BUILD='"$(BUILD)/"')
+TEST_DEFINES = $(TEST_BUILD_DEFINE) $(if $(RACE_CHECK),-DSUITE_HAVE_RACE_CHECK,)
 
 SANITIZER ?= $(or $(shell command -v compute-sanitizer 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/compute-sanitizer))
 SANITIZE_PROGRAMS ?= $(GPU_PROGRAMS)
@@ -197,7 +199,7 @@ $(BUILD)/tests/%.o: tests/%.cpp
 
 $(BUILD)/tests/%.o: tests/%.cu $(BUILD)/nvcc-flags
 	@mkdir -p $(dir $@)
-	$(CU_COMPILE) $(PROGRAM_FLAGS) $(CATCH2_INCLUDE) -c $< -o $@
+	$(CU_COMPILE) $(PROGRAM_FLAGS) $(TEST_BUILD_DEFINE) $(CATCH2_INCLUDE) -c $< -o $@
 
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_SUPPORT)
 	$(TEST_LINK) $^ -o $@ $(if $(NVCC),$(NVLIBS),) $(PROGRAM_LIBS)

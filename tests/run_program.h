@@ -2,6 +2,10 @@
 // its exit code, its peak memory and its time. A program that runs past its time limit is
 // killed, so that a hang fails the test instead of stalling the run.
 #pragma once
+// The folder that make test built the programs in (make BUILD=...), with its '/'.
+#ifndef SUITE_BUILD
+#define SUITE_BUILD "build/"
+#endif
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/time.h>
@@ -60,7 +64,7 @@ inline ProgramRun run_program(const std::string& name, const std::vector<std::st
          ("suite_run_" + std::to_string(getpid()) + "_" + std::to_string(serial++)))
             .string();
     const std::string out_path = stem + ".out", err_path = stem + ".err";
-    const std::string binary = "build/" + name;
+    const std::string binary = SUITE_BUILD + name;
     std::vector<std::string> argv_text = {binary};
     argv_text.insert(argv_text.end(), args.begin(), args.end());
     std::vector<char*> argv;

@@ -83,8 +83,8 @@ void check_where(const ProgramRun& run, const std::vector<std::string>& args,
 // exit code 0 and no MISMATCH; or not, exit code 1 and at least one MISMATCH.
 void check_verdict(const std::string& binary, const std::vector<std::string>& args,
                    const std::string& where, bool solved) {
-    if (!fs::exists("build/" + binary))
-        FAIL("build/" << binary << " is missing: make test builds it");
+    if (!fs::exists(SUITE_BUILD + binary))
+        FAIL(SUITE_BUILD << binary << " is missing: make test builds it");
     const ProgramRun run = run_program(binary, args, 120);
     INFO(binary << " " << (args.empty() ? "" : args.back()) << ": " << describe(run));
     CHECK(run.exit_code == (solved ? 0 : 1));

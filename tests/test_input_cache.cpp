@@ -335,8 +335,8 @@ TEST_CASE("programs run as the sweep runs them print the same with the cache as 
     const fs::path folder = empty_folder("programs");
     for (const Run& r : runs) {
         INFO(r.program);
-        if (!fs::exists("build/" + r.program))
-            FAIL("build/" << r.program << " is missing: make test builds it first");
+        if (!fs::exists(SUITE_BUILD + r.program))
+            FAIL(SUITE_BUILD << r.program << " is missing: make test builds it first");
         unsetenv(kInputCacheVariable);
         const ProgramRun plain = run_program(r.program, r.args, 120);
         REQUIRE(plain.exit_code == 0);

@@ -101,7 +101,7 @@ TEST_CASE("--step pauses after each launch until Enter, on a terminal", "[instru
     const pid_t pid = forkpty(&terminal, nullptr, nullptr, nullptr);
     REQUIRE(pid >= 0);
     if (pid == 0) {
-        execl("build/117_coo_edge_parallel_reduce_kernel", "117", "--step", "--seed", "3",
+        execl(SUITE_BUILD "117_coo_edge_parallel_reduce_kernel", "117", "--step", "--seed", "3",
               static_cast<char*>(nullptr));
         _exit(127);
     }

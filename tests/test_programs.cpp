@@ -34,8 +34,8 @@ std::vector<ListedProgram> built_programs() {
     std::vector<ListedProgram> built;
     for (const ListedProgram& p : listed_programs()) {
         if (!p.has("matrix")) continue;
-        if (!fs::exists("build/" + p.name))
-            FAIL("build/" << p.name << " is missing: make test builds the programs first");
+        if (!fs::exists(SUITE_BUILD + p.name))
+            FAIL(SUITE_BUILD << p.name << " is missing: make test builds the programs first");
         built.push_back(p);
     }
     return built;

@@ -64,7 +64,8 @@ std::string describe(const ProgramRun& run) {
 }
 
 ProgramRun run_built(const std::string& binary, const std::vector<std::string>& args) {
-    if (!fs::exists("build/" + binary)) FAIL("build/" << binary << " is missing: make test builds it");
+    if (!fs::exists(SUITE_BUILD + binary))
+        FAIL(SUITE_BUILD << binary << " is missing: make test builds it");
     return run_program(binary, args, 300);
 }
 
@@ -72,7 +73,7 @@ ProgramRun run_built(const std::string& binary, const std::vector<std::string>& 
 
 TEST_CASE("races: each planted race is reported at its planted line", "[races]") {
     for (const PlantedRace& planted : planted_races()) {
-        const std::string source = "build/races/planted/" + planted.name + ".cu";
+        const std::string source = SUITE_BUILD "races/planted/" + planted.name + ".cu";
         const std::string line = slurp(source + ".line");
         REQUIRE(!line.empty());
         const std::string where = source + ":" + line.substr(0, line.find('\n'));
@@ -98,8 +99,9 @@ TEST_CASE("races: with their atomics, the same programs are race-free and right"
 
 TEST_CASE("races: a fixed order is replayed on one thread, and the first lines say so",
           "[races]") {
-    if (!fs::exists("build/races/115_csr_concurrent_construction_kernel"))
-        FAIL("build/races/115_csr_concurrent_construction_kernel is missing: make test builds it");
+    if (!fs::exists(SUITE_BUILD "races/115_csr_concurrent_construction_kernel"))
+        FAIL(SUITE_BUILD "races/115_csr_concurrent_construction_kernel is missing: make test "
+                         "builds it");
     const ProgramRun run = run_program("races/115_csr_concurrent_construction_kernel",
                                        {"--order", "B"}, 300);
     INFO(describe(run));
@@ -115,11 +117,11 @@ TEST_CASE("races: the exercise report calls a right answer with a race unsolved,
     for (const char* dir : {"right", "raced", "clean"}) fs::create_directories(root / dir);
     const std::string name = "ex21_1_csc_scatter";
     for (const std::string binary : {"solutions/", "races/planted/", "races/solutions/"})
-        if (!fs::exists("build/" + binary + name))
-            FAIL("build/" << binary << name << " is missing: make test builds it");
-    fs::create_symlink(fs::absolute("build/solutions/" + name), root / "right" / name);
-    fs::create_symlink(fs::absolute("build/races/planted/" + name), root / "raced" / name);
-    fs::create_symlink(fs::absolute("build/races/solutions/" + name), root / "clean" / name);
+        if (!fs::exists(SUITE_BUILD + binary + name))
+            FAIL(SUITE_BUILD << binary << name << " is missing: make test builds it");
+    fs::create_symlink(fs::absolute(SUITE_BUILD "solutions/" + name), root / "right" / name);
+    fs::create_symlink(fs::absolute(SUITE_BUILD "races/planted/" + name), root / "raced" / name);
+    fs::create_symlink(fs::absolute(SUITE_BUILD "races/solutions/" + name), root / "clean" / name);
     const auto report = [&](const std::string& race_dir) {
         return output_of("tests/report_exercises.sh exercises report " + (root / "right").string() +
                          " " + (root / race_dir).string() + " " + name);
