@@ -106,8 +106,8 @@ RACE_NVCCFLAGS := -std=c++17 -O2 -gencode arch=compute_75,code=compute_75 -DSUIT
                   -Xcompiler -fsanitize=thread,-g1,-Wall,-Wextra,-Wno-unknown-pragmas -MMD -MP
 ifeq ($(NVCC),)
   RACE_COMPILE := $(CXX) -std=c++17 -O2 -DSUITE_RACE_CHECK -DSUITE_EMULATOR_ONLY -fsanitize=thread \
-                  -g1 -Wall -Wextra -Wno-unknown-pragmas -MMD -MP -x c++
-  RACE_EXERCISE_COMPILE := $(RACE_COMPILE) -Wno-unused-parameter
+                  -g1 -Wall -Wextra -Wno-unknown-pragmas -Wno-unused-parameter -MMD -MP -x c++
+  RACE_EXERCISE_COMPILE := $(RACE_COMPILE)
   RACE_LIBS :=
 else
   RACE_COMPILE := $(NVCC) $(RACE_NVCCFLAGS)

@@ -48,9 +48,11 @@ private:
                                                   result, n_, cuda::std::plus<double>{}, terms,
                                                   0.0);
     }
-
-    CubScratch scratch_;
 #endif
+
     bool gpu_;
     int n_;
+#ifdef __CUDACC__
+    CubScratch scratch_;
+#endif
 };
