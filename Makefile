@@ -101,7 +101,8 @@ BUILT_SOLUTIONS := $(SOLUTIONS:%=$(BUILD)/solutions/%)
 # threads at once (common/emulator.cuh). It never runs device code, so that is built as portable
 # PTX, and it leaves OpenMP out: libgomp is not built for ThreadSanitizer, which would see races
 # in it that are not there. Line tables (-g1) let a report name the file and line.
-RACE_CHECK := $(strip $(shell printf 'int main() {}' | $(CXX) -x c++ -fsanitize=thread - -o /dev/null 2>/dev/null && echo yes))
+RACE_CHECK := $(shell printf 'int main() {}' | $(CXX) -x c++ -fsanitize=thread - -o /dev/null \
+                2>/dev/null && echo yes)
 RACE_NVCCFLAGS := -std=c++17 -O2 -gencode arch=compute_75,code=compute_75 -DSUITE_RACE_CHECK \
                   -Xcompiler -fsanitize=thread,-g1,-Wall,-Wextra,-Wno-unknown-pragmas -MMD -MP
 ifeq ($(NVCC),)
@@ -144,9 +145,9 @@ all: cuda-note $(addprefix $(BUILD)/,$(BUILT_PROGRAMS))
 
 cuda-note:
 ifeq ($(NVCC),)
-	@echo "note: nvcc was not found, so $(CXX) builds the kernel programs ($(words $(GPU_PROGRAMS))) too," \
-	  "and their kernels run in the host emulator; the library routes (CUB, cuSPARSE, NCCL)" \
-	  "need the CUDA Toolkit."
+	@echo "note: nvcc was not found, so $(CXX) builds the kernel programs" \
+	  "($(words $(GPU_PROGRAMS))) too, and their kernels run in the host emulator; the library" \
+	  "routes (CUB, cuSPARSE, NCCL) need the CUDA Toolkit."
 else
 	@echo "CUDA_ARCH=$(CUDA_ARCH) ($(ARCH_REASON)); make CUDA_ARCH=sm_90 or =all overrides it"
 	@$(if $(NCCL_HEADER),true,echo "note: nccl.h was not found, so 149 is built without NCCL: its ranks share GPU 0")
@@ -317,13 +318,13 @@ plots:
 # is no GPU; the kernel programs run in order A, so that the layouts that atomics decide come out
 # the same every time. bench/figures.py draws them, with the degree histograms of the sweep's
 # graphs at FIGURE_SCALE (build/degree_histogram) and the build's times from the newest sweep CSV
-# (or BENCH_CSV=...). Without nvcc the kernel programs' figures are left as committed, and named.
+# (or BENCH_CSV=...), with nvcc or without it.
 FIGURE_DATA := $(BUILD)/figure-data
 FIGURE_SCALE ?= 16
 # The programs that draw a figure are those that programs.txt marks figure=.
 FIGURE_PROGRAMS := $(shell awk '/^[0-9]/ { for (i = 2; i <= NF; ++i) \
                                               if ($$i ~ /^figure=/) print $$1 }' programs.txt)
-FIGURE_BUILT := $(sort $(filter $(FIGURE_PROGRAMS),$(BUILT_PROGRAMS)))
+FIGURE_BUILT := $(sort $(FIGURE_PROGRAMS))
 
 $(BUILD)/degree_histogram: bench/degree_histogram.cpp
 	@mkdir -p $(BUILD)
