@@ -1,9 +1,10 @@
 // std::from_chars for floating point, which libc++ (clang++ -stdlib=libc++, and a Mac's Xcode)
 // does not have in the versions that students' machines run. There, the same parse by strtod,
-// held to from_chars's grammar: an optional '-', digits with one '.', an optional exponent. The
-// rest of what strtod takes (leading spaces, a '+', hex, inf, nan) stops the parse where
-// from_chars would stop it. Neither reads the locale: the programs never set one.
+// whose grammar is from_chars's but for three things it takes more: leading spaces and a '+',
+// which from_chars refuses, and hex after "0x", where from_chars stops at the 'x'. Neither reads
+// the locale: the programs never set one.
 #pragma once
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
@@ -17,8 +18,11 @@ std::from_chars_result floating_from_chars(const char* first, const char* last, 
     return std::from_chars(first, last, value);
 #else
     const std::string text(first, last);
-    const std::string grammar = text.substr(0, text.find_first_not_of("0123456789.eE+-"));
-    if (grammar.empty() || grammar[0] == '+') return {first, std::errc::invalid_argument};
+    if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])) || text[0] == '+')
+        return {first, std::errc::invalid_argument};
+    const size_t sign = text[0] == '-' ? 1 : 0;
+    const bool hex = text.compare(sign, 2, "0x") == 0 || text.compare(sign, 2, "0X") == 0;
+    const std::string grammar = hex ? text.substr(0, sign + 1) : text;
     char* end = nullptr;
     errno = 0;
     T parsed;
