@@ -51,6 +51,16 @@ inline std::vector<std::string> lines_of(const std::string& text) {
     return lines;
 }
 
+// A program's output with each wrapped line (continued on a line indented by 4) made whole again.
+inline std::string unwrapped(const std::string& text) {
+    std::string whole;
+    for (const std::string& line : lines_of(text)) {
+        const bool continued = line.rfind("    ", 0) == 0 && !whole.empty();
+        whole += continued ? " " + line.substr(4) : (whole.empty() ? "" : "\n") + line;
+    }
+    return whole;
+}
+
 // build/NAME, run with `args`; its output goes through files, so that a program that prints a
 // lot cannot block on a full pipe.
 // `address_space_limit`, when not 0, caps the child's virtual memory (RLIMIT_AS), so that an

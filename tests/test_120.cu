@@ -13,6 +13,7 @@
 #include "edge_case_graphs.h"
 #include "sorted_coo_refusals.h"
 #include "emulated_here.h"
+#include "run_program.h"
 
 namespace {
 
@@ -207,6 +208,23 @@ TEST_CASE("120: the poison check notices a single written byte", "[120][emulatio
 TEST_CASE("120: the library routes refuse to run without a GPU", "[120][emulation]") {
     CHECK_THROWS_AS(sorted_coo_to_csr_rle_scan(emulated(1), card_example()), std::logic_error);
     CHECK_THROWS_AS(offsets_by_cusparse(emulated(1), card_example()), std::logic_error);
+}
+#else
+using Catch::Matchers::Contains;
+
+// Without the CUDA Toolkit the library routes are not built at all: the program says why it
+// skipped their claims.
+TEST_CASE("120: the library routes refuse to run without a GPU", "[120][emulation]") {
+    const ProgramRun run = run_program("120_sorted_coo_to_csr_kernel", {});
+    const std::string out = unwrapped(run.out);
+    INFO(out);
+    CHECK(run.exit_code == 0);
+    const std::string why = ": skipped (needs a GPU: the build had no CUDA Toolkit)";
+    CHECK_THAT(out, Contains("the card's example: the RLE + scan route (CUB) gives the same CSR as "
+                             "the lower-bound route" + why));
+    CHECK_THAT(out, Contains("the card's example: cusparseXcoo2csr gives the same row_offsets" +
+                             why));
+    CHECK_THAT(out, Contains(", 0 MISMATCH, "));
 }
 #endif
 
