@@ -98,23 +98,15 @@ BUILT_SOLUTIONS := $(SOLUTIONS:%=$(BUILD)/solutions/%)
 
 # The race check (make races): the kernel programs and the reference solutions built with
 # ThreadSanitizer, in the emulator's second mode, which runs a launch's threads on a pool of host
-# threads at once (common/emulator.cuh). It never runs device code, so that is built as portable
-# PTX, and it leaves OpenMP out: libgomp is not built for ThreadSanitizer, which would see races
-# in it that are not there. Line tables (-g1) let a report name the file and line.
+# threads at once (common/emulator.cuh). It never runs device code, so the C++ compiler builds it
+# as it builds the kernel lessons without the CUDA Toolkit, whether nvcc is there or not (nvcc
+# would add nothing that it runs, and takes twice as long). It leaves OpenMP out: libgomp is not
+# built for ThreadSanitizer, which would see races in it that are not there. Line tables (-g1)
+# let a report name the file and line.
 RACE_CHECK := $(shell printf 'int main() {}' | $(CXX) -x c++ -fsanitize=thread - -o /dev/null \
                 2>/dev/null && echo yes)
-RACE_NVCCFLAGS := -std=c++17 -O2 -gencode arch=compute_75,code=compute_75 -DSUITE_RACE_CHECK \
-                  -Xcompiler -fsanitize=thread,-g1,-Wall,-Wextra,-Wno-unknown-pragmas -MMD -MP
-ifeq ($(NVCC),)
-  RACE_COMPILE := $(CXX) -std=c++17 -O2 -DSUITE_RACE_CHECK -DSUITE_EMULATOR_ONLY -fsanitize=thread \
-                  -g1 -Wall -Wextra -Wno-unknown-pragmas -Wno-unused-parameter -MMD -MP -x c++
-  RACE_EXERCISE_COMPILE := $(RACE_COMPILE)
-  RACE_LIBS :=
-else
-  RACE_COMPILE := $(NVCC) $(RACE_NVCCFLAGS)
-  RACE_EXERCISE_COMPILE := $(RACE_COMPILE) -Xcompiler -Wno-unused-parameter
-  RACE_LIBS := -lcusparse
-endif
+RACE_COMPILE := $(CXX) -std=c++17 -O2 -DSUITE_RACE_CHECK -DSUITE_EMULATOR_ONLY -fsanitize=thread \
+                -g1 -Wall -Wextra -Wno-unknown-pragmas -Wno-unused-parameter -MMD -MP -x c++
 RACES := $(BUILD)/races
 RACE_PROGRAMS := $(GPU_PROGRAMS:%=$(RACES)/%)
 RACE_SOLUTIONS := $(SOLUTIONS:%=$(RACES)/solutions/%)
@@ -217,7 +209,7 @@ $(BUILD)/$(1)/%: $(2)/%.cu $(BUILD)/nvcc-flags
 	$$(CU_EXERCISE_COMPILE) $$< -o $$@ $$(CU_LIBS)
 $(RACES)/$(1)/%: $(2)/%.cu
 	@mkdir -p $$(@D)
-	$$(RACE_EXERCISE_COMPILE) $$< -o $$@ $$(RACE_LIBS)
+	$$(RACE_COMPILE) $$< -o $$@
 endef
 $(foreach chapter,ch21_csr ch14_spmv,\
   $(eval $(call exercise_build_rule,exercises,$(chapter)/exercises))\
@@ -238,11 +230,11 @@ exercise-solutions: cuda-note $(BUILT_SOLUTIONS) $(if $(RACE_CHECK),$(RACE_SOLUT
 
 $(RACES)/%: ch21_csr/%.cu
 	@mkdir -p $(@D)
-	$(RACE_COMPILE) $< -o $@ $(RACE_LIBS)
+	$(RACE_COMPILE) $< -o $@
 
 $(RACES)/%: ch14_spmv/%.cu
 	@mkdir -p $(@D)
-	$(RACE_COMPILE) $< -o $@ $(RACE_LIBS)
+	$(RACE_COMPILE) $< -o $@
 
 .SECONDEXPANSION:
 $(RACES)/planted/%.cu: $$(call planted_from,$$*) tests/plant_race.sh
@@ -250,7 +242,7 @@ $(RACES)/planted/%.cu: $$(call planted_from,$$*) tests/plant_race.sh
 
 # The planted copy's includes are found beside its original.
 $(RACES)/planted/%: $(RACES)/planted/%.cu
-	$(RACE_COMPILE) -I $(dir $(call planted_from,$*)) $< -o $@ $(RACE_LIBS)
+	$(RACE_COMPILE) -I $(dir $(call planted_from,$*)) $< -o $@
 
 test: $(RACE_TEST_BINARIES)
 
