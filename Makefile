@@ -1,7 +1,13 @@
 # The one entry point of the suite. `make help` lists the targets.
 BUILD    := build
 CXX      ?= g++
-CXXFLAGS := -std=c++17 -O2 -Wall -Wextra -fopenmp -MMD -MP
+# OpenMP where the compiler has it (Apple's clang has none; make OPENMP= leaves it out): the
+# programs are right without it, their host loops and sorts then on one core.
+ifeq ($(origin OPENMP),undefined)
+  OPENMP := $(shell printf 'int main() {}' | $(CXX) -x c++ -fopenmp - -o /dev/null 2>/dev/null \
+                    && echo -fopenmp)
+endif
+CXXFLAGS := -std=c++17 -O2 -Wall -Wextra $(or $(OPENMP),-Wno-unknown-pragmas) -MMD -MP
 NVCC     ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 
@@ -24,15 +30,25 @@ NVLIBS    := -lcusparse -lgomp
 # Where catch2/catch.hpp is not on the default include path: make test CATCH2_INCLUDE=-I/some/dir
 CATCH2_INCLUDE ?=
 
+# Without nvcc (not found, or make NVCC=), the C++ compiler builds the kernel lessons too, each .cu
+# as C++ (common/cuda_without_toolkit.h), and their kernels run in the host emulator; the library
+# routes (CUB, cuSPARSE, NCCL) are left out, and their claims skipped; what they leave is their
+# functions' parameters, unused, hence the one warning left out (the nvcc build keeps it).
+ifeq ($(NVCC),)
+  CU_COMPILE := $(CXX) $(CXXFLAGS) -Wno-unused-parameter -DSUITE_EMULATOR_ONLY -x c++
+  CU_LIBS :=
+  CU_EXERCISE_COMPILE := $(CU_COMPILE)
+else
+  CU_COMPILE := $(NVCC) $(NVCCFLAGS)
+  CU_LIBS := $(NVLIBS)
+  CU_EXERCISE_COMPILE = $(NVCC) $(EXERCISE_NVCCFLAGS)
+endif
+
 CPU_SOURCES := $(sort $(wildcard ch21_csr/[0-9]*.cpp ch14_spmv/[0-9]*.cpp))
 GPU_SOURCES := $(sort $(wildcard ch21_csr/[0-9]*.cu ch14_spmv/[0-9]*.cu))
 CPU_PROGRAMS := $(notdir $(basename $(CPU_SOURCES)))
 GPU_PROGRAMS := $(notdir $(basename $(GPU_SOURCES)))
-ifeq ($(NVCC),)
-  BUILT_PROGRAMS := $(CPU_PROGRAMS)
-else
-  BUILT_PROGRAMS := $(CPU_PROGRAMS) $(GPU_PROGRAMS)
-endif
+BUILT_PROGRAMS := $(CPU_PROGRAMS) $(GPU_PROGRAMS)
 # Programs run in the order of their numbers.
 RUN_ORDER := $(sort $(BUILT_PROGRAMS))
 
@@ -41,21 +57,21 @@ RUN_ORDER := $(sort $(BUILT_PROGRAMS))
 # same functions. Catch2's main is compiled once and linked into each.
 TEST_CPP := $(wildcard tests/test_*.cpp)
 TEST_CU  := $(wildcard tests/test_*.cu)
+TEST_BINARIES := $(TEST_CPP:tests/%.cpp=$(BUILD)/tests/%) $(TEST_CU:tests/%.cu=$(BUILD)/tests/%)
 ifeq ($(NVCC),)
-  TEST_BINARIES := $(TEST_CPP:tests/%.cpp=$(BUILD)/tests/%)
   TEST_SUPPORT  := $(BUILD)/tests/catch_main.o $(BUILD)/tests/gpu_probe_without_cuda.o
-  TEST_LINK     := $(CXX) -fopenmp
+  TEST_LINK     := $(CXX) $(OPENMP)
 else
-  TEST_BINARIES := $(TEST_CPP:tests/%.cpp=$(BUILD)/tests/%) $(TEST_CU:tests/%.cu=$(BUILD)/tests/%)
   TEST_SUPPORT  := $(BUILD)/tests/catch_main.o $(BUILD)/tests/gpu_probe.o
   TEST_LINK     := $(NVCC) $(ARCH_FLAGS)
 endif
 # Catch2 arguments for every test binary, e.g. make test TEST_ARGS='[gpu]'
 TEST_ARGS ?=
 
-# The tests that run the programs need to know which of them this build has (RACE_CHECK is
-# set below).
-TEST_DEFINES = $(if $(NVCC),-DSUITE_HAVE_CUDA,) $(if $(RACE_CHECK),-DSUITE_HAVE_RACE_CHECK,)
+# The tests that run the programs need to know where they are, and the tests of the race check
+# whether this build has it (RACE_CHECK is set below).
+TEST_BUILD_DEFINE := $(if $(filter-out build,$(BUILD)),-DSUITE_BUILD='"$(BUILD)/"')
+TEST_DEFINES = $(TEST_BUILD_DEFINE) $(if $(RACE_CHECK),-DSUITE_HAVE_RACE_CHECK,)
 
 SANITIZER ?= $(or $(shell command -v compute-sanitizer 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/compute-sanitizer))
 SANITIZE_PROGRAMS ?= $(GPU_PROGRAMS)
@@ -77,23 +93,20 @@ SOLUTION_SOURCES := $(sort $(wildcard solutions/ch21_csr/ex*.cu)) \
 EXERCISES := $(notdir $(basename $(EXERCISE_SOURCES)))
 SOLUTIONS := $(notdir $(basename $(SOLUTION_SOURCES)))
 EXERCISE_NVCCFLAGS := $(NVCCFLAGS) -Xcompiler -Wno-unused-parameter
-ifeq ($(NVCC),)
-  BUILT_EXERCISES :=
-  BUILT_SOLUTIONS :=
-else
-  BUILT_EXERCISES := $(EXERCISES:%=$(BUILD)/exercises/%)
-  BUILT_SOLUTIONS := $(SOLUTIONS:%=$(BUILD)/solutions/%)
-endif
+BUILT_EXERCISES := $(EXERCISES:%=$(BUILD)/exercises/%)
+BUILT_SOLUTIONS := $(SOLUTIONS:%=$(BUILD)/solutions/%)
 
 # The race check (make races): the kernel programs and the reference solutions built with
 # ThreadSanitizer, in the emulator's second mode, which runs a launch's threads on a pool of host
-# threads at once (common/emulator.cuh). It never runs device code, so that is built as portable
-# PTX, and it leaves OpenMP out: libgomp is not built for ThreadSanitizer, which would see races
-# in it that are not there. Line tables (-g1) let a report name the file and line.
-RACE_CHECK := $(if $(NVCC),$(shell printf 'int main() {}' | $(CXX) -x c++ -fsanitize=thread - -o /dev/null 2>/dev/null && echo yes))
-RACE_NVCCFLAGS := -std=c++17 -O2 -gencode arch=compute_75,code=compute_75 -DSUITE_RACE_CHECK \
-                  -Xcompiler -fsanitize=thread,-g1,-Wall,-Wextra,-Wno-unknown-pragmas -MMD -MP
-RACE_LIBS := -lcusparse
+# threads at once (common/emulator.cuh). It never runs device code, so the C++ compiler builds it
+# as it builds the kernel lessons without the CUDA Toolkit, whether nvcc is there or not (nvcc
+# would add nothing that it runs, and takes twice as long). It leaves OpenMP out: libgomp is not
+# built for ThreadSanitizer, which would see races in it that are not there. Line tables (-g1)
+# let a report name the file and line.
+RACE_CHECK := $(shell printf 'int main() {}' | $(CXX) -x c++ -fsanitize=thread - -o /dev/null \
+                2>/dev/null && echo yes)
+RACE_COMPILE := $(CXX) -std=c++17 -O2 -DSUITE_RACE_CHECK -DSUITE_EMULATOR_ONLY -fsanitize=thread \
+                -g1 -Wall -Wextra -Wno-unknown-pragmas -Wno-unused-parameter -MMD -MP -x c++
 RACES := $(BUILD)/races
 RACE_PROGRAMS := $(GPU_PROGRAMS:%=$(RACES)/%)
 RACE_SOLUTIONS := $(SOLUTIONS:%=$(RACES)/solutions/%)
@@ -124,7 +137,9 @@ all: cuda-note $(addprefix $(BUILD)/,$(BUILT_PROGRAMS))
 
 cuda-note:
 ifeq ($(NVCC),)
-	@echo "note: nvcc was not found, so only the CPU programs are built; the CUDA programs ($(words $(GPU_PROGRAMS))) need the CUDA Toolkit."
+	@echo "note: nvcc was not found, so $(CXX) builds the kernel programs" \
+	  "($(words $(GPU_PROGRAMS))) too, and their kernels run in the host emulator; the library" \
+	  "routes (CUB, cuSPARSE, NCCL) need the CUDA Toolkit."
 else
 	@echo "CUDA_ARCH=$(CUDA_ARCH) ($(ARCH_REASON)); make CUDA_ARCH=sm_90 or =all overrides it"
 	@$(if $(NCCL_HEADER),true,echo "note: nccl.h was not found, so 149 is built without NCCL: its ranks share GPU 0")
@@ -133,7 +148,7 @@ endif
 # The binaries depend on the flags, so that a new CUDA_ARCH rebuilds them.
 $(BUILD)/nvcc-flags: FORCE
 	@mkdir -p $(BUILD)
-	@echo '$(NVCCFLAGS)' | cmp -s - $@ || echo '$(NVCCFLAGS)' > $@
+	@echo '$(CU_COMPILE)' | cmp -s - $@ || echo '$(CU_COMPILE)' > $@
 FORCE:
 
 $(BUILD)/%: ch21_csr/%.cpp
@@ -145,14 +160,15 @@ $(BUILD)/%: ch14_spmv/%.cpp
 	$(CXX) $(CXXFLAGS) $< -o $@
 
 $(BUILD)/%: ch21_csr/%.cu $(BUILD)/nvcc-flags
-	$(NVCC) $(NVCCFLAGS) $< -o $@ $(NVLIBS)
+	$(CU_COMPILE) $< -o $@ $(CU_LIBS)
 
 $(BUILD)/%: ch14_spmv/%.cu $(BUILD)/nvcc-flags
-	$(NVCC) $(NVCCFLAGS) $(PROGRAM_FLAGS) $< -o $@ $(NVLIBS) $(PROGRAM_LIBS)
+	$(CU_COMPILE) $(PROGRAM_FLAGS) $< -o $@ $(CU_LIBS) $(PROGRAM_LIBS)
 
 # 149 across GPUs needs NCCL (nccl.h and libnccl, shipped with the CUDA Toolkit on many machines);
 # without it, 149's ranks share one GPU and it says so.
-NCCL_HEADER := $(firstword $(wildcard $(CUDA_HOME)/include/nccl.h /usr/include/nccl.h /usr/local/include/nccl.h))
+NCCL_HEADER := $(if $(NVCC),$(firstword $(wildcard $(CUDA_HOME)/include/nccl.h \
+                 /usr/include/nccl.h /usr/local/include/nccl.h)))
 $(BUILD)/149_spmv_across_ranks_kernel: PROGRAM_FLAGS := $(if $(NCCL_HEADER),-DSUITE_HAVE_NCCL)
 $(BUILD)/149_spmv_across_ranks_kernel: PROGRAM_LIBS := $(if $(NCCL_HEADER),-lnccl)
 $(BUILD)/tests/test_149.o: PROGRAM_FLAGS := $(if $(NCCL_HEADER),-DSUITE_HAVE_NCCL)
@@ -167,7 +183,6 @@ run: all
 	  if $(BUILD)/$$p; then passed=$$((passed + 1)); else failed=$$((failed + 1)); echo "---- $$p FAILED"; fi; \
 	done; \
 	echo; \
-	$(if $(NVCC),,echo "note: the CUDA programs were not built (no nvcc), so they did not run.";) \
 	echo "programs: $$passed passed, $$failed failed"; \
 	test $$failed -eq 0
 
@@ -177,14 +192,13 @@ $(BUILD)/tests/%.o: tests/%.cpp
 
 $(BUILD)/tests/%.o: tests/%.cu $(BUILD)/nvcc-flags
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) $(PROGRAM_FLAGS) $(CATCH2_INCLUDE) -c $< -o $@
+	$(CU_COMPILE) $(PROGRAM_FLAGS) $(TEST_BUILD_DEFINE) $(CATCH2_INCLUDE) -c $< -o $@
 
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_SUPPORT)
 	$(TEST_LINK) $^ -o $@ $(if $(NVCC),$(NVLIBS),) $(PROGRAM_LIBS)
 
 # The tests run the built programs too, as a user would.
 test: all $(TEST_BINARIES)
-	@$(if $(NVCC),,echo "note: nvcc was not found: only the tests of CPU code were built.";)
 	@tests/run_test_binaries.sh '$(TEST_ARGS)' $(TEST_BINARIES)
 
 # build/exercises/NAME from ch*/exercises/NAME.cu, build/solutions/NAME from solutions/ch*/NAME.cu,
@@ -192,10 +206,10 @@ test: all $(TEST_BINARIES)
 define exercise_build_rule
 $(BUILD)/$(1)/%: $(2)/%.cu $(BUILD)/nvcc-flags
 	@mkdir -p $$(@D)
-	$$(NVCC) $$(EXERCISE_NVCCFLAGS) $$< -o $$@ $$(NVLIBS)
+	$$(CU_EXERCISE_COMPILE) $$< -o $$@ $$(CU_LIBS)
 $(RACES)/$(1)/%: $(2)/%.cu
 	@mkdir -p $$(@D)
-	$$(NVCC) $$(RACE_NVCCFLAGS) -Xcompiler -Wno-unused-parameter $$< -o $$@ $$(RACE_LIBS)
+	$$(RACE_COMPILE) $$< -o $$@
 endef
 $(foreach chapter,ch21_csr ch14_spmv,\
   $(eval $(call exercise_build_rule,exercises,$(chapter)/exercises))\
@@ -209,26 +223,18 @@ test: $(BUILT_EXERCISES) $(BUILT_SOLUTIONS)
 # A report, not a gate: it exits 0 however many exercises are still unsolved. Where
 # ThreadSanitizer is available, an exercise is solved only if its race-check build is race-free.
 exercises: cuda-note $(BUILT_EXERCISES) $(RACE_EXERCISES)
-ifeq ($(NVCC),)
-	@echo "note: the exercises ($(words $(EXERCISES))) are CUDA programs: they were not built (no nvcc)."
-else
 	@tests/report_exercises.sh exercises report $(BUILD)/exercises '$(if $(RACE_CHECK),$(RACES)/exercises)' $(EXERCISES)
-endif
 
 exercise-solutions: cuda-note $(BUILT_SOLUTIONS) $(if $(RACE_CHECK),$(RACE_SOLUTIONS))
-ifeq ($(NVCC),)
-	@echo "note: the exercise solutions ($(words $(SOLUTIONS))) are CUDA programs: they were not built (no nvcc)."
-else
 	@tests/report_exercises.sh 'exercise solutions' strict $(BUILD)/solutions '$(if $(RACE_CHECK),$(RACES)/solutions)' $(SOLUTIONS)
-endif
 
 $(RACES)/%: ch21_csr/%.cu
 	@mkdir -p $(@D)
-	$(NVCC) $(RACE_NVCCFLAGS) $< -o $@ $(RACE_LIBS)
+	$(RACE_COMPILE) $< -o $@
 
 $(RACES)/%: ch14_spmv/%.cu
 	@mkdir -p $(@D)
-	$(NVCC) $(RACE_NVCCFLAGS) $< -o $@ $(RACE_LIBS)
+	$(RACE_COMPILE) $< -o $@
 
 .SECONDEXPANSION:
 $(RACES)/planted/%.cu: $$(call planted_from,$$*) tests/plant_race.sh
@@ -236,7 +242,7 @@ $(RACES)/planted/%.cu: $$(call planted_from,$$*) tests/plant_race.sh
 
 # The planted copy's includes are found beside its original.
 $(RACES)/planted/%: $(RACES)/planted/%.cu
-	$(NVCC) $(RACE_NVCCFLAGS) -I $(dir $(call planted_from,$*)) $< -o $@ $(RACE_LIBS)
+	$(RACE_COMPILE) -I $(dir $(call planted_from,$*)) $< -o $@
 
 test: $(RACE_TEST_BINARIES)
 
@@ -247,9 +253,7 @@ test: $(BUILD)/degree_histogram
 # ThreadSanitizer, on its default input: each must be race-free and pass its self-check. Then the
 # planted races, which each must be reported at its planted line.
 races: cuda-note
-ifeq ($(NVCC),)
-	@echo "races: the race check builds CUDA programs, and nvcc was not found, so nothing was checked"
-else ifeq ($(RACE_CHECK),)
+ifeq ($(RACE_CHECK),)
 	@echo "races: $(CXX) cannot link with -fsanitize=thread (libtsan is missing), so nothing was checked"
 else
 	@$(MAKE) --no-print-directory $(RACE_PROGRAMS) $(RACE_SOLUTIONS) $(RACE_TEST_BINARIES) $(BUILD)/tests/test_races
@@ -306,13 +310,13 @@ plots:
 # is no GPU; the kernel programs run in order A, so that the layouts that atomics decide come out
 # the same every time. bench/figures.py draws them, with the degree histograms of the sweep's
 # graphs at FIGURE_SCALE (build/degree_histogram) and the build's times from the newest sweep CSV
-# (or BENCH_CSV=...). Without nvcc the kernel programs' figures are left as committed, and named.
+# (or BENCH_CSV=...), with nvcc or without it.
 FIGURE_DATA := $(BUILD)/figure-data
 FIGURE_SCALE ?= 16
 # The programs that draw a figure are those that programs.txt marks figure=.
 FIGURE_PROGRAMS := $(shell awk '/^[0-9]/ { for (i = 2; i <= NF; ++i) \
                                               if ($$i ~ /^figure=/) print $$1 }' programs.txt)
-FIGURE_BUILT := $(sort $(filter $(FIGURE_PROGRAMS),$(BUILT_PROGRAMS)))
+FIGURE_BUILT := $(sort $(FIGURE_PROGRAMS))
 
 $(BUILD)/degree_histogram: bench/degree_histogram.cpp
 	@mkdir -p $(BUILD)

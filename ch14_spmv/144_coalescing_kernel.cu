@@ -212,7 +212,8 @@ inline void spmv_ell_cpu(const HostEll& a, const std::vector<float>& x, std::vec
     }
 }
 
-#ifdef __CUDACC__  // the kernels; 146, compiled as plain C++, takes ELL's baseline alone
+// The kernels; 146, compiled as plain C++, takes ELL's baseline alone
+#if defined(__CUDACC__) || defined(SUITE_EMULATOR_ONLY)
 #include "../common/kernel_program.cuh"
 
 // Each row's entry count, and the slots column-major, where the kernels run.
@@ -375,5 +376,5 @@ int main(int argc, char** argv) {
     return check.finish();
 }
 #endif
-#endif  // __CUDACC__
+#endif  // __CUDACC__ || SUITE_EMULATOR_ONLY
 #endif  // COALESCING_KERNEL_144

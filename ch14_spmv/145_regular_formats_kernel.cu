@@ -297,7 +297,8 @@ inline void spmv_dia_cpu(const HostDia& a, const std::vector<float>& x, std::vec
     }
 }
 
-#ifdef __CUDACC__  // the kernel; 146, compiled as plain C++, takes the baselines alone
+// The kernel; 146, compiled as plain C++, takes the baselines alone
+#if defined(__CUDACC__) || defined(SUITE_EMULATOR_ONLY)
 
 // HYB, JDS and DIA where the kernels run (see common/here.cuh).
 // The ELL part, then the COO part.
@@ -468,5 +469,5 @@ int main(int argc, char** argv) {
     return check.finish();
 }
 #endif
-#endif  // __CUDACC__
+#endif  // __CUDACC__ || SUITE_EMULATOR_ONLY
 #endif  // REGULAR_FORMATS_KERNEL_145

@@ -74,7 +74,9 @@ inline std::vector<long long> neighbor_sums(const Here& here, const HostCsr& g) 
     CUDA_CHECK(cudaMemcpy(d_col_idx, g.col_idx.data(), g.nnz() * sizeof(int),
                           cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemset(d_sums, 0xFF, n * sizeof(long long)));
+#ifdef __CUDACC__  // only nvcc parses a launch; a build without it has no GPU to come here
     neighbor_sum_kernel<<<blocks, threads>>>(n, d_row_offsets, d_col_idx, d_sums);
+#endif
     CUDA_CHECK_LAUNCH();
     pause_after_launch(true, size_t{blocks} * threads);
     CUDA_CHECK(cudaMemcpy(sums.data(), d_sums, n * sizeof(long long), cudaMemcpyDeviceToHost));

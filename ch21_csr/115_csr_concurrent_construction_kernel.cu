@@ -11,7 +11,9 @@
 //   build/115_csr_concurrent_construction_kernel --scale 22 --sorted-rows --max-memory 20G
 #ifndef CSR_CONCURRENT_CONSTRUCTION_115  // 118, 123 and exercise 21.1 take this lesson's steps
 #define CSR_CONCURRENT_CONSTRUCTION_115
+#ifdef __CUDACC__  // the GPU's scan; a build without the CUDA Toolkit scans on the host
 #include <cub/device/device_scan.cuh>
+#endif
 #include <numeric>
 #include <vector>
 #include "../common/cub_scratch.cuh"
@@ -88,6 +90,7 @@ inline unsigned edge_blocks(size_t num_edges) {
 // emulation the count and the scatter may each be given a `here` with an order of its own (the
 // book's orders are the scatter's).
 struct DeviceGrouping {
+#ifdef __CUDACC__
     // Step 2 on the GPU: CUB's exclusive sum, its scratch sized once.
     auto scan_call() {
         return [this](void* scratch, size_t& bytes) {
@@ -95,13 +98,16 @@ struct DeviceGrouping {
                                                  grouped.row_offsets.data(), grouped.num_rows + 1);
         };
     }
+#endif
 
     DeviceGrouping(const Here& here, int num_keys, int num_partners, size_t num_edges)
         : on_gpu(here.on_gpu()),
           counts(here, static_cast<size_t>(num_keys) + 1),
           cursor(here, static_cast<size_t>(num_keys) + 1),
           grouped(here, num_keys, num_partners, num_edges) {
+#ifdef __CUDACC__
         if (on_gpu) scan_scratch = CubScratch(scan_call());
+#endif
     }
 
     void count(const Here& here, const int* key, size_t num_edges) {
@@ -111,7 +117,9 @@ struct DeviceGrouping {
     }
 
     void scan() {
+#ifdef __CUDACC__
         if (on_gpu) return scan_scratch.run(scan_call());
+#endif
         std::exclusive_scan(counts.data(), counts.data() + counts.size(),
                             grouped.row_offsets.data(), 0);
     }

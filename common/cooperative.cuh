@@ -44,6 +44,10 @@
 #include <string>
 #include <vector>
 #include <deque>
+// macOS declares the ucontext routines, which it deprecates, only under _XOPEN_SOURCE.
+#if defined(__APPLE__) && !defined(_XOPEN_SOURCE)
+#define _XOPEN_SOURCE 700
+#endif
 #include <ucontext.h>
 #ifdef SUITE_RACE_CHECK
 #include <sanitizer/tsan_interface.h>
@@ -325,6 +329,53 @@ private:
 };
 #undef ON_EMULATOR_ONLY
 
+#ifndef __CUDACC__
+// Without nvcc the kernels are compiled but never launched (common/cuda_without_toolkit.h): their
+// bodies take the emulator's context, which is the only one there is.
+using DeviceCuda = EmulatedCuda;
+#endif
+
+// The threads of a block that can go on, each at the position where the scheduler ranks it: a
+// Fenwick tree of how many are ready at each position, so that marking one and finding the k-th
+// ready one each take log T steps rather than a pass over the block's T threads at every switch.
+class ReadyThreads {
+public:
+    explicit ReadyThreads(int size) : counts_(static_cast<size_t>(size) + 1), size_(size) {
+        while (top_bit_ * 2 <= size_) top_bit_ *= 2;
+    }
+
+    // Every position ready, as at the start of a block.
+    void fill() {
+        for (int i = 1; i <= size_; ++i) counts_[i] = i & -i;
+        ready_ = size_;
+    }
+
+    void mark(int position, bool ready) {
+        const int change = ready ? 1 : -1;
+        ready_ += change;
+        for (int i = position + 1; i <= size_; i += i & -i) counts_[i] += change;
+    }
+
+    int count() const { return ready_; }
+
+    // The position of the k-th ready one, counting from 0 in the order of positions.
+    int kth(int k) const {
+        int position = 0;
+        for (int step = top_bit_; step > 0; step /= 2)
+            if (position + step <= size_ && counts_[position + step] <= k) {
+                position += step;
+                k -= counts_[position];
+            }
+        return position;
+    }
+
+private:
+    std::vector<int> counts_;
+    int size_;
+    int top_bit_ = 1;
+    int ready_ = 0;
+};
+
 // A block's threads as fibers, run to completion one block at a time. The fibers are made once
 // and serve every block that this object runs: each one's loop runs the body for its thread of
 // the block, then waits for the next block.
@@ -335,6 +386,8 @@ public:
           rng_(order.scheduling_seed()),
           shuffled_(order.is_shuffled()),
           rank_(grid.threads),
+          thread_at_(grid.threads),
+          ready_(static_cast<int>(grid.threads)),
           shared_(grid.shared_bytes),
           fibers_(grid.threads) {
         const fiber_race_check::Bookkeeping bookkeeping;
@@ -349,10 +402,15 @@ public:
             makecontext(&f.context, reinterpret_cast<void (*)()>(&EmulatedBlock::fiber_main), 1,
                         static_cast<int>(t));
         }
-        if (shuffled_) return;
-        const std::vector<int> sequence = order.sequence(grid.threads);
-        for (size_t position = 0; position < sequence.size(); ++position)
-            rank_[sequence[position]] = static_cast<int>(position);
+        // Shuffled, the scheduler picks at random among the ready threads by index; otherwise
+        // it takes the ready thread that comes first in the order.
+        const std::vector<int> sequence =
+            shuffled_ ? std::vector<int>() : order.sequence(grid.threads);
+        for (size_t position = 0; position < fibers_.size(); ++position) {
+            const int t = shuffled_ ? static_cast<int>(position) : sequence[position];
+            rank_[t] = static_cast<int>(position);
+            thread_at_[position] = t;
+        }
     }
     ~EmulatedBlock() {
         for (Fiber& f : fibers_) fiber_race_check::destroy_fiber(f.race_check_fiber);
@@ -370,6 +428,7 @@ public:
         tokens_used_ = 0;
         barrier_token_ = new_token();
         std::fill(shared_.begin(), shared_.end(), 0xA5);
+        ready_.fill();
         for (size_t t = 0; t < fibers_.size(); ++t) {
             Fiber& f = fibers_[t];
             f.state = State::ready;
@@ -384,20 +443,14 @@ public:
         fiber_race_check::release(&block_start_token_);
         scheduler_fiber_ = fiber_race_check::current_fiber();
         running_block() = this;
-        std::vector<int> ready;
         while (live_ > 0 && error_.empty()) {
-            ready.clear();
-            for (size_t t = 0; t < fibers_.size(); ++t)
-                if (fibers_[t].state == State::ready) ready.push_back(static_cast<int>(t));
-            if (ready.empty()) {
+            if (ready_.count() == 0) {
                 error_ = "no thread of block " + std::to_string(block_index) +
                          " can go on: " + waiting_summary();
                 break;
             }
-            current_ = shuffled_ ? ready[rng_.below(static_cast<uint32_t>(ready.size()))]
-                                 : *std::min_element(ready.begin(), ready.end(), [&](int a, int b) {
-                                       return rank_[a] < rank_[b];
-                                   });
+            const uint32_t ready = static_cast<uint32_t>(ready_.count());
+            current_ = thread_at_[ready_.kth(shuffled_ ? static_cast<int>(rng_.below(ready)) : 0)];
             fiber_race_check::switch_to(fibers_[current_].race_check_fiber);
             swapcontext(&scheduler_, &fibers_[current_].context);
         }
@@ -416,7 +469,7 @@ public:
         {
             const fiber_race_check::Bookkeeping bookkeeping;
             Fiber& f = fibers_[current_];
-            f.state = State::at_barrier;
+            set_state(current_, State::at_barrier);
             f.token_to_acquire = barrier_token_;
             fiber_race_check::release(barrier_token_);
             ++at_barrier_;
@@ -525,15 +578,16 @@ private:
         meeting->payload[lane] = payload;
         meeting->arrived |= 1u << lane;
         fiber_race_check::release(meeting->token);
-        fibers_[t].state = State::in_warp_collective;
+        set_state(t, State::in_warp_collective);
         if (meeting->arrived == mask) {
             for (int l = 0; l < kWarpSize; ++l) {
                 if (!(mask >> l & 1u)) continue;
-                Fiber& f = fibers_[warp * kWarpSize + l];
+                const int lane_thread = warp * kWarpSize + l;
+                Fiber& f = fibers_[lane_thread];
                 std::copy(std::begin(meeting->payload), std::end(meeting->payload),
                           std::begin(f.received));
                 f.token_to_acquire = meeting->token;
-                f.state = State::ready;
+                set_state(lane_thread, State::ready);
             }
             open_.erase(open_.begin() + (meeting - open_.data()));
         }
@@ -542,7 +596,7 @@ private:
     // A thread that leaves counts as arrived at the block's barrier, as on the GPU; a warp that
     // still waits for it in a collective never completes.
     void finish(int t) {
-        fibers_[t].state = State::done;
+        set_state(t, State::done);
         --live_;
         fiber_race_check::release(barrier_token_);
         fiber_race_check::release(&block_end_token_);
@@ -554,10 +608,16 @@ private:
 
     void release_barrier_if_complete() {
         if (at_barrier_ == 0 || at_barrier_ != live_) return;
-        for (Fiber& f : fibers_)
-            if (f.state == State::at_barrier) f.state = State::ready;
+        for (size_t t = 0; t < fibers_.size(); ++t)
+            if (fibers_[t].state == State::at_barrier) set_state(static_cast<int>(t), State::ready);
         at_barrier_ = 0;
         barrier_token_ = new_token();
+    }
+
+    void set_state(int t, State state) {
+        const bool was_ready = fibers_[t].state == State::ready;
+        if (was_ready != (state == State::ready)) ready_.mark(rank_[t], !was_ready);
+        fibers_[t].state = state;
     }
 
     void yield() {
@@ -610,7 +670,9 @@ private:
     BlockGrid grid_;
     SplitMix64 rng_;
     bool shuffled_;
-    std::vector<int> rank_;  // where each thread comes in an order that is not shuffled
+    std::vector<int> rank_;       // each thread's position among the ready threads
+    std::vector<int> thread_at_;  // the thread at each position
+    ReadyThreads ready_;
     std::vector<unsigned char> shared_;
     std::vector<Fiber> fibers_;
     std::vector<Meeting> open_;

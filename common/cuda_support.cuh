@@ -1,7 +1,11 @@
 // CUDA helpers shared by every kernel program: checked calls, GPU detection, an RAII device
 // buffer, and event timing. Nothing here knows about graphs or matrices.
 #pragma once
+#ifdef __CUDACC__
 #include <cuda_runtime.h>
+#else
+#include "cuda_without_toolkit.h"
+#endif
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -59,17 +63,23 @@ struct Backend {
     std::string reason;       // why there is no GPU, when !gpu
 };
 
+#ifdef __CUDACC__
 namespace detail {
 static __global__ void probe_kernel(int* flag) {
     *flag = 42;
 }
 }  // namespace detail
+#endif
 
 // "No driver", "no device" and any other failure of the runtime all mean: no usable GPU.
 // A device that is present but cannot run this binary's code (an arch it was not built for)
 // is caught by launching one tiny kernel.
 inline Backend detect_backend() {
     Backend b;
+#ifndef __CUDACC__
+    b.reason = "built without the CUDA Toolkit";
+    return b;
+#else
     int count = 0;
     const cudaError_t status = cudaGetDeviceCount(&count);
     if (status != cudaSuccess || count == 0) {
@@ -105,6 +115,7 @@ inline Backend detect_backend() {
     size_t total_bytes = 0;
     CUDA_CHECK(cudaMemGetInfo(&b.free_bytes, &total_bytes));
     return b;
+#endif
 }
 
 // The second line of every kernel program: where its kernels ran.

@@ -1,6 +1,9 @@
 // cuSPARSE, the library that the kernels are measured against: a checked-call macro, a handle
 // that is destroyed with its scope, and the float SpMV that chapter 14's kernels are timed against.
+// A build without the CUDA Toolkit has no cuSPARSE: it leaves all of this out, and so do the
+// library routes that use it.
 #pragma once
+#ifdef __CUDACC__
 #include <cusparse.h>
 #include <algorithm>
 #include <cstdint>
@@ -137,3 +140,4 @@ public:
 private:
     CusparseSpmv spmv_;
 };
+#endif  // __CUDACC__

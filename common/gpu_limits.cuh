@@ -7,7 +7,6 @@
 //   SUITE_GPU_LIMITS=shared=64K,sms=40 build/124_csr_bucketed_construction_kernel --scale 18
 // plans every launch as a T4 would take it. Either part may be left out.
 #pragma once
-#include <cuda_runtime.h>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>

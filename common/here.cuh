@@ -77,8 +77,12 @@ public:
         const size_t grid_threads = static_cast<size_t>(blocks) * threads;
         if (grid_threads == 0 || n == 0) return;
         if (gpu_) {
+#ifdef __CUDACC__
             kernel<<<blocks, threads>>>(static_cast<int>(n), args...);
             CUDA_CHECK_LAUNCH();
+#else
+            (void)kernel;  // a build without nvcc has no GPU to come here
+#endif
         } else {
             emulate_threads(std::min(n, grid_threads), order_, [&](int i) { body(i, args...); });
         }
@@ -99,8 +103,10 @@ public:
             if (grid.shared_bytes > kSharedWithoutOptIn)
                 CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                 static_cast<int>(grid.shared_bytes)));
+#ifdef __CUDACC__
             kernel<<<grid.blocks, grid.threads, grid.shared_bytes>>>(args...);
             CUDA_CHECK_LAUNCH();
+#endif
         } else {
             emulate_blocks(grid, order_, [&](EmulatedCuda& cuda) { body(cuda, args...); });
         }

@@ -35,6 +35,7 @@
 #include <string_view>
 #include <system_error>
 #include <vector>
+#include "from_chars.h"
 #include "matrix_facts.h"
 #include "memory_budget.h"
 #include "options.h"
@@ -276,10 +277,10 @@ inline std::string value_problem(std::string_view field, bool integer, long doub
         // A double holds every value that a file is likely to write, and parses much faster
         // than a long double, which is for the rest.
         double nearest = 0;
-        parsed = std::from_chars(first, last, nearest);
+        parsed = floating_from_chars(first, last, nearest);
         value = nearest;
         if (parsed.ec == std::errc::result_out_of_range)
-            parsed = std::from_chars(first, last, value);
+            parsed = floating_from_chars(first, last, value);
     }
     const std::errc ec = parsed.ec;
     const char* end = parsed.ptr;

@@ -2,13 +2,15 @@
 // it, and refuses (exit 2, with the bytes needed and the budget) rather than swap, crash or be
 // killed. A size line or a --scale costs a few bytes to write and can ask for gigabytes.
 #pragma once
-#include <malloc.h>
 #include <sys/resource.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#ifdef __GLIBC__  // mallopt is glibc's; a Mac's allocator keeps to its own ways
+#include <malloc.h>
+#endif
 #include <fstream>
 #include <new>
 #include <string>
@@ -53,7 +55,8 @@ struct MemoryBudget {
     bool on_gpu = false;  // whether the kernels run on a GPU, which costs gpu_fixed more
 };
 
-// MemAvailable from /proc/meminfo (what can be had without swapping), or 0 if unknown.
+// MemAvailable from /proc/meminfo (what can be had without swapping), or 0 if unknown (a Mac has
+// no /proc: the budget is then the default's cap).
 inline uint64_t available_host_bytes() {
     std::ifstream meminfo("/proc/meminfo");
     std::string key;
@@ -153,15 +156,22 @@ inline void count_device_release(size_t bytes) {
 // ones cost a page fault and the system's zeroing every 4 KB: a gigabyte took three times as
 // long to make. The peak that print_memory_use reports is still the largest resident set.
 inline void keep_freed_memory_for_reuse() {
+#ifdef __GLIBC__
     mallopt(M_MMAP_MAX, 0);
     mallopt(M_TRIM_THRESHOLD, -1);
+#endif
 }
 
-// The largest resident set of this process so far, in bytes.
+// The largest resident set of this process so far, in bytes (macOS counts ru_maxrss in bytes,
+// Linux in kilobytes).
 inline double host_peak_bytes() {
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
+#ifdef __APPLE__
+    return static_cast<double>(usage.ru_maxrss);
+#else
     return static_cast<double>(usage.ru_maxrss) * 1024.0;
+#endif
 }
 
 // One line that sets the estimate beside the use, for runs on large inputs.

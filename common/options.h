@@ -14,6 +14,7 @@
 #include <system_error>
 #include <utility>
 #include <vector>
+#include "from_chars.h"
 #include "memory_budget.h"
 #include "self_check.h"
 #include "rmat_params.h"
@@ -116,7 +117,7 @@ inline bool parse_whole(const std::string& text, uint64_t& value) {
 // A decimal number as from_chars reads it: no leading spaces or '+', no hex, no inf or nan.
 inline bool parse_decimal(const std::string& text, double& value) {
     if (text.empty() || text.find_first_not_of("0123456789.eE-") != std::string::npos) return false;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    const auto [end, ec] = floating_from_chars(text.data(), text.data() + text.size(), value);
     return ec == std::errc() && end == text.data() + text.size();
 }
 

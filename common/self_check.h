@@ -25,6 +25,14 @@ inline void keep_only_verdicts() {
     }
 }
 
+// Why a claim that only a GPU can test was skipped; in a build without the CUDA Toolkit (make
+// without nvcc), nothing was built for a GPU, and its library routes are left out.
+#ifdef SUITE_EMULATOR_ONLY
+inline const std::string kNeedsGpu = "needs a GPU: the build had no CUDA Toolkit";
+#else
+inline const std::string kNeedsGpu = "needs a GPU";
+#endif
+
 class SelfCheck {
 public:
     // Programs print to stdout; a test of this class gives it a file of its own, so that its
@@ -38,7 +46,7 @@ public:
     }
 
     // For claims that this machine cannot test; a skipped claim is not a failure.
-    void skip(const std::string& what, const std::string& why = "needs a GPU") {
+    void skip(const std::string& what, const std::string& why = kNeedsGpu) {
         print_line("self-check: " + what + ": skipped (" + why + ")");
         ++skipped_;
     }

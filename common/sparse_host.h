@@ -6,7 +6,8 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
-#ifdef _OPENMP
+// libstdc++'s parallel mode, where there is OpenMP; libc++ (clang on a Mac) has none.
+#if defined(_OPENMP) && defined(__GLIBCXX__)
 #include <parallel/algorithm>
 #endif
 #include <string>
@@ -146,10 +147,11 @@ using Entry = std::tuple<int, int, float>;  // (row, col, value)
 
 // The sorts that prepare inputs and check results use every core (libstdc++'s parallel mode,
 // OpenMP): at R-MAT scale 22 a sequential sort of 67 million entries takes seconds. The race
-// check is built without OpenMP, whose runtime ThreadSanitizer cannot see into, and sorts on one.
+// check is built without OpenMP, whose runtime ThreadSanitizer cannot see into, and sorts on one,
+// as libc++ does, which has no parallel mode.
 template <class Iterator, class Less = std::less<>>
 void sort_on_all_cores(Iterator first, Iterator last, Less less = {}) {
-#ifdef _OPENMP
+#if defined(_OPENMP) && defined(__GLIBCXX__)
     __gnu_parallel::sort(first, last, less);
 #else
     std::sort(first, last, less);

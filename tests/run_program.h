@@ -2,6 +2,10 @@
 // its exit code, its peak memory and its time. A program that runs past its time limit is
 // killed, so that a hang fails the test instead of stalling the run.
 #pragma once
+// The folder that make test built the programs in (make BUILD=...), with its '/'.
+#ifndef SUITE_BUILD
+#define SUITE_BUILD "build/"
+#endif
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/time.h>
@@ -47,6 +51,16 @@ inline std::vector<std::string> lines_of(const std::string& text) {
     return lines;
 }
 
+// A program's output with each wrapped line (continued on a line indented by 4) made whole again.
+inline std::string unwrapped(const std::string& text) {
+    std::string whole;
+    for (const std::string& line : lines_of(text)) {
+        const bool continued = line.rfind("    ", 0) == 0 && !whole.empty();
+        whole += continued ? " " + line.substr(4) : (whole.empty() ? "" : "\n") + line;
+    }
+    return whole;
+}
+
 // build/NAME, run with `args`; its output goes through files, so that a program that prints a
 // lot cannot block on a full pipe.
 // `address_space_limit`, when not 0, caps the child's virtual memory (RLIMIT_AS), so that an
@@ -60,7 +74,7 @@ inline ProgramRun run_program(const std::string& name, const std::vector<std::st
          ("suite_run_" + std::to_string(getpid()) + "_" + std::to_string(serial++)))
             .string();
     const std::string out_path = stem + ".out", err_path = stem + ".err";
-    const std::string binary = "build/" + name;
+    const std::string binary = SUITE_BUILD + name;
     std::vector<std::string> argv_text = {binary};
     argv_text.insert(argv_text.end(), args.begin(), args.end());
     std::vector<char*> argv;

@@ -119,6 +119,7 @@ TEST_CASE("detect_backend gives a reason whenever it finds no GPU", "[common][cu
     }
 }
 
+#ifdef __CUDACC__  // nvcc's launches, which only a build with the CUDA Toolkit has
 namespace {
 __global__ void add_one(int n, int* data) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -173,3 +174,4 @@ TEST_CASE("the event timer returns a positive median", "[gpu][common]") {
     CHECK(ms > 0);
     CHECK(measure_copy_gbs(size_t{1} << 26) > 10);
 }
+#endif

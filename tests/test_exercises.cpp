@@ -83,8 +83,8 @@ void check_where(const ProgramRun& run, const std::vector<std::string>& args,
 // exit code 0 and no MISMATCH; or not, exit code 1 and at least one MISMATCH.
 void check_verdict(const std::string& binary, const std::vector<std::string>& args,
                    const std::string& where, bool solved) {
-    if (!fs::exists("build/" + binary))
-        FAIL("build/" << binary << " is missing: make test builds it");
+    if (!fs::exists(SUITE_BUILD + binary))
+        FAIL(SUITE_BUILD << binary << " is missing: make test builds it");
     const ProgramRun run = run_program(binary, args, 120);
     INFO(binary << " " << (args.empty() ? "" : args.back()) << ": " << describe(run));
     CHECK(run.exit_code == (solved ? 0 : 1));
@@ -130,8 +130,6 @@ TEST_CASE("exercises: at least three a chapter, each a TODO body with a harness 
     }
 }
 
-#ifdef SUITE_HAVE_CUDA
-
 TEST_CASE("exercises: in emulation, for two seeds, every skeleton fails and every solution passes",
           "[exercises]") {
     const NoVisibleGpu emulation;
@@ -143,4 +141,3 @@ TEST_CASE("exercises: on the GPU, every skeleton fails and every solution passes
     check_every_exercise({}, "[gpu] ");
 }
 
-#endif

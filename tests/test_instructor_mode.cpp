@@ -31,7 +31,6 @@ TEST_CASE("--quiet prints only the tally, and the result: line after it", "[inst
     const std::vector<std::string> cpu_lines = lines_of(cpu.out);
     REQUIRE(cpu_lines.size() == 1);
     CHECK(is_tally(cpu_lines[0]));
-#ifdef SUITE_HAVE_CUDA
     const ProgramRun file = run_program("143_spmv_csr_kernel", {"--quiet", "--matrix", "data/karate.mtx"});
     CHECK(file.exit_code == 0);
     const std::vector<std::string> file_lines = lines_of(file.out);
@@ -42,14 +41,12 @@ TEST_CASE("--quiet prints only the tally, and the result: line after it", "[inst
     CHECK(book.exit_code == 0);
     REQUIRE(lines_of(book.out).size() == 1);
     CHECK(is_tally(lines_of(book.out)[0]));
-#endif
 }
 
 TEST_CASE("--order and --step are refused where they mean nothing, or with --seed",
           "[instructor]") {
     CHECK(run_program("112_csr_conversion_cpu_baseline", {"--order", "A"}).exit_code == 2);
     CHECK(run_program("114_csr_construction_cpu_baseline", {"--step"}).exit_code == 2);
-#ifdef SUITE_HAVE_CUDA
     for (const std::vector<std::string>& args :
          {std::vector<std::string>{"--order", "C"}, {"--order", "-1"}, {"--order"},
           {"--order", "A", "--seed", "3"}, {"--order", "4", "--order", "A"}}) {
@@ -57,10 +54,8 @@ TEST_CASE("--order and --step are refused where they mean nothing, or with --see
         CHECK(run.exit_code == 2);
         CHECK(lines_of(run.err).size() >= 1);
     }
-#endif
 }
 
-#ifdef SUITE_HAVE_CUDA
 TEST_CASE("--order changes the emulated layout of 115 as the book's orders do",
           "[instructor][emulation]") {
     const ProgramRun a = run_program("115_csr_concurrent_construction_kernel", {"--order", "A"});
@@ -106,7 +101,7 @@ TEST_CASE("--step pauses after each launch until Enter, on a terminal", "[instru
     const pid_t pid = forkpty(&terminal, nullptr, nullptr, nullptr);
     REQUIRE(pid >= 0);
     if (pid == 0) {
-        execl("build/117_coo_edge_parallel_reduce_kernel", "117", "--step", "--seed", "3",
+        execl(SUITE_BUILD "117_coo_edge_parallel_reduce_kernel", "117", "--step", "--seed", "3",
               static_cast<char*>(nullptr));
         _exit(127);
     }
@@ -137,4 +132,3 @@ TEST_CASE("--step pauses after each launch until Enter, on a terminal", "[instru
     CHECK(out.find("[step 1] a launch of ") != std::string::npos);
     CHECK(out.find(" 0 MISMATCH") != std::string::npos);
 }
-#endif

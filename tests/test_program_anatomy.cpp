@@ -183,15 +183,6 @@ bool mentions(const std::string& body, const std::string& name) {
     return std::regex_search(body, std::regex("\\b" + name + "\\b"));
 }
 
-bool runs_here(const NumberedProgram& p) {
-#ifdef SUITE_HAVE_CUDA
-    (void)p;
-    return true;
-#else
-    return !p.needs_cuda;
-#endif
-}
-
 }  // namespace
 
 TEST_CASE("anatomy: programs.txt lists every numbered program once, in the order of numbers",
@@ -214,7 +205,6 @@ TEST_CASE("anatomy: each header's first line names the program, its section and 
         if (m.empty()) continue;
         CHECK(m[1].str() == p.name.substr(0, 3));
         CHECK((m[3].str() == "kernel") == p.needs_cuda);
-        if (!runs_here(p)) continue;
         const ProgramRun help = run_program(p.name, {"--help"});
         CHECK(help.exit_code == 0);
         CHECK(lines_of(help.out)[0].rfind(lines[0].substr(3, m[0].str().find(':') - 2), 0) == 0);
@@ -223,7 +213,6 @@ TEST_CASE("anatomy: each header's first line names the program, its section and 
 
 TEST_CASE("anatomy: the header's Build and run lines are the --help examples", "[anatomy]") {
     for (const NumberedProgram& p : numbered_programs()) {
-        if (!runs_here(p)) continue;
         const std::vector<std::string> header = header_commands(lines_of(slurp(p.source.string())));
         const ProgramRun help = run_program(p.name, {"--help"});
         INFO(p.source.string());
@@ -281,7 +270,6 @@ TEST_CASE("anatomy: every array label printed on the book's example is a name of
     const std::regex array_line("  (\\S(?:.*\\S)?) += [\\[(].*");
     const std::regex with_book_name(".+ \\(the book's [^)]+\\)");
     for (const NumberedProgram& p : numbered_programs()) {
-        if (!runs_here(p)) continue;
         std::set<fs::path> own_seen;
         std::string own_text;
         gather_sources(p.source, own_seen, own_text);

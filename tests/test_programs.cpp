@@ -28,17 +28,14 @@ using Catch::Matchers::StartsWith;
 
 namespace {
 
-// The programs that read --matrix (programs.txt's matrix) and that this build has: without nvcc
-// only the CPU ones are built.
+// The programs that read --matrix (programs.txt's matrix), every one of which make test builds,
+// with nvcc or without it.
 std::vector<ListedProgram> built_programs() {
     std::vector<ListedProgram> built;
     for (const ListedProgram& p : listed_programs()) {
         if (!p.has("matrix")) continue;
-#ifndef SUITE_HAVE_CUDA
-        if (p.needs_cuda) continue;
-#endif
-        if (!fs::exists("build/" + p.name))
-            FAIL("build/" << p.name << " is missing: make test builds the programs first");
+        if (!fs::exists(SUITE_BUILD + p.name))
+            FAIL(SUITE_BUILD << p.name << " is missing: make test builds the programs first");
         built.push_back(p);
     }
     return built;
@@ -259,10 +256,8 @@ const char* stencil_flag(StencilKind kind) { return kind == StencilKind::two_d ?
 TEST_CASE("programs: --stencil 2d|3d runs the Poisson matrix and names it on its lines",
           "[programs][stencil]") {
     std::vector<std::string> programs = {"146_design_considerations_cpu_baseline"};
-#ifdef SUITE_HAVE_CUDA
     programs.push_back("143_spmv_csr_kernel");
     programs.push_back("115_csr_concurrent_construction_kernel");
-#endif
     for (const std::string& program : programs)
         for (const StencilKind kind : {StencilKind::two_d, StencilKind::three_d}) {
             const StencilShape shape = stencil_shape(kind, 6);
@@ -312,11 +307,9 @@ TEST_CASE("programs: --stencil is refused where it makes no sense, with the reas
                         "--stencil is given twice");
     check_usage_refused("112_csr_conversion_cpu_baseline", {"--stencil", "2d", "--scale", "6"},
                         "unknown argument '--stencil'");
-#ifdef SUITE_HAVE_CUDA
     check_usage_refused("147_conjugate_gradient_kernel", {"--stencil", "2d", "--scale", "6"},
                         "--stencil replaces an R-MAT input, and this program's --scale input is "
                         "its own: the 2-D Poisson matrix of --stencil 2d");
-#endif
 }
 
 TEST_CASE("programs: the largest --stencil scale within --max-memory runs, the next is refused",

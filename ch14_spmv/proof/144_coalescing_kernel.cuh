@@ -261,9 +261,11 @@ inline void time_strided_reads(TimingTable& table) {
                        "stride " + std::to_string(stride) + ", model " +
                            fixed_text(sectors.back(), 0) + " sectors per request",
                        static_cast<double>(data.bytes()), [&] {
+#ifdef __CUDACC__  // timed on a GPU only, which a build without nvcc never has
                            strided_read_kernel<<<blocks_for(data.size()), kThreadsPerBlock>>>(
                                data.data(), stride, kStridedLog2Length, sink.data());
                            CUDA_CHECK_LAUNCH();
+#endif
                        }));
     }
     print_wrapped("  measured, not a self-check: stride 2 runs at " + fixed_text(ms[0] / ms[1], 2) +

@@ -381,6 +381,7 @@ inline void show_solution(const Here& here, const CgSystem& s, const CgOutcome& 
 // cuSPARSE's CSR SpMV on the same arrays, the fair bar: same format and arithmetic, tuned.
 inline void compare_with_library(const KernelProgram& p, const CgSystem& s) {
     if (!p.on_gpu() || p.options.scale == 0) return;
+#ifdef __CUDACC__
     // An SpMV: 8 per nonzero, 4 per row + 4, p once, q read and written (12 per row). The rest
     // of an iteration, 48 per row: p.q 8, the step 16 + 8, r.r 4, the direction 8 + 4.
     const double n = s.matrix.num_rows;
@@ -414,6 +415,7 @@ inline void compare_with_library(const KernelProgram& p, const CgSystem& s) {
                   "per iteration, took " +
                   fixed_text(100 * (solve_ms - out.spmv_ms) / solve_ms, 1) + "%.");
     std::printf("\n");
+#endif
 }
 
 inline void check_solution(const CgInput& in, const Reference& ref, const CgOutcome& out,

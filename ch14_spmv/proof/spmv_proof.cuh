@@ -104,17 +104,26 @@ TimedSpmv timed_spmv(const Here& here, const std::string& kernel, const std::str
 
 // cuSPARSE's CSR SpMV on the same arrays, the fair bar; ALG1 splits rows like the row kernels,
 // ALG2 the nonzeros like the merge path.
+// A build without the CUDA Toolkit names the routes, which it leaves out, and no algorithm.
+#ifdef __CUDACC__
+#define CUSPARSE_ALGORITHM(algorithm) , algorithm
+#else
+#define CUSPARSE_ALGORITHM(algorithm)
+#endif
 struct LibrarySpmv {
     const char* kernel;
     const char* label;
+#ifdef __CUDACC__
     cusparseSpMVAlg_t algorithm;
+#endif
 };
-const LibrarySpmv kCusparseDefault = {"cusparse_csr", "cuSPARSE CSR SpMV",
-                                      CUSPARSE_SPMV_ALG_DEFAULT};
-const LibrarySpmv kCusparseAlg1 = {"cusparse_csr_alg1", "cuSPARSE CSR SpMV, ALG1",
-                                   CUSPARSE_SPMV_CSR_ALG1};
-const LibrarySpmv kCusparseAlg2 = {"cusparse_csr_alg2", "cuSPARSE CSR SpMV, ALG2",
-                                   CUSPARSE_SPMV_CSR_ALG2};
+const LibrarySpmv kCusparseDefault = {"cusparse_csr", "cuSPARSE CSR SpMV"
+                                      CUSPARSE_ALGORITHM(CUSPARSE_SPMV_ALG_DEFAULT)};
+const LibrarySpmv kCusparseAlg1 = {"cusparse_csr_alg1", "cuSPARSE CSR SpMV, ALG1"
+                                   CUSPARSE_ALGORITHM(CUSPARSE_SPMV_CSR_ALG1)};
+const LibrarySpmv kCusparseAlg2 = {"cusparse_csr_alg2", "cuSPARSE CSR SpMV, ALG2"
+                                   CUSPARSE_ALGORITHM(CUSPARSE_SPMV_CSR_ALG2)};
+#undef CUSPARSE_ALGORITHM
 
 // The median milliseconds of each kernel timed, by its timing: name.
 using SpmvTimes = std::map<std::string, double>;
@@ -134,6 +143,7 @@ inline SpmvTimes time_beside_library(const KernelProgram& p, TimingTable& table,
             ms[k.kernel] =
                 table.time(k.kernel, k.label, k.bytes > 0 ? k.bytes : csr_spmv_bytes(a),
                            [&, launch = k.upload(a, d)] { launch(dx.data(), dy.data()); });
+#ifdef __CUDACC__
     if (!cusparse_refusal(a.num_rows, a.num_cols, a.nnz()).empty()) return ms;
     for (const LibrarySpmv& library : libraries) {
         CusparseSpmv route(a.num_rows, a.num_cols, a.nnz(), d.row_offsets.data(), d.col_idx.data(),
@@ -141,6 +151,7 @@ inline SpmvTimes time_beside_library(const KernelProgram& p, TimingTable& table,
         ms[library.kernel] =
             table.time(library.kernel, library.label, csr_spmv_bytes(a), [&] { route.run(); });
     }
+#endif
     return ms;
 }
 
@@ -154,12 +165,14 @@ inline void check_library_route(const KernelProgram& p, const SpmvLessonInput& i
                                 SelfCheck& check) {
     const std::string claim = "cuSPARSE's CSR SpMV matches the same double reference";
     if (!p.on_gpu()) return check.skip(claim);
+#ifdef __CUDACC__
     const HostCsr& a = in.csr;
     DeviceCsr d(p.here, a);
     DeviceArray<float> dx(p.here, in.x), dy(p.here, in.y0);
     cusparse_spmv_checked(check, claim, a.num_rows, a.num_cols, a.nnz(), d.row_offsets.data(),
                           d.col_idx.data(), d.values.data(), dx.data(), dy.data(),
                           [&] { return spmv_matches(dy.download(), in.reference()); });
+#endif
 }
 
 // The library route checked; then, at --scale on a GPU, the lesson's kernels timed beside it,

@@ -3,8 +3,10 @@
 #pragma once
 #include <algorithm>
 #include <cstdio>
+#ifdef __CUDACC__  // the library routes; a build without the CUDA Toolkit leaves them out
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_segmented_sort.cuh>
+#endif
 #include <string>
 #include <tuple>
 #include <utility>
@@ -148,6 +150,7 @@ inline bool rows_sorted_by_column(const HostCsr& g) {
     return true;
 }
 
+#ifdef __CUDACC__
 // --sorted-rows on a GPU: cub::DeviceSegmentedSort::SortPairs, its segments off row_offsets.
 struct DeviceRowSorter {
     auto call(const int* row_offsets, const int* col_in, const float* values_in) {
@@ -175,9 +178,11 @@ struct DeviceRowSorter {
     DeviceBuffer<float> values;
     CubScratch scratch;
 };
+#endif
 
 inline HostCsr sorted_by_column(const Here& here, const HostCsr& g) {
     HostCsr sorted = g;
+#ifdef __CUDACC__
     if (here.on_gpu()) {
         DeviceRowSorter sorter(g.num_rows, g.nnz());
         sorter.run(DeviceCsr(here, g));
@@ -185,6 +190,9 @@ inline HostCsr sorted_by_column(const Here& here, const HostCsr& g) {
         sorted.values = sorter.values.download();
         return sorted;
     }
+#else
+    (void)here;
+#endif
     std::vector<std::pair<int, float>> row;
     for (int r = 0; r < g.num_rows; ++r) {
         row_by_column(g, r, row);
@@ -215,6 +223,7 @@ inline void check_sorted_rows(const KernelProgram& p, const HostCsr& built, cons
     std::printf("\n");
 }
 
+#ifdef __CUDACC__
 // The library's count step on a GPU: cub::DeviceHistogram, a bin per vertex (never zero bins).
 struct LibraryDegreeCount {
     auto call(const int* src) {
@@ -237,6 +246,7 @@ struct LibraryDegreeCount {
     DeviceBuffer<int> degree;
     CubScratch scratch;
 };
+#endif
 
 // The library routes, checked on a GPU, and at --scale timed beside the build's steps.
 inline void compare_with_library(const KernelProgram& p, const HostCoo& edges,
@@ -250,6 +260,7 @@ inline void compare_with_library(const KernelProgram& p, const HostCoo& edges,
         "exactly",
         edges, baseline.grouped, check);
     if (!p.on_gpu()) return;
+#ifdef __CUDACC__
     const DeviceCoo d(p.here, edges);
     LibraryDegreeCount histogram(edges.num_rows, d.nnz());
     histogram.run(d.rows.data());
@@ -272,4 +283,5 @@ inline void compare_with_library(const KernelProgram& p, const HostCoo& edges,
         "cub_segmented_row_sort", "--sorted-rows, cub::DeviceSegmentedSort",
         16.0 * edges.nnz() + 4.0 * (edges.num_rows + 1), [&] { sorter.run(grouping.grouped); });
     table.ratio("--sorted-rows / construction", row_sort_ms / build.build_ms);
+#endif
 }

@@ -141,6 +141,7 @@ inline void check_csc(const KernelProgram& p, const HostCoo& edges, const HostCs
             built.counts == kExampleInDegree);
 }
 
+#ifdef __CUDACC__
 // The library's route to a CSC, on a GPU only: cusparseCsr2cscEx2, from a CSR (already grouped,
 // so less to do than the build). The sizing call and the conversion differ in the last argument.
 struct CusparseCsrToCsc {
@@ -163,6 +164,7 @@ struct CusparseCsrToCsc {
     DeviceCsr csr, csc;  // the CSC's rows are the graph's columns
     DeviceBuffer<unsigned char> workspace;
 };
+#endif
 
 // cuSPARSE's conversion, checked on a GPU, and at --scale timed beside the steps keyed on dst.
 inline void compare_with_library(const KernelProgram& p, const HostCoo& edges, const HostCsr& csr,
@@ -170,6 +172,7 @@ inline void compare_with_library(const KernelProgram& p, const HostCoo& edges, c
     const std::string claim =
         "cuSPARSE's CSR-to-CSC conversion gives the same columns as multisets";
     if (!p.on_gpu()) return check.skip(claim);
+#ifdef __CUDACC__
     CusparseCsrToCsc library(csr);
     library.run();
     check.claim(claim, same_row_multisets(library.csc.download(), built.grouped));
@@ -185,4 +188,5 @@ inline void compare_with_library(const KernelProgram& p, const HostCoo& edges, c
                                          library_bytes, [&] { library.run(); });
     table.ratio("cuSPARSE / count + scan + scatter", library_ms / build.build_ms,
                 "cuSPARSE is faster");
+#endif
 }

@@ -147,6 +147,7 @@ inline void compare_with_library(const KernelProgram& p, const HostCoo& edges,
         "exactly",
         edges, baseline, check);
     if (!p.on_gpu() || p.options.scale == 0) return;
+#ifdef __CUDACC__
     std::printf("\n");
     const DeviceCoo d(p.here, edges);
     const double e = static_cast<double>(edges.nnz()), row_bytes = 4.0 * edges.num_rows;
@@ -187,4 +188,5 @@ inline void compare_with_library(const KernelProgram& p, const HostCoo& edges,
                 "the bucketed build is faster");
     table.ratio("bucketed / 115's atomic build", bucketed_ms / atomic_ms,
                 "the bucketed build is faster");
+#endif
 }

@@ -3,9 +3,11 @@
 #pragma once
 #include <cstdio>
 #include <cstring>
-#include <cub/device/device_radix_sort.cuh>
 #include <string>
 #include <vector>
+#ifdef __CUDACC__  // the library routes; a build without the CUDA Toolkit leaves them out
+#include <cub/device/device_radix_sort.cuh>
+#endif
 #include "../../common/cub_scratch.cuh"
 #include "../../common/cusparse_support.cuh"
 #include "../../common/device_formats.cuh"
@@ -93,6 +95,7 @@ __global__ void fill_slot_kernel(int num_edges, const Payload* sorted_payload, c
     if (slot < num_edges) fill_slot_thread(slot, sorted_payload, cols, weights, col_idx, values);
 }
 
+#ifdef __CUDACC__
 // row_offsets from the sorted sources by cusparseXcoo2csr.
 struct Coo2csrOffsets {
     void operator()(const int* sorted_src, int num_edges, DeviceCsr& csr) {
@@ -149,16 +152,24 @@ struct SortCsrBuild {
 };
 
 using GatherSortCsrBuild = SortCsrBuild<int, Coo2csrOffsets>;
+#else
+// Named, for the claims that a build without the CUDA Toolkit skips.
+template <class Payload, class Offsets>
+struct SortCsrBuild;
+using GatherSortCsrBuild = SortCsrBuild<int, struct Coo2csrOffsets>;
+#endif
 
 // A sort-based build checked against the baseline, slot by slot, on a GPU only.
 template <class Build>
 void check_sort_build(const KernelProgram& p, const std::string& claim, const HostCoo& edges,
                       const HostCsr& baseline, SelfCheck& check) {
     if (!p.on_gpu()) return check.skip(claim);
+#ifdef __CUDACC__
     const DeviceCoo d(p.here, edges);
     Build build(edges.num_rows, edges.num_cols, edges.nnz());
     build.run(d);
     check.claim(claim, same_slots(build.csr.download(), baseline));
+#endif
 }
 
 // The least bytes of each step of 115's grouping, every array touched once (count: keys in,
@@ -181,6 +192,7 @@ inline double timed_atomic_build(TimingTable& table, const Here& here, const Dev
                       [&] { grouping.build(here, here, d.rows, d.cols, d.values); });
 }
 
+#ifdef __CUDACC__
 // The gather-sort build, whole, beside another build.
 inline double timed_gather_sort_build(TimingTable& table, const HostCoo& edges, const DeviceCoo& d,
                                       double bytes) {
@@ -188,6 +200,7 @@ inline double timed_gather_sort_build(TimingTable& table, const HostCoo& edges, 
     return table.time("cub_sort_build", "gather-sort build (CUB sort, gather, coo2csr)", bytes,
                       [&] { by_sort.run(d); });
 }
+#endif
 
 // Each step of a grouping timed alone (after an untimed build leaves the scatter its offsets),
 // then the three together. `keys` names the key endpoint.

@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cub/device/device_reduce.cuh>
-#include <cuda/std/functional>
 #include <string>
 #include <vector>
+#ifdef __CUDACC__  // the library routes; a build without the CUDA Toolkit leaves them out
+#include <cub/device/device_reduce.cuh>
+#include <cuda/std/functional>
 #include "../../common/cub_scratch.cuh"
 #include "../../common/cusparse_support.cuh"
+#endif
 #include "../../common/device_formats.cuh"
 #include "../../common/kernel_program.cuh"
 #include "../../common/self_check.h"
@@ -36,6 +38,7 @@ inline ProgramDescription edge_parallel_reduce_program() {
         .with_memory({24, 0, 900e6});
 }
 
+#ifdef __CUDACC__
 // cuSPARSE's SpMV in double gives the same sums as y = A * x, A the 0/1 adjacency matrix and
 // x[j] = j: the fair bar (same CSR arrays, tuned balancing of uneven rows), exact in double.
 struct CusparseNeighborSums {
@@ -56,6 +59,7 @@ struct CusparseNeighborSums {
     DeviceBuffer<double> ones, x, y;
     CusparseSpmvOf<double> spmv;
 };
+#endif
 
 // Each thread's slice and the sum that it wrote; on a large graph, the longest slice, whose
 // thread the rest of its warp waits for.
@@ -97,6 +101,7 @@ void compare_with_library(const KernelProgram& p, const HostCsr& g,
                           const std::vector<long long>& sums_cpu, Launch launch, SelfCheck& check) {
     const std::string claim = "cuSPARSE SpMV with x = vertex ids gives the same sums";
     if (!p.on_gpu()) return check.skip(claim);
+#ifdef __CUDACC__
     const std::string refused =
         cusparse_refusal(g.num_rows, g.num_cols, static_cast<int64_t>(g.nnz()));
     if (!refused.empty()) return check.skip(claim, refused);
@@ -119,8 +124,12 @@ void compare_with_library(const KernelProgram& p, const HostCsr& g,
         "cusparse_spmv_f64", "cuSPARSE SpMV in double, x = vertex ids",
         csr_bytes + 8.0 * g.nnz() + 8.0 * g.num_cols + 8.0 * g.num_rows, [&] { library.run(); });
     table.ratio("cuSPARSE / thread per vertex", library_ms / kernel_ms, "cuSPARSE is faster");
+#else
+    (void)g, (void)sums_cpu, (void)launch;
+#endif
 }
 
+#ifdef __CUDACC__
 // (3) cub::DeviceReduce::Reduce over the same weights into the same double total, no atomics:
 // the fair bar. plus<double> on a 0.0 init makes CUB add in double (Sum() would take the output
 // type). Callers first fill the total with NaN, so that a run that wrote nothing shows.
@@ -140,6 +149,7 @@ double total_by_cub(const HostCoo& edges) {
     run_cub(cub_total_weight(d));
     return d.read_total();
 }
+#endif
 
 // The threads and the atomics that each way issues on the one total.
 template <class AtomicCounts>
@@ -212,6 +222,7 @@ void compare_with_library(const KernelProgram& p, const HostCoo& edges, const Ri
                           const AtomicCounts& atomics, SelfCheck& check) {
     const std::string claim = "(3) cub::DeviceReduce in double gives " + right.words;
     if (!p.on_gpu()) return check.skip(claim);
+#ifdef __CUDACC__
     const double cub_total = total_by_cub<DeviceTotal>(edges);
     std::printf("(3) cub::DeviceReduce, in double:         total = %.17g\n\n", cub_total);
     check.claim(claim, right.holds(cub_total));
@@ -249,4 +260,7 @@ void compare_with_library(const KernelProgram& p, const HostCoo& edges, const Ri
     check.claim("after its timed runs, each of the four still gives " + right.words +
                     " (every run starts from a reset total)",
                 fresh);
+#else
+    (void)edges, (void)atomics;
+#endif
 }

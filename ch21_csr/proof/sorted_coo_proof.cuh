@@ -190,9 +190,12 @@ inline void check_refusal(const RefusalDemo& demo, const ContractVerdict& verdic
                     still_poisoned(outputs));
 }
 
-#ifdef __CUDACC__  // 120 to 122: the kernels' programs
+// 120 to 122: the kernels' programs
+#if defined(__CUDACC__) || defined(SUITE_EMULATOR_ONLY)
+#ifdef __CUDACC__  // the library routes; a build without the CUDA Toolkit leaves them out
 #include <cub/device/device_run_length_encode.cuh>
 #include <cub/device/device_scan.cuh>
+#endif
 #include "../../common/cub_scratch.cuh"
 #include "../../common/cusparse_support.cuh"
 #include "../../common/device_formats.cuh"
@@ -202,6 +205,7 @@ inline void check_refusal(const RefusalDemo& demo, const ContractVerdict& verdic
 // A launch of a lesson's kernels (or copies) from a one-piece COO into a one-piece CSR.
 using CooLaunch = void (*)(const Here&, const DeviceCoo&, DeviceCsr&);
 
+#ifdef __CUDACC__  // the library routes: a build without the CUDA Toolkit leaves them out
 // cusparseXcoo2csr does the offsets' job of 120 to 122 in NVIDIA's tuned code, the fair bar.
 // With no entries it is not asked, as in 115: its documentation promises nothing for nnz = 0.
 inline void launch_cusparse_offsets(const CusparseHandle& handle, const int* sorted_rows, int nnz,
@@ -220,13 +224,16 @@ inline std::vector<int> offsets_by_cusparse(const Here& here, const HostCoo& coo
     launch_cusparse_offsets(handle, d.rows.data(), d.nnz(), d.num_rows, row_offsets);
     return row_offsets.download();
 }
+#endif
 
 inline void claim_cusparse_offsets(const KernelProgram& p, const std::string& name,
                                    const HostCoo& coo, const std::vector<int>& row_offsets,
                                    SelfCheck& check) {
     const std::string claim = name + ": cusparseXcoo2csr gives the same row_offsets";
     if (!p.on_gpu()) return check.skip(claim);
+#ifdef __CUDACC__
     check.claim(claim, offsets_by_cusparse(p.here, coo) == row_offsets);
+#endif
 }
 
 // Run i of equal row ids is all of its row's entries, its length the row's count. The number
@@ -243,6 +250,7 @@ __global__ void scatter_run_length_kernel(int max_runs, const int* num_runs, con
     if (i < max_runs) scatter_run_length_thread(i, num_runs, run_rows, run_lengths, counts);
 }
 
+#ifdef __CUDACC__
 // The library route: CUB's run-length encoding gives each row's count into num_rows + 1 zeroed
 // counts (the extra zero makes the last offset nnz), an exclusive sum the offsets, then the
 // lesson's two copies. A validated input has at most min(nnz, num_rows) runs.
@@ -296,6 +304,7 @@ private:
     DeviceArray<int> run_rows_, run_lengths_, num_runs_, counts_;
     CubScratch encode_, scan_;
 };
+#endif
 
 inline void show_conversion(const HostCoo& coo, const ContractVerdict& verdict, const HostCsr& csr,
                             unsigned blocks, unsigned threads) {
@@ -351,6 +360,7 @@ void compare_with_library(const KernelProgram& p, const std::string& name, const
     if (!p.on_gpu()) check.skip(rle_claim);
     claim_cusparse_offsets(p, name, coo, csr.row_offsets, check);
     if (!p.on_gpu()) return;
+#ifdef __CUDACC__
     const Here& here = p.here;
     const DeviceCoo d(here, coo);
     DeviceCsr out(here, coo.num_rows, coo.num_cols, coo.nnz());
@@ -391,6 +401,7 @@ void compare_with_library(const KernelProgram& p, const std::string& name, const
     table.ratio("cuSPARSE (offsets only) / RLE + scan route", library_ms / rle_ms);
     table.ratio("validation / lower-bound route", validation_ms / lower_bound_ms,
                 "the check costs less than the route");
+#endif
 }
 
 // 122: which thread writes which offsets, read off the row ids as the threads do.
@@ -437,6 +448,7 @@ inline void compare_with_library(const KernelProgram& p, const std::string& name
                                  CooLaunch one_pass, CooLaunch search) {
     claim_cusparse_offsets(p, name, coo, csr.row_offsets, check);
     if (!p.on_gpu() || p.options.scale <= 0) return;
+#ifdef __CUDACC__
     const Here& here = p.here;
     const DeviceCoo d(here, coo);
     DeviceCsr out(here, coo.num_rows, coo.num_cols, coo.nnz());
@@ -454,6 +466,7 @@ inline void compare_with_library(const KernelProgram& p, const std::string& name
     });
     table.ratio("one pass / cusparseXcoo2csr", one_pass_ms / library_ms, "the one pass is faster");
     table.ratio("one pass / one search per row", one_pass_ms / search_ms, "the one pass is faster");
+#endif
 }
 
-#endif  // __CUDACC__
+#endif  // __CUDACC__ || SUITE_EMULATOR_ONLY
