@@ -670,7 +670,7 @@ private:
     BlockGrid grid_;
     SplitMix64 rng_;
     bool shuffled_;
-    std::vector<int> rank_;       // each thread's position among the ready threads
+    std::vector<int> rank_;       // each thread's position in the order the scheduler picks by
     std::vector<int> thread_at_;  // the thread at each position
     ReadyThreads ready_;
     std::vector<unsigned char> shared_;

@@ -190,8 +190,6 @@ inline HostCsr sorted_by_column(const Here& here, const HostCsr& g) {
         sorted.values = sorter.values.download();
         return sorted;
     }
-#else
-    (void)here;
 #endif
     std::vector<std::pair<int, float>> row;
     for (int r = 0; r < g.num_rows; ++r) {

@@ -151,13 +151,14 @@ struct SortCsrBuild {
     Offsets offsets;
 };
 
-using GatherSortCsrBuild = SortCsrBuild<int, Coo2csrOffsets>;
 #else
-// Named, for the claims that a build without the CUDA Toolkit skips.
+// Declared only: a build without the CUDA Toolkit names these routes in the claims it skips.
+struct Coo2csrOffsets;
 template <class Payload, class Offsets>
 struct SortCsrBuild;
-using GatherSortCsrBuild = SortCsrBuild<int, struct Coo2csrOffsets>;
 #endif
+
+using GatherSortCsrBuild = SortCsrBuild<int, Coo2csrOffsets>;
 
 // A sort-based build checked against the baseline, slot by slot, on a GPU only.
 template <class Build>
